@@ -1,0 +1,15 @@
+/** Wires every domain's handlers into the router; a missing handler is a type error. */
+import type { Services } from '../services/services';
+import { appHandlers } from './handlers/app-handlers';
+import { connectionHandlers } from './handlers/connection-handlers';
+import { objectHandlers } from './handlers/object-handlers';
+import { ApiRouter, type Handlers } from './router';
+
+export function createRouter(services: Services): ApiRouter {
+  const handlers: Handlers = {
+    ...appHandlers(services),
+    ...connectionHandlers(services),
+    ...objectHandlers(services),
+  };
+  return new ApiRouter(handlers, services.connections, services.audit);
+}

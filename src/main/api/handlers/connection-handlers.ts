@@ -1,0 +1,20 @@
+import type { Services } from '../../services/services';
+import type { Handlers } from '../router';
+
+type ConnectionHandlers = Pick<
+  Handlers,
+  'connections.list' | 'connections.add' | 'connections.remove' | 'connections.test' | 'connections.setOperator'
+>;
+
+export function connectionHandlers({ connections }: Services): ConnectionHandlers {
+  return {
+    'connections.list': () => connections.list(),
+    'connections.add': (spec) => connections.add(spec),
+    'connections.remove': async ({ id }) => {
+      await connections.remove(id);
+      return { removed: true as const };
+    },
+    'connections.test': ({ id }) => connections.test(id),
+    'connections.setOperator': ({ id, operator }) => connections.setOperator(id, operator),
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The connection flags every storage command shares with the app: `--dir PATH` (a local
+ * store; default the app's embedded store) or `--s3-endpoint/--bucket/--region/--path-style/
+ * --profile`, plus `--root`, `--node`, `--generation` for WAL prefixes.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { LocalObjectIo } from '../engine/objectio/local-object-io';
+import type { ObjectIo } from '../engine/objectio/object-io';
+import { S3ObjectIo } from '../engine/objectio/s3-object-io';
+import { defaultDataDir, embeddedStoreDir } from '../services/app-paths';
+import { UsageError } from './usage-error';
+
+export interface ConnectionOptions {
+  dir?: string;
+  s3Endpoint?: string;
+  bucket?: string;
+  region?: string;
+  pathStyle?: boolean;
+  profile?: string;
+  root?: string;
+  node?: string;
+  generation?: string;
+}
+
+export function withConnectionFlags(command: Command): Command {
+  return command
+    .option('--dir <path>', 'local store directory (default: the app\'s embedded store)')
+    .option('--s3-endpoint <url>', 'S3 endpoint URL (with --bucket)')
+    .option('--bucket <name>', 'S3 bucket (uses the AWS credential chain or --profile)')
+    .option('--region <region>', 'S3 region', 'us-east-1')
+    .option('--path-style', 'path-style S3 addressing (MinIO, radosgw)')
+    .option('--profile <name>', 'named AWS profile for credentials')
+    .option('--root <prefix>', 'key prefix under which Cairn data lives', '')
+    .option('--node <id>', 'WAL node id', '0')
+    .option('--generation <n>', 'WAL generation', '0');
+}
+
+export interface OpenedConnection {
+  readonly io: ObjectIo;
+  readonly root: string;
+  readonly node: bigint;
+  readonly generation: number;
+}
+
+export async function openConnection(options: ConnectionOptions): Promise<OpenedConnection> {
+  const root = options.root ?? '';
+  const node = parseUnsigned('--node', options.node ?? '0', 64);
+  const generation = Number(parseUnsigned('--generation', options.generation ?? '0', 32));
+  if (options.bucket !== undefined) {
+    if (options.dir !== undefined) throw new UsageError('give either --dir or --bucket, not both');
+    const io = new S3ObjectIo({
+      bucket: options.bucket,
+      region: options.region,
+      endpoint: options.s3Endpoint,
+      forcePathStyle: options.pathStyle === true,
+      profile: options.profile,
+    });
+    return { io, root, node, generation };
+  }
+  if (options.s3Endpoint !== undefined) throw new UsageError('--s3-endpoint needs --bucket');
+  const dir = options.dir ?? embeddedStoreDir(defaultDataDir());
+  await mkdir(dir, { recursive: true });
+  return { io: new LocalObjectIo(dir), root, node, generation };
+}
+
+export function parseUnsigned(flag: string, text: string, bits: 32 | 64): bigint {
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a non-negative integer, got "${text}"`);
+  const value = BigInt(text);
+  if (value >= 1n << BigInt(bits)) throw new UsageError(`${flag} must be below 2^${bits}, got ${text}`);
+  return value;
+}

@@ -1,0 +1,29 @@
+/**
+ * The `cairn` command line over the same services as the app. Exit 0 on success, 1 on a
+ * typed error (its name and fields on stderr), 2 on bad usage.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerConnections } from './commands/connections';
+import { registerObjects } from './commands/objects';
+import { registerServe, PROJECT_ROOT } from './commands/serve';
+import { appVersion } from '../services/app-version';
+import { EXIT_USAGE } from './output';
+
+const program = new Command('cairn')
+  .description('Cairn: admin console and tools for an object-store write-ahead log')
+  .version(appVersion(PROJECT_ROOT))
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+registerServe(program);
+registerConnections(program);
+registerObjects(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+    return;
+  }
+  process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

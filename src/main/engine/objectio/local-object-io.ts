@@ -1,0 +1,369 @@
+/**
+ * `LocalObjectIo`, the embedded default: key `a/b/c` is the file `<root>/a/b/c`.
+ *
+ * Owns the mapping of ObjectIo's contract onto a local POSIX directory:
+ * - create-if-absent = write + fsync a temp file in `<root>/.cairn-tmp/`, then `link()` it into
+ *   place. `link()` fails atomically with EEXIST when the name is taken, so several processes
+ *   can share one root with no lock files; the directory is fsynced so the name survives a crash.
+ * - listing walks only the directories that can hold keys under the prefix, in key order,
+ *   and stops once a page is full; it never shows `.cairn-tmp` and never follows a symlink.
+ *
+ * Must never overwrite a file, follow a symlink while walking, or hand out a key that does not
+ * round-trip. It needs a filesystem where `link()` is atomic (not NFS / SMB / exFAT): the
+ * create-if-absent probe runs before a writer opens.
+ */
+import { randomUUID } from 'node:crypto';
+import { constants as fsConstants, type BigIntStats, type Dirent } from 'node:fs';
+import { link, lstat, mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { resolveRange } from './byte-range';
+import {
+  AlreadyExistsError,
+  BackendError,
+  NotFoundError,
+  OutcomeUnknownError,
+  UnavailableError,
+  isStorageError,
+  type StorageError,
+} from './errors';
+import { pagesOf, MAX_LIST_PAGE, type ByteRange, type GetResult, type ListOptions, type ListPage, type ObjectIo, type ObjectMeta } from './object-io';
+import { compareKeys, listSortedPage } from './sorted-listing';
+
+/** Where temp files live until linked: a top-level name no valid key can start with. */
+export const LOCAL_TEMP_DIR = '.cairn-tmp';
+
+const TRANSIENT_ERRNOS = new Set(['EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR']);
+const DENIED_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS']);
+const PARENT_IS_OBJECT = 'a parent folder of the key is an object';
+/** Errnos meaning "no object under this key" (a missing file, or a path through a file). */
+const ABSENT_ERRNOS = new Set(['ENOENT', 'ENOTDIR']);
+
+export class LocalObjectIo implements ObjectIo {
+  readonly endpoint: string;
+  private readonly root: string;
+  private readonly tempDir: string;
+
+  constructor(rootDir: string) {
+    this.root = path.resolve(rootDir);
+    this.endpoint = this.root;
+    this.tempDir = path.join(this.root, LOCAL_TEMP_DIR);
+  }
+
+  async putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
+    const target = this.pathOf(key);
+    const temp = path.join(this.tempDir, `${randomUUID()}.tmp`);
+    try {
+      const etag = await this.writeTemp(key, temp, bytes);
+      await this.ensureDir(key, path.dirname(target));
+      await this.linkIntoPlace(key, temp, target);
+      return { etag };
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<GetResult> {
+    const file = this.pathOf(key);
+    const handle = await this.openObject(key, file);
+    try {
+      const stats = await handle.stat({ bigint: true });
+      if (!stats.isFile()) throw new NotFoundError(key, this.endpoint);
+      const size = Number(stats.size);
+      const slice = resolveRange(size, range);
+      if (slice === null) throw new BackendError(key, this.endpoint, 'range not satisfiable');
+      const bytes = await readSlice(handle, slice.start, slice.end - slice.start);
+      return { bytes, etag: etagOf(stats), size };
+    } catch (error) {
+      throw this.storageError(error, key);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  async head(key: string): Promise<ObjectMeta> {
+    const meta = await this.metaOf(key);
+    if (meta === null) throw new NotFoundError(key, this.endpoint);
+    return meta;
+  }
+
+  async listPage(prefix: string, options: ListOptions = {}): Promise<ListPage> {
+    const after = options.continuation ?? options.startAfter;
+    const pageSize = Math.min(Math.max(1, options.pageSize ?? MAX_LIST_PAGE), MAX_LIST_PAGE);
+    const keys = await this.keysForPage(prefix, after, options.delimiter, pageSize);
+    // Stat only the keys the page shows; listSortedPage wants its metadata synchronously.
+    const page = listSortedPage(keys, (key) => ({ key, size: 0, etag: '' }), prefix, { ...options, pageSize });
+    const metas = await Promise.all(page.objects.map((object) => this.metaOf(object.key)));
+    // A key deleted between the walk and the stat is simply gone, as on S3.
+    return { ...page, objects: metas.filter((meta): meta is ObjectMeta => meta !== null) };
+  }
+
+  list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage> {
+    return pagesOf(this, prefix, options);
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.pathOf(key);
+    try {
+      await unlink(file);
+    } catch (error) {
+      if (isErrno(error) && (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR')) return;
+      throw this.storageError(error, key);
+    }
+    await syncDir(path.dirname(file)).catch((error: unknown) => {
+      throw this.storageError(error, key);
+    });
+  }
+
+  // --- create-if-absent steps --------------------------------------------------------------
+
+  /** Writes and fsyncs the temp file; its ETag is final, since link() keeps inode, size, mtime. */
+  private async writeTemp(key: string, temp: string, bytes: Uint8Array): Promise<string> {
+    try {
+      await this.ensureDir(key, this.tempDir);
+      const handle = await open(temp, 'wx');
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+        return etagOf(await handle.stat({ bigint: true }));
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw this.createError(error, key);
+    }
+  }
+
+  private async linkIntoPlace(key: string, temp: string, target: string): Promise<void> {
+    try {
+      await link(temp, target);
+    } catch (error) {
+      if (isErrno(error) && error.code === 'EEXIST') throw await this.takenError(key, target);
+      // Anything but a clean refusal may have left the name linked: the caller reads back.
+      if (isErrno(error) && (ABSENT_ERRNOS.has(error.code) || DENIED_ERRNOS.has(error.code))) {
+        throw this.createError(error, key);
+      }
+      throw new OutcomeUnknownError(key, this.endpoint, describe(error), { cause: error });
+    }
+    try {
+      await syncDir(path.dirname(target));
+    } catch (error) {
+      // The name is linked but maybe not durable; only a read-back can settle what the caller sees.
+      throw new OutcomeUnknownError(key, this.endpoint, `directory fsync failed: ${describe(error)}`, { cause: error });
+    }
+  }
+
+  /** EEXIST means AlreadyExists only when an object holds the name, not a folder of objects. */
+  private async takenError(key: string, target: string): Promise<StorageError> {
+    const stats = await lstat(target).catch(() => null);
+    if (stats !== null && stats.isDirectory()) {
+      return new BackendError(key, this.endpoint, 'the key is a folder of other objects');
+    }
+    return new AlreadyExistsError(key, this.endpoint);
+  }
+
+  /** Creates `dir` and fsyncs every parent whose entry list changed, so the path is durable. */
+  private async ensureDir(key: string, dir: string): Promise<void> {
+    try {
+      const firstCreated = await mkdir(dir, { recursive: true });
+      if (firstCreated === undefined) return;
+      for (let at = dir; ; at = path.dirname(at)) {
+        await syncDir(path.dirname(at));
+        if (at === firstCreated || at === this.root) break;
+      }
+    } catch (error) {
+      // mkdir reports a file in the way as EEXIST (the last component) or ENOTDIR (an earlier one).
+      if (isErrno(error) && error.code === 'EEXIST') throw new BackendError(key, this.endpoint, PARENT_IS_OBJECT);
+      throw this.createError(error, key);
+    }
+  }
+
+  /** A create that failed before its link() applied: nothing changed, so never OutcomeUnknown. */
+  private createError(error: unknown, key: string): StorageError | Error {
+    if (isErrno(error) && error.code === 'ENOTDIR') {
+      return new BackendError(key, this.endpoint, PARENT_IS_OBJECT);
+    }
+    if (isErrno(error) && error.code === 'ENOENT') {
+      // Only another program removing folders under the root does this; trying again is safe.
+      return new UnavailableError(key, this.endpoint, `a folder vanished during the create (${describe(error)})`, { cause: error });
+    }
+    return this.storageError(error, key);
+  }
+
+  // --- reads ---------------------------------------------------------------------------------
+
+  private async openObject(key: string, file: string): Promise<FileHandle> {
+    try {
+      return await open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+    } catch (error) {
+      // ELOOP: the key names a symlink, which this store never creates nor shows.
+      if (isErrno(error) && error.code === 'ELOOP') throw new NotFoundError(key, this.endpoint);
+      throw this.storageError(error, key);
+    }
+  }
+
+  /** The object's metadata, or null when no regular file holds the key. */
+  private async metaOf(key: string): Promise<ObjectMeta | null> {
+    const file = this.pathOf(key);
+    let stats: BigIntStats;
+    try {
+      stats = await lstat(file, { bigint: true });
+    } catch (error) {
+      if (isErrno(error) && ABSENT_ERRNOS.has(error.code)) return null;
+      throw this.storageError(error, key);
+    }
+    if (!stats.isFile()) return null;
+    return { key, size: Number(stats.size), etag: etagOf(stats), lastModified: stats.mtime };
+  }
+
+  // --- listing -------------------------------------------------------------------------------
+
+  /**
+   * The keys `listSortedPage` needs to build one page: every key under `prefix` after `after`,
+   * in key order, cut off once `pageSize + 1` entries are known (the extra one tells whether a
+   * next page exists). With the '/' delimiter each sub-folder contributes one key (it becomes one
+   * common prefix); any other delimiter gets the whole range, since folders do not map to dirs.
+   */
+  private async keysForPage(prefix: string, after: string | undefined, delimiter: string | undefined, pageSize: number): Promise<string[]> {
+    const cut = prefix.lastIndexOf('/') + 1;
+    const walk: Walk = {
+      after,
+      keys: [],
+      limit: delimiter === undefined || delimiter === '' || delimiter === '/' ? pageSize + 1 : Infinity,
+      foldersCollapse: delimiter === '/',
+    };
+    const dirKey = prefix.slice(0, cut);
+    if (dirKey !== '' && !isValidDirKey(dirKey)) return [];
+    await this.walkDir(walk, dirKey, prefix.slice(cut), 0);
+    return walk.keys;
+  }
+
+  /**
+   * Depth-first walk in key order. Sorting a directory's entries by `name` for files and
+   * `name + '/'` for folders yields keys in S3's byte order, because every key under folder `d`
+   * starts with `d/`. `depth` 0 is the folder the prefix points into; `namePrefix` filters it.
+   */
+  private async walkDir(walk: Walk, dirKey: string, namePrefix: string, depth: number): Promise<void> {
+    const entries = await this.readEntries(dirKey);
+    const ordered = entries
+      .filter((entry) => entry.name.startsWith(namePrefix) && (entry.isFile() || entry.isDirectory()))
+      .filter((entry) => !(dirKey === '' && entry.name === LOCAL_TEMP_DIR))
+      .map((entry) => ({ key: dirKey + entry.name + (entry.isDirectory() ? '/' : ''), isDir: entry.isDirectory() }))
+      .sort((a, b) => compareKeys(a.key, b.key));
+    for (const entry of ordered) {
+      if (walk.keys.length >= walk.limit) return;
+      if (!entry.isDir) {
+        if (walk.after === undefined || compareKeys(entry.key, walk.after) > 0) walk.keys.push(entry.key);
+        continue;
+      }
+      if (folderIsBehind(entry.key, walk.after)) continue;
+      if (depth === 0 && walk.foldersCollapse) {
+        // One key is enough to make the folder a common prefix; proves it is not an empty dir.
+        await this.walkDir({ ...walk, keys: walk.keys, limit: walk.keys.length + 1 }, entry.key, '', depth + 1);
+      } else {
+        await this.walkDir(walk, entry.key, '', depth + 1);
+      }
+    }
+  }
+
+  private async readEntries(dirKey: string): Promise<Dirent[]> {
+    try {
+      return await readdir(path.join(this.root, dirKey), { withFileTypes: true });
+    } catch (error) {
+      if (isErrno(error) && ABSENT_ERRNOS.has(error.code)) return [];
+      throw this.storageError(error, dirKey);
+    }
+  }
+
+  // --- keys and errors -------------------------------------------------------------------------
+
+  private pathOf(key: string): string {
+    const problem = keyProblem(key);
+    if (problem !== null) throw new BackendError(key, this.endpoint, `invalid key: ${problem}`);
+    return path.join(this.root, key);
+  }
+
+  private storageError(error: unknown, key: string): StorageError | Error {
+    if (isStorageError(error)) return error;
+    if (!isErrno(error)) return error instanceof Error ? error : new Error(String(error));
+    if (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR') return new NotFoundError(key, this.endpoint);
+    if (TRANSIENT_ERRNOS.has(error.code)) return new UnavailableError(key, this.endpoint, describe(error), { cause: error });
+    if (DENIED_ERRNOS.has(error.code)) return new BackendError(key, this.endpoint, `access denied (${error.code})`, { cause: error });
+    return new BackendError(key, this.endpoint, describe(error), { cause: error });
+  }
+}
+
+interface Walk {
+  readonly after: string | undefined;
+  readonly keys: string[];
+  readonly limit: number;
+  readonly foldersCollapse: boolean;
+}
+
+/**
+ * Why `key` cannot name a file under the root, or null. Keys are S3 keys; only those that map
+ * one-to-one onto a relative path are accepted.
+ */
+export function keyProblem(key: string): string | null {
+  if (key === '') return 'empty';
+  if (key.includes('\0')) return 'contains a NUL byte';
+  if (key.startsWith('/')) return "starts with '/'";
+  if (key.endsWith('/')) return "ends with '/'";
+  const segments = key.split('/');
+  if (segments.some((segment) => segment === '')) return 'has an empty segment';
+  if (segments.some((segment) => segment === '..' || segment === '.')) return "has a '.' or '..' segment";
+  if (segments[0] === LOCAL_TEMP_DIR) return `is under the reserved folder ${LOCAL_TEMP_DIR}`;
+  return null;
+}
+
+/** A listing prefix's folder part (`a/b/`) can only hold keys if it is a valid key plus '/'. */
+function isValidDirKey(dirKey: string): boolean {
+  return keyProblem(dirKey.slice(0, -1)) === null;
+}
+
+/**
+ * True when every key under `folderKey` (all of which start with it) sorts at or before
+ * `after`: `after` is past the folder's prefix without being inside it.
+ */
+function folderIsBehind(folderKey: string, after: string | undefined): boolean {
+  return after !== undefined && !after.startsWith(folderKey) && compareKeys(folderKey, after) < 0;
+}
+
+/** Stable for an immutable file and free to compute: inode, size and mtime in nanoseconds. */
+function etagOf(stats: BigIntStats): string {
+  return `${stats.ino.toString(16)}-${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}`;
+}
+
+/** Makes a directory's entry list durable (a created or removed name survives a crash). */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readSlice(handle: FileHandle, start: number, length: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(bytes, filled, length - filled, start + filled);
+    if (bytesRead === 0) break; // The file cannot shrink (objects are immutable); defensive only.
+    filled += bytesRead;
+  }
+  return filled === length ? bytes : bytes.subarray(0, filled);
+}
+
+interface ErrnoError extends Error {
+  readonly code: string;
+}
+
+/** A Node system error (`code` like 'ENOENT'); our own typed errors carry a `code` too. */
+function isErrno(error: unknown): error is ErrnoError {
+  return error instanceof Error && !isStorageError(error) && typeof (error as { code?: unknown }).code === 'string';
+}
+
+function describe(error: unknown): string {
+  if (isErrno(error)) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

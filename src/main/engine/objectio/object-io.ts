@@ -1,0 +1,75 @@
+/**
+ * The only interface that touches storage. One primitive, create-if-absent, carries every
+ * protocol above it; nothing here overwrites an object. Callers never assume listing order.
+ */
+
+/** Inclusive byte range, or the last `suffix` bytes (the whole object if it is shorter). */
+export type ByteRange = { readonly start: number; readonly end?: number } | { readonly suffix: number };
+
+export interface ObjectMeta {
+  readonly key: string;
+  readonly size: number;
+  readonly etag: string;
+  readonly lastModified?: Date;
+}
+
+export interface GetResult {
+  readonly bytes: Uint8Array;
+  readonly etag: string;
+  /** Size of the whole object, whatever range was read. */
+  readonly size: number;
+}
+
+export interface ListOptions {
+  /** Only keys strictly greater than this one (S3 StartAfter). */
+  readonly startAfter?: string;
+  readonly delimiter?: string;
+  /** Keys per page, at most 1,000. */
+  readonly pageSize?: number;
+  /** Token of the page to fetch, from the previous page's `continuation`. */
+  readonly continuation?: string;
+}
+
+export interface ListPage {
+  readonly objects: readonly ObjectMeta[];
+  /** Folders under the prefix when a delimiter is given. */
+  readonly commonPrefixes: readonly string[];
+  /** Present when more pages follow. */
+  readonly continuation?: string;
+}
+
+export interface ObjectIo {
+  /** Where the objects live, for messages: a directory path or `s3://bucket at endpoint`. */
+  readonly endpoint: string;
+  /** Create `key` with `bytes` unless it exists: `AlreadyExists` otherwise. */
+  putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }>;
+  get(key: string, range?: ByteRange): Promise<GetResult>;
+  head(key: string): Promise<ObjectMeta>;
+  /** One page of keys under `prefix`, in key order. */
+  listPage(prefix: string, options?: ListOptions): Promise<ListPage>;
+  /** Every page under `prefix`, fetched one at a time. */
+  list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage>;
+  /** Delete `key`; deleting an absent key succeeds. */
+  delete(key: string): Promise<void>;
+}
+
+export const MAX_LIST_PAGE = 1000;
+
+/** The paging loop every backend's `list` shares. */
+export async function* pagesOf(
+  io: Pick<ObjectIo, 'listPage'>,
+  prefix: string,
+  options: Omit<ListOptions, 'continuation'> = {},
+): AsyncIterable<ListPage> {
+  let continuation: string | undefined;
+  do {
+    const page = await io.listPage(prefix, { ...options, continuation });
+    yield page;
+    continuation = page.continuation;
+  } while (continuation !== undefined);
+}
+
+/** Every object under `prefix` (no delimiter), page after page. */
+export async function* objectsUnder(io: ObjectIo, prefix: string, startAfter?: string): AsyncIterable<ObjectMeta> {
+  for await (const page of io.list(prefix, { startAfter })) yield* page.objects;
+}

@@ -1,0 +1,197 @@
+/**
+ * `S3ObjectIo`: ObjectIo on any S3 that honours `If-None-Match: *` (AWS, MinIO, radosgw).
+ *
+ * Owns the S3 clients and the translation of ObjectIo calls into S3 requests. Two clients:
+ * reads, lists, heads and deletes use the SDK's standard retries; the conditional create uses a
+ * client with `maxAttempts: 1`, because a retried create that had applied comes back 412 and
+ * would look like someone else's (the caller reads back on `OutcomeUnknown` instead).
+ * Credentials come from the SDK's default chain or a named profile unless given explicitly;
+ * this module never stores or logs a secret.
+ */
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+  type _Object,
+} from '@aws-sdk/client-s3';
+import { BackendError } from './errors';
+import { pagesOf, MAX_LIST_PAGE, type ByteRange, type GetResult, type ListOptions, type ListPage, type ObjectIo, type ObjectMeta } from './object-io';
+import { storageErrorFromS3, type S3Operation } from './s3-errors';
+
+export interface S3Credentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+}
+
+export interface S3ObjectIoConfig {
+  readonly bucket: string;
+  /** Default 'us-east-1'. */
+  readonly region?: string;
+  /** e.g. 'http://127.0.0.1:7480'; AWS's regional endpoint when absent. */
+  readonly endpoint?: string;
+  readonly forcePathStyle?: boolean;
+  /** A named profile from the shared config files (SSO included). */
+  readonly profile?: string;
+  /** Explicit keys (tests); otherwise the SDK's default credential chain. */
+  readonly credentials?: S3Credentials;
+  /** Longest a request and its response may take; default 60 s. A full radosgw hangs writes. */
+  readonly requestTimeoutMs?: number;
+}
+
+export const DEFAULT_S3_REGION = 'us-east-1';
+export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 60_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export class S3ObjectIo implements ObjectIo {
+  readonly endpoint: string;
+  readonly bucket: string;
+  private readonly client: S3Client;
+  /** No SDK retries: see the module comment. */
+  private readonly createClient: S3Client;
+
+  constructor(config: S3ObjectIoConfig) {
+    this.bucket = config.bucket;
+    this.endpoint = s3EndpointLabel(config);
+    this.client = new S3Client(clientConfigOf(config));
+    this.createClient = new S3Client({ ...clientConfigOf(config), maxAttempts: 1 });
+  }
+
+  async putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentLength: bytes.length, IfNoneMatch: '*' });
+    const response = await this.createClient.send(command).catch(this.failed('putIfAbsent', key));
+    return { etag: unquote(response.ETag) };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<GetResult> {
+    const header = rangeHeaderOf(range);
+    if (header === null) throw new BackendError(key, this.endpoint, 'invalid range');
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: header });
+    return this.client
+      .send(command)
+      .then(async (response) => {
+        const bytes = response.Body === undefined ? new Uint8Array(0) : await response.Body.transformToByteArray();
+        return { bytes, etag: unquote(response.ETag), size: totalSizeOf(response.ContentRange) ?? bytes.length };
+      })
+      .catch(this.failed('get', key));
+  }
+
+  async head(key: string): Promise<ObjectMeta> {
+    const response = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })).catch(this.failed('head', key));
+    return { key, size: response.ContentLength ?? 0, etag: unquote(response.ETag), lastModified: response.LastModified };
+  }
+
+  async listPage(prefix: string, options: ListOptions = {}): Promise<ListPage> {
+    const command = new ListObjectsV2Command({
+      Bucket: this.bucket,
+      Prefix: prefix === '' ? undefined : prefix,
+      StartAfter: options.startAfter === '' ? undefined : options.startAfter,
+      Delimiter: options.delimiter === '' ? undefined : options.delimiter,
+      ContinuationToken: options.continuation,
+      MaxKeys: Math.min(Math.max(1, options.pageSize ?? MAX_LIST_PAGE), MAX_LIST_PAGE),
+    });
+    const response = await this.client.send(command).catch(this.failed('listPage', prefix));
+    return {
+      objects: (response.Contents ?? []).map(metaOfListed),
+      commonPrefixes: (response.CommonPrefixes ?? []).flatMap((common) => (common.Prefix === undefined ? [] : [common.Prefix])),
+      continuation: response.IsTruncated === true ? response.NextContinuationToken : undefined,
+    };
+  }
+
+  list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage> {
+    return pagesOf(this, prefix, options);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(this.failed('delete', key));
+  }
+
+  /** Closes the clients' sockets; the instance is unusable afterwards. */
+  destroy(): void {
+    this.client.destroy();
+    this.createClient.destroy();
+  }
+
+  private failed(operation: S3Operation, key: string): (error: unknown) => never {
+    return (error) => {
+      throw storageErrorFromS3(error, { operation, key, endpoint: this.endpoint });
+    };
+  }
+}
+
+/** Creates the bucket unless it exists and is ours (tests, and the connection "test"). */
+export async function createBucketIfMissing(config: S3ObjectIoConfig): Promise<void> {
+  const client = new S3Client(clientConfigOf(config));
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: config.bucket }));
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    if (name === 'BucketAlreadyOwnedByYou') return;
+    throw storageErrorFromS3(error, { operation: 'createBucket', key: config.bucket, endpoint: s3EndpointLabel(config) });
+  } finally {
+    client.destroy();
+  }
+}
+
+/** `s3://bucket at http://host:port`, for messages. */
+export function s3EndpointLabel(config: Pick<S3ObjectIoConfig, 'bucket' | 'endpoint' | 'region'>): string {
+  const region = config.region ?? DEFAULT_S3_REGION;
+  return `s3://${config.bucket} at ${config.endpoint ?? `https://s3.${region}.amazonaws.com`}`;
+}
+
+function clientConfigOf(config: S3ObjectIoConfig): S3ClientConfig {
+  return {
+    region: config.region ?? DEFAULT_S3_REGION,
+    endpoint: config.endpoint,
+    forcePathStyle: config.forcePathStyle,
+    profile: config.profile,
+    credentials: config.credentials,
+    // The SDK's default streaming checksum gets 411 MissingContentLength from radosgw.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Without a timeout a store that stalls (a full OSD) hangs callers forever; a timed-out
+    // create becomes OutcomeUnknown, a timed-out read Unavailable.
+    requestHandler: {
+      connectionTimeout: CONNECT_TIMEOUT_MS,
+      requestTimeout: config.requestTimeoutMs ?? DEFAULT_S3_REQUEST_TIMEOUT_MS,
+      throwOnRequestTimeout: true,
+    },
+  };
+}
+
+/**
+ * The HTTP Range header for a range, or null when the range is malformed. Malformed ranges are
+ * refused here because servers disagree on them (radosgw returns the whole object for
+ * `bytes=-0`, AWS ignores `bytes=5-2`), and ObjectIo promises one meaning on every backend.
+ */
+export function rangeHeaderOf(range: ByteRange | undefined): string | null | undefined {
+  if (range === undefined) return undefined;
+  if ('suffix' in range) return isCount(range.suffix) && range.suffix > 0 ? `bytes=-${range.suffix}` : null;
+  if (!isCount(range.start)) return null;
+  if (range.end === undefined) return `bytes=${range.start}-`;
+  return isCount(range.end) && range.end >= range.start ? `bytes=${range.start}-${range.end}` : null;
+}
+
+function isCount(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0;
+}
+
+/** The object's full size from `bytes a-b/total`, absent for a whole-object read. */
+function totalSizeOf(contentRange: string | undefined): number | undefined {
+  const total = contentRange?.split('/')[1];
+  return total === undefined || total === '*' ? undefined : Number(total);
+}
+
+function metaOfListed(object: _Object): ObjectMeta {
+  return { key: object.Key ?? '', size: object.Size ?? 0, etag: unquote(object.ETag), lastModified: object.LastModified };
+}
+
+/** S3 quotes ETags; ObjectIo hands them out bare (and `If-Match` wants them bare on radosgw). */
+function unquote(etag: string | undefined): string {
+  return (etag ?? '').replace(/^"(.*)"$/, '$1');
+}

@@ -1,0 +1,446 @@
+/**
+ * The in-memory catalog of one WAL prefix (wal.md, "Catalog and recovery"): the indexed
+ * objects by sequence, and per region the objects holding it with their id ranges, its
+ * durable (latest indexed) id, its obsolete watermark and the holes reads met. It enforces
+ * the catalog's rules - objects indexed in strictly ascending sequence, one segment per
+ * region per object, each region's ranges strictly increasing - and rejects a violation with
+ * `ConflictingObject`, changing nothing. It never reads storage and never decides what to
+ * index: recovery and the actor do.
+ *
+ * Memory: a catalog can hold hundreds of thousands of objects, so objects and segments live
+ * in growable typed-array columns (48 B per object and 44 B per segment, doubled at
+ * most by growth slack) instead of one JS object each. Sequences, positions, offsets and
+ * lengths fit doubles exactly (< 2^53); epochs stay u64.
+ */
+import { ConflictingObjectError } from './errors';
+import { isSeq, NO_ENTRY, POSITION_BITS, positionOf, seqOf, type EntryId, type Seq } from './ids';
+import { objectKey } from './keys';
+import { formatRegionId, type RegionId } from './region-id';
+import type { ObjectLink, SegmentIndex } from './format';
+
+/** An object to index: its identity, size and footer (key derived from the prefix). */
+export interface IndexableObject {
+  readonly seq: Seq;
+  readonly epoch: bigint;
+  readonly link: ObjectLink | null;
+  readonly size: number;
+  readonly segments: readonly SegmentIndex[];
+}
+
+export interface CatalogObject extends IndexableObject {
+  readonly key: string;
+}
+
+/** Where one region's entries lie in one object. */
+export interface SegmentLocation extends SegmentIndex {
+  readonly key: string;
+  readonly seq: Seq;
+}
+
+/** A segment a read could not use (`onCorruptedSegment: skip`): its ids are missing. */
+export interface Hole {
+  readonly regionId: RegionId;
+  readonly key: string;
+  readonly seq: Seq;
+  readonly firstId: EntryId;
+  readonly lastId: EntryId;
+}
+
+export interface RegionSummary {
+  readonly regionId: RegionId;
+  /** Entries in the objects still indexed. */
+  readonly entries: number;
+  /** First id still indexed, 0 if none. */
+  readonly firstId: EntryId;
+  /** Largest id ever indexed (kept when GC drops its object), 0 if none. */
+  readonly latestId: EntryId;
+  readonly watermark: EntryId;
+  readonly objects: number;
+  readonly bytes: number;
+  readonly holes: number;
+}
+
+interface TypedStore<T> {
+  readonly length: number;
+  [index: number]: T;
+  set(values: ArrayLike<T>, offset?: number): void;
+  copyWithin(target: number, start: number, end?: number): unknown;
+}
+
+/** A growable typed array: push at the end, drop from the front (GC). */
+class Column<T extends number | bigint> {
+  private store: TypedStore<T>;
+  private count = 0;
+
+  constructor(private readonly allocate: (capacity: number) => TypedStore<T>) {
+    this.store = allocate(4);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  at(i: number): T {
+    return this.store[i] as T;
+  }
+
+  push(value: T): void {
+    if (this.count === this.store.length) {
+      const grown = this.allocate(this.store.length * 2);
+      grown.set(this.store);
+      this.store = grown;
+    }
+    this.store[this.count++] = value;
+  }
+
+  /** Rewrites every value in place (GC rebases offsets into a column it shortened). */
+  update(change: (value: T) => T): void {
+    for (let i = 0; i < this.count; i++) this.store[i] = change(this.store[i] as T);
+  }
+
+  dropFront(n: number): void {
+    this.store.copyWithin(0, n, this.count);
+    this.count -= n;
+  }
+}
+
+const doubles = (): Column<number> => new Column((n) => new Float64Array(n));
+const u32s = (): Column<number> => new Column((n) => new Uint32Array(n));
+const u64s = (): Column<bigint> => new Column((n) => new BigUint64Array(n));
+
+/** First index in [0, length) whose value is not below `target` by `below`, else length. */
+function lowerBound(length: number, below: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (below(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const idOf = (seq: number, position: number): EntryId =>
+  (BigInt(seq) << POSITION_BITS) | BigInt(position);
+
+/** One region: its segments in sequence order, and what the store tracks about it. */
+class RegionState {
+  readonly seq = doubles();
+  readonly firstPosition = u32s();
+  readonly lastPosition = u32s();
+  readonly entries = u32s();
+  readonly offset = doubles();
+  readonly length = doubles();
+  readonly crc = u32s();
+  latestId: EntryId = NO_ENTRY;
+  watermark: EntryId = NO_ENTRY;
+  entryCount = 0;
+  byteCount = 0;
+  readonly holes: Hole[] = [];
+
+  constructor(readonly regionId: RegionId) {}
+
+  add(seq: number, segment: SegmentIndex): void {
+    this.seq.push(seq);
+    this.firstPosition.push(Number(positionOf(segment.firstId)));
+    this.lastPosition.push(Number(positionOf(segment.lastId)));
+    this.entries.push(segment.entries);
+    this.offset.push(segment.offset);
+    this.length.push(segment.length);
+    this.crc.push(segment.segmentCrc);
+    this.latestId = segment.lastId;
+    this.entryCount += segment.entries;
+    this.byteCount += segment.length;
+  }
+
+  segmentAt(i: number): SegmentIndex {
+    const seq = this.seq.at(i);
+    return {
+      regionId: this.regionId,
+      firstId: idOf(seq, this.firstPosition.at(i)),
+      lastId: idOf(seq, this.lastPosition.at(i)),
+      entries: this.entries.at(i),
+      offset: this.offset.at(i),
+      length: this.length.at(i),
+      segmentCrc: this.crc.at(i),
+    };
+  }
+
+  /** Index of this region's segment in object `seq`, or -1. */
+  indexOfSeq(seq: number): number {
+    const i = lowerBound(this.seq.length, (j) => this.seq.at(j) < seq);
+    return i < this.seq.length && this.seq.at(i) === seq ? i : -1;
+  }
+
+  dropBelow(seq: number): void {
+    const n = lowerBound(this.seq.length, (j) => this.seq.at(j) < seq);
+    for (let i = 0; i < n; i++) {
+      this.entryCount -= this.entries.at(i);
+      this.byteCount -= this.length.at(i);
+    }
+    for (const column of [
+      this.seq,
+      this.firstPosition,
+      this.lastPosition,
+      this.entries,
+      this.offset,
+      this.length,
+      this.crc,
+    ]) {
+      column.dropFront(n);
+    }
+  }
+
+  summary(): RegionSummary {
+    return {
+      regionId: this.regionId,
+      entries: this.entryCount,
+      firstId: this.seq.length === 0 ? NO_ENTRY : idOf(this.seq.at(0), this.firstPosition.at(0)),
+      latestId: this.latestId,
+      watermark: this.watermark,
+      objects: this.seq.length,
+      bytes: this.byteCount,
+      holes: this.holes.length,
+    };
+  }
+}
+
+export class ObjectCatalog {
+  private readonly seq = doubles();
+  private readonly epoch = u64s();
+  /** -1 when the object has no link. */
+  private readonly linkSeq = doubles();
+  private readonly linkEpoch = u64s();
+  private readonly size = doubles();
+  /** Where each object's region ordinals start in `objectRegions` (they run to the next start). */
+  private readonly regionsStart = doubles();
+  private readonly objectRegions = u32s();
+  private readonly regionOrdinals = new Map<RegionId, number>();
+  private readonly regionStates: RegionState[] = [];
+  private byteCount = 0;
+
+  constructor(readonly prefix: string) {}
+
+  get objectCount(): number {
+    return this.seq.length;
+  }
+
+  /** Bytes of every indexed object. */
+  get totalBytes(): number {
+    return this.byteCount;
+  }
+
+  /** Sequence and epoch of the last indexed object, or null when none is. */
+  tip(): ObjectLink | null {
+    const last = this.seq.length - 1;
+    return last < 0 ? null : { seq: BigInt(this.seq.at(last)), epoch: this.epoch.at(last) };
+  }
+
+  /**
+   * Indexes one object after checking every rule; on a violation throws `ConflictingObject`
+   * naming the key and the rule, and changes nothing.
+   */
+  index(object: IndexableObject): void {
+    this.checkIndexable(object);
+    const seq = Number(object.seq);
+    this.seq.push(seq);
+    this.epoch.push(object.epoch);
+    this.linkSeq.push(object.link === null ? -1 : Number(object.link.seq));
+    this.linkEpoch.push(object.link?.epoch ?? 0n);
+    this.size.push(object.size);
+    this.regionsStart.push(this.objectRegions.length);
+    for (const segment of object.segments) {
+      const ordinal = this.ordinalOf(segment.regionId);
+      this.objectRegions.push(ordinal);
+      this.stateAt(ordinal).add(seq, segment);
+    }
+    this.byteCount += object.size;
+  }
+
+  object(seq: Seq): CatalogObject | undefined {
+    const i = this.indexOfSeq(seq);
+    return i < 0 ? undefined : this.objectAt(i);
+  }
+
+  /** Every indexed object, ascending by sequence. */
+  *objects(): IterableIterator<CatalogObject> {
+    for (let i = 0; i < this.seq.length; i++) yield this.objectAt(i);
+  }
+
+  /** The largest indexed id of the region (0 if none); the watermark does not affect it. */
+  latestEntryId(region: RegionId): EntryId {
+    return this.regionState(region)?.latestId ?? NO_ENTRY;
+  }
+
+  watermark(region: RegionId): EntryId {
+    return this.regionState(region)?.watermark ?? NO_ENTRY;
+  }
+
+  /** Raises the region's watermark to `id` (never lowers it); returns the watermark now in force. */
+  raiseWatermark(region: RegionId, id: EntryId): EntryId {
+    const state = this.stateAt(this.ordinalOf(region));
+    if (id > state.watermark) state.watermark = id;
+    return state.watermark;
+  }
+
+  /**
+   * The region's segments that hold ids >= `fromId`, in sequence order, at most `limit` of
+   * them. A reader pages with `fromId = last.lastId + 1`, which stays right across GC.
+   */
+  objectsForRegion(
+    region: RegionId,
+    fromId: EntryId,
+    limit = Number.POSITIVE_INFINITY,
+  ): SegmentLocation[] {
+    const state = this.regionState(region);
+    if (state === undefined) return [];
+    const from = fromId < 0n ? 0n : fromId;
+    const fromSeq = Number(seqOf(from));
+    const fromPosition = Number(positionOf(from));
+    const start = lowerBound(state.seq.length, (i) => {
+      const seq = state.seq.at(i);
+      return seq < fromSeq || (seq === fromSeq && state.lastPosition.at(i) < fromPosition);
+    });
+    const found: SegmentLocation[] = [];
+    for (let i = start; i < state.seq.length && found.length < limit; i++) {
+      const seq = BigInt(state.seq.at(i));
+      found.push({ ...state.segmentAt(i), key: objectKey(this.prefix, seq), seq });
+    }
+    return found;
+  }
+
+  /** Records a hole met by a read; a segment met twice counts once. Returns whether it was new. */
+  recordHole(hole: Hole): boolean {
+    const state = this.stateAt(this.ordinalOf(hole.regionId));
+    if (state.holes.some((known) => known.seq === hole.seq)) return false;
+    state.holes.push(hole);
+    return true;
+  }
+
+  holes(region: RegionId): readonly Hole[] {
+    return this.regionState(region)?.holes ?? [];
+  }
+
+  region(region: RegionId): RegionSummary | undefined {
+    return this.regionState(region)?.summary();
+  }
+
+  /** Every region the catalog knows (by an entry, a watermark or a hole), by region id. */
+  regions(): RegionSummary[] {
+    return this.regionStates
+      .map((state) => state.summary())
+      .sort((a, b) => (a.regionId < b.regionId ? -1 : 1));
+  }
+
+  /**
+   * Forgets the objects below `seq` (collected by GC). Latest ids, watermarks and holes stay.
+   * Returns how many objects and bytes were dropped.
+   */
+  dropBelow(seq: Seq): { objects: number; bytes: number } {
+    const boundary = Number(seq);
+    const n = lowerBound(this.seq.length, (i) => this.seq.at(i) < boundary);
+    if (n === 0) return { objects: 0, bytes: 0 };
+    let bytes = 0;
+    for (let i = 0; i < n; i++) bytes += this.size.at(i);
+    const regionsDropped =
+      n < this.seq.length ? this.regionsStart.at(n) : this.objectRegions.length;
+    for (const column of [this.seq, this.linkSeq, this.size, this.regionsStart])
+      column.dropFront(n);
+    for (const column of [this.epoch, this.linkEpoch]) column.dropFront(n);
+    this.objectRegions.dropFront(regionsDropped);
+    this.regionsStart.update((start) => start - regionsDropped);
+    for (const state of this.regionStates) state.dropBelow(boundary);
+    this.byteCount -= bytes;
+    return { objects: n, bytes };
+  }
+
+  private checkIndexable(object: IndexableObject): void {
+    const key = objectKey(this.prefix, object.seq);
+    const reject = (reason: string): never => {
+      throw new ConflictingObjectError(key, reason);
+    };
+    if (!isSeq(object.seq)) reject('its sequence is outside 0..2^44-1');
+    const tip = this.tip();
+    if (tip !== null && object.seq <= tip.seq) {
+      reject(
+        this.indexOfSeq(object.seq) >= 0
+          ? 'its sequence is already indexed'
+          : `its sequence is below the indexed tip ${tip.seq}`,
+      );
+    }
+    if (!Number.isSafeInteger(object.size) || object.size < 0)
+      reject(`its size ${object.size} is not a byte count`);
+    let previous: RegionId | null = null;
+    for (const segment of object.segments) {
+      const region = formatRegionId(segment.regionId);
+      if (previous !== null && segment.regionId <= previous) {
+        reject(
+          segment.regionId === previous
+            ? `it holds region ${region} twice`
+            : 'its segments are not sorted by region',
+        );
+      }
+      previous = segment.regionId;
+      const inObject = (id: EntryId): boolean => seqOf(id) === object.seq && positionOf(id) >= 1n;
+      if (
+        !inObject(segment.firstId) ||
+        !inObject(segment.lastId) ||
+        segment.firstId > segment.lastId ||
+        segment.entries < 1
+      ) {
+        reject(
+          `ids ${segment.firstId}..${segment.lastId} of region ${region} are not positions of the object's sequence`,
+        );
+      }
+      const latest = this.latestEntryId(segment.regionId);
+      if (segment.firstId <= latest)
+        reject(`ids of region ${region} do not increase: ${segment.firstId} after ${latest}`);
+    }
+  }
+
+  private indexOfSeq(seq: Seq): number {
+    const target = Number(seq);
+    const i = lowerBound(this.seq.length, (j) => this.seq.at(j) < target);
+    return i < this.seq.length && this.seq.at(i) === target ? i : -1;
+  }
+
+  private objectAt(i: number): CatalogObject {
+    const seq = BigInt(this.seq.at(i));
+    const linkSeq = this.linkSeq.at(i);
+    const end = i + 1 < this.seq.length ? this.regionsStart.at(i + 1) : this.objectRegions.length;
+    const segments: SegmentIndex[] = [];
+    for (let r = this.regionsStart.at(i); r < end; r++) {
+      const state = this.stateAt(this.objectRegions.at(r));
+      segments.push(state.segmentAt(state.indexOfSeq(this.seq.at(i))));
+    }
+    return {
+      key: objectKey(this.prefix, seq),
+      seq,
+      epoch: this.epoch.at(i),
+      link: linkSeq < 0 ? null : { seq: BigInt(linkSeq), epoch: this.linkEpoch.at(i) },
+      size: this.size.at(i),
+      segments,
+    };
+  }
+
+  private regionState(region: RegionId): RegionState | undefined {
+    const ordinal = this.regionOrdinals.get(region);
+    return ordinal === undefined ? undefined : this.regionStates[ordinal];
+  }
+
+  private ordinalOf(region: RegionId): number {
+    let ordinal = this.regionOrdinals.get(region);
+    if (ordinal === undefined) {
+      ordinal = this.regionStates.length;
+      this.regionStates.push(new RegionState(region));
+      this.regionOrdinals.set(region, ordinal);
+    }
+    return ordinal;
+  }
+
+  private stateAt(ordinal: number): RegionState {
+    const state = this.regionStates[ordinal];
+    if (state === undefined) throw new Error(`catalog region ordinal ${ordinal} is unknown`);
+    return state;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The Electron transport of the router. One fixed channel; every call's sender is checked
+ * (only the app's own top frame may call) before anything is decoded, and the input is
+ * validated by the router like any other call. Electron objects are passed in, so this
+ * module imports nothing from Electron and is tested with plain fakes.
+ */
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../shared/ipc-channels';
+import { encodeWire } from '../../shared/wire';
+import { dispatchCall } from '../api/dispatch';
+import type { ApiRouter } from '../api/router';
+import { toWireError } from '../api/router';
+import type { EventBus } from '../services/event-bus';
+import { CairnError } from '../engine/errors';
+import { isAppUrl } from '../shell/app-origin';
+
+export interface IpcSenderFrame {
+  readonly url: string;
+  readonly parent: unknown;
+}
+
+export interface IpcInvokeEvent {
+  readonly senderFrame: IpcSenderFrame | null;
+}
+
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: IpcInvokeEvent, ...args: unknown[]) => Promise<unknown>): void;
+  removeHandler(channel: string): void;
+}
+
+export interface EventTarget {
+  isDestroyed(): boolean;
+  send(channel: string, payload: string): void;
+}
+
+export class UntrustedSenderError extends CairnError {
+  constructor(url: string) {
+    super('UntrustedSender', `IPC call refused: ${url || 'an unknown frame'} is not the app`, { url });
+  }
+}
+
+/** The app's own top-level frame, served from its origin, is the only trusted sender. */
+export function isTrustedSender(event: IpcInvokeEvent, appOrigin: string): boolean {
+  const frame = event.senderFrame;
+  return frame !== null && frame.parent === null && isAppUrl(frame.url, appOrigin);
+}
+
+let nextCallId = 1;
+
+export function registerIpcTransport(ipcMain: IpcMainLike, router: ApiRouter, appOrigin: string): () => void {
+  ipcMain.handle(IPC_CALL_CHANNEL, async (event, name, encodedInput) => {
+    const id = nextCallId++;
+    if (!isTrustedSender(event, appOrigin)) {
+      return encodeWire({ id, ok: false, error: toWireError(new UntrustedSenderError(event.senderFrame?.url ?? '')) });
+    }
+    return dispatchCall(router, id, name, encodedInput);
+  });
+  return () => ipcMain.removeHandler(IPC_CALL_CHANNEL);
+}
+
+/** Pushes every service event to one window until it closes. */
+export function forwardEvents(events: EventBus, target: EventTarget): () => void {
+  const unsubscribe = events.subscribe((event) => {
+    if (target.isDestroyed()) {
+      unsubscribe();
+      return;
+    }
+    target.send(IPC_EVENT_CHANNEL, encodeWire(event));
+  });
+  return unsubscribe;
+}

@@ -1,0 +1,102 @@
+/**
+ * Connections as the app uses them: saved profiles, one ObjectIo per connection opened on
+ * demand, and the session's operator switch. Every connection starts read-only; operator
+ * mode lives in memory only, so a restart is read-only again.
+ */
+import type { Connection, ConnectionSpec, ConnectionTest } from '../../../shared/contract';
+import { isCairnError } from '../../engine/errors';
+import type { ObjectIo } from '../../engine/objectio/object-io';
+import { probeCreateIfAbsent } from '../../engine/objectio/probe';
+import type { EventBus } from '../event-bus';
+import { BuiltInConnectionError, ConnectionNotFoundError } from '../errors';
+import { ConnectionStore, EMBEDDED_CONNECTION_ID, type SavedProfile } from './connection-store';
+import { openObjectIo, rootOf } from './open-object-io';
+
+export class ConnectionsService {
+  private readonly store: ConnectionStore;
+  private readonly operators = new Set<string>();
+  private readonly opened = new Map<string, Promise<ObjectIo>>();
+
+  constructor(
+    dataDir: string,
+    private readonly events: EventBus,
+  ) {
+    this.store = new ConnectionStore(dataDir);
+  }
+
+  async list(): Promise<Connection[]> {
+    return (await this.store.list()).map((profile) => this.present(profile));
+  }
+
+  async get(id: string): Promise<Connection> {
+    return this.present(await this.profile(id));
+  }
+
+  async add(spec: ConnectionSpec): Promise<Connection> {
+    const profile = await this.store.add(spec);
+    await this.announce();
+    return this.present(profile);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (id === EMBEDDED_CONNECTION_ID) throw new BuiltInConnectionError(id);
+    if (!(await this.store.remove(id))) throw new ConnectionNotFoundError(id);
+    this.operators.delete(id);
+    this.opened.delete(id);
+    await this.announce();
+  }
+
+  async setOperator(id: string, operator: boolean): Promise<Connection> {
+    const profile = await this.profile(id);
+    if (operator) this.operators.add(id);
+    else this.operators.delete(id);
+    await this.announce();
+    return this.present(profile);
+  }
+
+  isOperator(id: string): boolean {
+    return this.operators.has(id);
+  }
+
+  /** The connection's storage, opened once and shared by every view. */
+  async io(id: string): Promise<{ io: ObjectIo; root: string }> {
+    const profile = await this.profile(id);
+    let opening = this.opened.get(id);
+    if (opening === undefined) {
+      opening = openObjectIo(profile);
+      this.opened.set(id, opening);
+      opening.catch(() => this.opened.delete(id));
+    }
+    return { io: await opening, root: rootOf(profile) };
+  }
+
+  async test(id: string): Promise<ConnectionTest> {
+    try {
+      const { io, root } = await this.io(id);
+      await io.listPage(root, { pageSize: 1 });
+      const probe = await probeCreateIfAbsent(io);
+      return { reachable: true, writable: probe.writable, createIfAbsent: probe.enforced, detail: probe.detail };
+    } catch (error) {
+      const detail = isCairnError(error) ? error.message : String(error);
+      return { reachable: false, writable: false, createIfAbsent: false, detail };
+    }
+  }
+
+  private async profile(id: string): Promise<SavedProfile> {
+    const profile = (await this.store.list()).find((candidate) => candidate.id === id);
+    if (profile === undefined) throw new ConnectionNotFoundError(id);
+    return profile;
+  }
+
+  private present(profile: SavedProfile): Connection {
+    return {
+      ...profile,
+      builtIn: profile.id === EMBEDDED_CONNECTION_ID,
+      operator: this.operators.has(profile.id),
+    };
+  }
+
+  private async announce(): Promise<void> {
+    this.events.publish({ type: 'connections.changed', connections: await this.list() });
+  }
+}

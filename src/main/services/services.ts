@@ -1,0 +1,33 @@
+/**
+ * The composition root of the app's services: one instance per running app (desktop,
+ * browser mode or a CLI command), built from the data directory and the mode.
+ */
+import { mkdir } from 'node:fs/promises';
+import { AuditLog } from './audit-log';
+import { ConnectionsService } from './connections/connections-service';
+import { EventBus } from './event-bus';
+
+export interface AppIdentity {
+  readonly name: string;
+  readonly version: string;
+  readonly mode: 'desktop' | 'browser';
+  readonly dataDir: string;
+}
+
+export interface Services {
+  readonly identity: AppIdentity;
+  readonly events: EventBus;
+  readonly connections: ConnectionsService;
+  readonly audit: AuditLog;
+}
+
+export async function createServices(identity: AppIdentity): Promise<Services> {
+  await mkdir(identity.dataDir, { recursive: true });
+  const events = new EventBus();
+  return {
+    identity,
+    events,
+    connections: new ConnectionsService(identity.dataDir, events),
+    audit: new AuditLog(identity.dataDir, events),
+  };
+}

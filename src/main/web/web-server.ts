@@ -1,0 +1,126 @@
+/**
+ * Browser mode's transport: HTTP serving the built renderer and a WebSocket carrying the
+ * router's calls and events. It listens on 127.0.0.1 only and answers nothing without the
+ * run's token (query string or the cookie set on the first visit): 401 otherwise.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { contentSecurityPolicy } from '../../shared/csp';
+import { encodeWire, MAX_WIRE_MESSAGE_BYTES } from '../../shared/wire';
+import type { ApiRouter } from '../api/router';
+import type { EventBus } from '../services/event-bus';
+import { isLoopbackHost, newAccessToken, offeredToken, TOKEN_COOKIE, tokenMatches } from './access-token';
+import { handleSocketMessage } from './socket-calls';
+import { loadRendererAsset } from '../renderer-assets';
+
+export const API_SOCKET_PATH = '/api';
+
+export interface WebServerOptions {
+  readonly router: ApiRouter;
+  readonly events: EventBus;
+  readonly rendererDir: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly token?: string;
+}
+
+export interface RunningWebServer {
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
+  const token = options.token ?? newAccessToken();
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_WIRE_MESSAGE_BYTES });
+  let port = options.port;
+  const server = createServer((request, response) => {
+    void serveHttp(request, response, { ...options, token, port });
+  });
+  server.on('upgrade', (request, socket, head) => upgrade(request, socket, head, { sockets, token, port }));
+  sockets.on('connection', (socket) => attachSocket(socket, options));
+  port = await listen(server, options.port);
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: () => closeAll(server, sockets),
+  };
+}
+
+async function serveHttp(request: IncomingMessage, response: ServerResponse, context: WebServerOptions & { token: string; port: number }): Promise<void> {
+  if (!isLoopbackHost(request.headers.host, context.port)) {
+    response.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end('Cairn answers only on 127.0.0.1 or localhost.\n');
+    return;
+  }
+  const url = new URL(request.url ?? '/', `http://127.0.0.1:${context.port}`);
+  if (!tokenMatches(context.token, offeredToken(request, url))) {
+    response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end('Unauthorized: open the URL that `cairn serve` printed; it carries the access token.\n');
+    return;
+  }
+  const headers: Record<string, string> = {
+    'content-security-policy': contentSecurityPolicy([`ws://127.0.0.1:${context.port}`, `ws://localhost:${context.port}`]),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(context.token)}; HttpOnly; SameSite=Strict; Path=/`,
+  };
+  const asset = await loadRendererAsset(context.rendererDir, url.pathname);
+  if (asset === null) {
+    response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end('The renderer is not built: run `npm run build` first.\n');
+    return;
+  }
+  response.writeHead(200, { ...headers, 'content-type': asset.contentType });
+  response.end(asset.body);
+}
+
+function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, context: { sockets: WebSocketServer; token: string; port: number }): void {
+  const url = new URL(request.url ?? '/', `http://127.0.0.1:${context.port}`);
+  const origin = request.headers.origin;
+  const sameOrigin = origin === undefined || origin === `http://127.0.0.1:${context.port}` || origin === `http://localhost:${context.port}`;
+  const allowed =
+    url.pathname === API_SOCKET_PATH &&
+    isLoopbackHost(request.headers.host, context.port) &&
+    sameOrigin &&
+    tokenMatches(context.token, offeredToken(request, url));
+  if (!allowed) {
+    socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    return;
+  }
+  context.sockets.handleUpgrade(request, socket, head, (ws) => context.sockets.emit('connection', ws, request));
+}
+
+function attachSocket(socket: WebSocket, options: WebServerOptions): void {
+  const unsubscribe = options.events.subscribe((event) => {
+    if (socket.readyState === socket.OPEN) socket.send(encodeWire({ event }));
+  });
+  socket.on('message', (data, isBinary) => {
+    void handleSocketMessage(options.router, data, isBinary).then((reply) => {
+      if (socket.readyState === socket.OPEN) socket.send(reply);
+    });
+  });
+  socket.on('close', unsubscribe);
+  socket.on('error', unsubscribe);
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+function closeAll(server: Server, sockets: WebSocketServer): Promise<void> {
+  for (const client of sockets.clients) client.terminate();
+  sockets.close();
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}

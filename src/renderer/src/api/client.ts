@@ -1,0 +1,19 @@
+/** The typed API client every view uses: names, inputs and outputs come from the contract. */
+import type { ApiEvent, InputOf, OutputOf, ProcedureName } from '../../../shared/contract';
+import { pickTransport, type Transport } from './transport';
+
+export interface ApiClient {
+  readonly transport: Transport['kind'];
+  call<K extends ProcedureName>(name: K, input: InputOf<K>): Promise<OutputOf<K>>;
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+}
+
+export function createApiClient(transport: Transport = pickTransport()): ApiClient {
+  return {
+    transport: transport.kind,
+    call: async (name, input) => (await transport.call(name, input)) as never,
+    onEvent: (listener) => transport.onEvent(listener),
+  };
+}
+
+export const api = createApiClient();

@@ -1,0 +1,109 @@
+/** The app shell: title bar (connection, mode), navigation, the current view, status bar. */
+import { useEffect } from 'react';
+import { useApiQuery, useLiveInvalidation } from '../api/hooks';
+import { Toasts } from '../components/Toasts';
+import { VIEWS, useUiStore, type ViewId } from '../state/ui-store';
+import { ComingView } from '../views/ComingView';
+import { ConnectionsView } from '../views/ConnectionsView';
+import { BrowserView } from '../views/BrowserView';
+import { api } from '../api/client';
+
+const NEEDS: Partial<Record<ViewId, string>> = {
+  overview: 'the WAL engine',
+  batches: 'the WAL engine',
+  regions: 'the WAL engine',
+  replay: 'the WAL engine',
+  namespaces: 'the namespace registry',
+  segments: 'tiered-storage metadata',
+  manifest: 'the WAL control plane',
+  activity: 'the audit log view',
+};
+
+function CurrentView({ view }: { view: ViewId }) {
+  if (view === 'connections') return <ConnectionsView />;
+  if (view === 'browser') return <BrowserView />;
+  const label = VIEWS.find((candidate) => candidate.id === view)?.label ?? view;
+  return <ComingView title={label} needs={NEEDS[view] ?? 'a later release'} />;
+}
+
+function useViewShortcuts(): void {
+  const showView = useUiStore((state) => state.showView);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.altKey || event.ctrlKey || event.metaKey)) return;
+      const target = VIEWS.find((view) => view.shortcut === event.key);
+      if (target) {
+        event.preventDefault();
+        showView(target.id);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [showView]);
+}
+
+export function App() {
+  useLiveInvalidation();
+  useViewShortcuts();
+  const { view, showView, connectionId, selectConnection } = useUiStore();
+  const info = useApiQuery('app.info', {});
+  const connections = useApiQuery('connections.list', {});
+  const current = connections.data?.find((connection) => connection.id === connectionId);
+
+  return (
+    <div className="shell">
+      <header className="titlebar">
+        <span className="brand">
+          <img src="./icon.svg" alt="" width={22} height={22} /> Cairn
+        </span>
+        <label className="inline">
+          <span className="sr-only">Connection</span>
+          <select aria-label="Connection" value={connectionId} onChange={(event) => selectConnection(event.target.value)}>
+            {connections.data?.map((connection) => (
+              <option key={connection.id} value={connection.id}>
+                {connection.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span role="status" aria-label="Access mode" className={current?.operator ? 'mode operator' : 'mode readonly'}>
+          {current?.operator ? 'Operator' : 'Read-only'}
+        </span>
+      </header>
+      <nav aria-label="Views" className="sidebar">
+        <ul>
+          {VIEWS.map((item) => (
+            <li key={item.id}>
+              <button
+                type="button"
+                aria-current={item.id === view ? 'page' : undefined}
+                onClick={() => showView(item.id)}
+                title={`Ctrl+${item.shortcut}`}
+              >
+                {item.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="content">
+        <CurrentView view={view} />
+      </main>
+      <footer className="statusbar" aria-label="App information">
+        {info.data ? (
+          <>
+            <span>
+              Cairn {info.data.version} · {info.data.mode === 'desktop' ? 'Desktop' : 'Browser mode'} ({api.transport})
+            </span>
+            <span className="mono" title="Data directory">
+              {info.data.dataDir}
+            </span>
+          </>
+        ) : (
+          <span>{info.error ? `Not connected: ${info.error.message}` : 'Connecting…'}</span>
+        )}
+      </footer>
+      <Toasts />
+    </div>
+  );
+}

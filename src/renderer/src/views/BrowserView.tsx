@@ -1,0 +1,114 @@
+/**
+ * The bucket browser: a prefix at a time (ListObjectsV2 with a delimiter), pages fetched on
+ * demand and rows virtualized, so a prefix of 100,000 objects never lists whole or sends a
+ * HEAD per row. Selecting an object opens the inspector.
+ */
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState } from 'react';
+import { api } from '../api/client';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { formText } from '../components/form-text';
+import { useUiStore } from '../state/ui-store';
+import { ObjectInspector } from './browser/ObjectInspector';
+import { formatBytes } from './format';
+
+type Row = { kind: 'folder'; key: string } | { kind: 'object'; key: string; size: number; etag: string; lastModified?: Date };
+
+export function BrowserView() {
+  const connectionId = useUiStore((state) => state.connectionId);
+  const [prefix, setPrefix] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const listing = useInfiniteQuery({
+    queryKey: ['objects.list', connectionId, prefix],
+    queryFn: ({ pageParam }) => api.call('objects.list', { connectionId, prefix, delimiter: '/', continuation: pageParam, pageSize: 500 }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.continuation,
+  });
+  const rows = useMemo<Row[]>(
+    () =>
+      listing.data?.pages.flatMap((page) => [
+        ...page.commonPrefixes.map((key): Row => ({ kind: 'folder', key })),
+        ...page.objects.map((object): Row => ({ kind: 'object', ...object })),
+      ]) ?? [],
+    [listing.data],
+  );
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 30, overscan: 20 });
+  const items = virtualizer.getVirtualItems();
+  const last = items[items.length - 1];
+  if (last && last.index >= rows.length - 40 && listing.hasNextPage && !listing.isFetchingNextPage) void listing.fetchNextPage();
+
+  const crumbs = prefix.split('/').filter(Boolean);
+  return (
+    <section aria-labelledby="browser-title" className="view browser">
+      <header className="view-header">
+        <h1 id="browser-title">Bucket browser</h1>
+        <form
+          className="inline"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setPrefix(formText(new FormData(event.currentTarget), 'prefix'));
+            setSelected(null);
+          }}
+        >
+          <input name="prefix" aria-label="Prefix" placeholder="Search by prefix" defaultValue={prefix} key={prefix} className="mono" />
+          <button type="submit">Go</button>
+        </form>
+      </header>
+      <nav aria-label="Prefix" className="crumbs">
+        <button type="button" className="link" onClick={() => setPrefix('')}>
+          (root)
+        </button>
+        {crumbs.map((part, index) => (
+          <span key={index}>
+            {' / '}
+            <button type="button" className="link" onClick={() => setPrefix(crumbs.slice(0, index + 1).join('/') + '/')}>
+              {part}
+            </button>
+          </span>
+        ))}
+      </nav>
+      {listing.error && <ErrorPanel error={listing.error} onRetry={() => void listing.refetch()} />}
+      <div className="split">
+        <div ref={scroller} className="virtual-list" role="grid" aria-label="Objects" aria-rowcount={rows.length}>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const row = rows[item.index];
+              if (!row) return null;
+              return (
+                <div
+                  key={row.key}
+                  role="row"
+                  aria-rowindex={item.index + 1}
+                  aria-selected={row.key === selected}
+                  className="virtual-row"
+                  style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+                >
+                  <span role="gridcell" className="mono grow">
+                    <button type="button" className="link" onClick={() => (row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key))}>
+                      {row.kind === 'folder' ? '📁 ' : ''}
+                      {row.key.slice(prefix.length)}
+                    </button>
+                  </span>
+                  <span role="gridcell">{row.kind === 'object' ? formatBytes(row.size) : ''}</span>
+                  <span role="gridcell" className="muted">
+                    {row.kind === 'object' && row.lastModified ? row.lastModified.toISOString().replace('T', ' ').slice(0, 19) : ''}
+                  </span>
+                  <span role="gridcell" className="mono muted small">
+                    {row.kind === 'object' ? row.etag.slice(0, 12) : ''}
+                  </span>
+                </div>
+              );
+            })}
+          </div>
+          {!listing.isLoading && rows.length === 0 && <p className="muted pad">No objects under this prefix.</p>}
+        </div>
+        {selected && <ObjectInspector connectionId={connectionId} objectKey={selected} onClose={() => setSelected(null)} />}
+      </div>
+      <p className="muted small" role="status">
+        {rows.length} {listing.hasNextPage ? '+ (more pages load as you scroll)' : 'entries'}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+/** One object: its metadata, its payload, and a raw download read in ranges. */
+import { useState } from 'react';
+import { api } from '../../api/client';
+import { useApiQuery } from '../../api/hooks';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { formatBytes } from '../format';
+import { PayloadViewer } from './PayloadViewer';
+
+const DOWNLOAD_CHUNK = 1024 * 1024;
+
+export function ObjectInspector({ connectionId, objectKey, onClose }: { connectionId: string; objectKey: string; onClose: () => void }) {
+  const object = useApiQuery('objects.get', { connectionId, key: objectKey, range: { start: 0, end: 256 * 1024 - 1 } });
+  const [downloading, setDownloading] = useState(false);
+
+  const download = async () => {
+    if (!object.data) return;
+    setDownloading(true);
+    try {
+      const parts: BlobPart[] = [];
+      for (let start = 0; start < object.data.size; start += DOWNLOAD_CHUNK) {
+        const part = await api.call('objects.get', { connectionId, key: objectKey, range: { start, end: start + DOWNLOAD_CHUNK - 1 } });
+        parts.push(new Uint8Array(part.bytes));
+      }
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob(parts));
+      link.download = objectKey.split('/').pop() ?? 'object';
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <aside className="inspector" aria-label="Object inspector">
+      <header className="view-header">
+        <h2 className="mono small">{objectKey}</h2>
+        <button type="button" onClick={onClose} aria-label="Close inspector">
+          ×
+        </button>
+      </header>
+      {object.error && <ErrorPanel error={object.error} onRetry={() => void object.refetch()} />}
+      {object.data && (
+        <>
+          <dl className="facts">
+            <dt>Size</dt>
+            <dd>
+              {formatBytes(object.data.size)} ({object.data.size.toLocaleString()} bytes)
+            </dd>
+            <dt>ETag</dt>
+            <dd className="mono">{object.data.etag}</dd>
+          </dl>
+          <button type="button" onClick={() => void download()} disabled={downloading}>
+            {downloading ? 'Downloading…' : 'Download raw'}
+          </button>
+          <PayloadViewer bytes={object.data.bytes} totalSize={object.data.size} />
+        </>
+      )}
+    </aside>
+  );
+}

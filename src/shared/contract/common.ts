@@ -1,0 +1,8 @@
+/** Schemas several procedures share, with the limits that keep junk out of the main process. */
+import { z } from 'zod';
+
+export const Empty = z.object({}).strict();
+export const ConnectionId = z.string().min(1).max(64);
+export const ObjectKey = z.string().min(1).max(1024);
+export const ObjectPrefix = z.string().max(1024);
+export const Token = z.string().max(4096);

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ConnectionId, Empty } from './common';
+import { procedure } from './procedure';
+
+const Name = z.string().trim().min(1, 'a name is required').max(80);
+const Root = z
+  .string()
+  .max(512)
+  .regex(/^(?!\/)(?!.*\/\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._\-/]*$/, 'root must be a relative path without empty or ".." parts');
+
+export const LocalConnectionSpec = z
+  .object({
+    kind: z.literal('local'),
+    name: Name,
+    path: z.string().min(1, 'a directory path is required').max(4096),
+  })
+  .strict();
+
+export const S3ConnectionSpec = z
+  .object({
+    kind: z.literal('s3'),
+    name: Name,
+    endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).max(2048).optional(),
+    bucket: z
+      .string()
+      .min(3)
+      .max(63)
+      .regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/, 'bucket names are 3-63 lowercase letters, digits, dots and dashes'),
+    region: z.string().min(1).max(64).default('us-east-1'),
+    forcePathStyle: z.boolean().default(false),
+    profile: z.string().min(1).max(128).optional(),
+    root: Root.default(''),
+  })
+  .strict();
+
+export const ConnectionSpec = z.discriminatedUnion('kind', [LocalConnectionSpec, S3ConnectionSpec]);
+export type ConnectionSpec = z.infer<typeof ConnectionSpec>;
+
+const Saved = { id: ConnectionId, builtIn: z.boolean(), operator: z.boolean() };
+export const Connection = z.discriminatedUnion('kind', [
+  LocalConnectionSpec.extend(Saved),
+  S3ConnectionSpec.extend(Saved),
+]);
+export type Connection = z.infer<typeof Connection>;
+
+export const ConnectionTest = z.object({
+  reachable: z.boolean(),
+  writable: z.boolean(),
+  createIfAbsent: z.boolean(),
+  detail: z.string(),
+});
+export type ConnectionTest = z.infer<typeof ConnectionTest>;
+
+export const connectionProcedures = {
+  'connections.list': procedure('read', 'Saved connections', Empty, z.array(Connection)),
+  'connections.add': procedure('config', 'Save a new connection', ConnectionSpec, Connection),
+  'connections.remove': procedure(
+    'config',
+    'Forget a saved connection (its data is untouched)',
+    z.object({ id: ConnectionId }).strict(),
+    z.object({ removed: z.literal(true) }),
+  ),
+  'connections.test': procedure(
+    'read',
+    'Reachability, permissions and the create-if-absent probe',
+    z.object({ id: ConnectionId }).strict(),
+    ConnectionTest,
+  ),
+  'connections.setOperator': procedure(
+    'config',
+    'Switch a connection between read-only and operator mode',
+    z.object({ id: ConnectionId, operator: z.boolean() }).strict(),
+    Connection,
+  ),
+};

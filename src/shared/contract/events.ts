@@ -1,0 +1,16 @@
+/** Events the main process pushes to every subscribed renderer. */
+import type { Connection } from './connections';
+
+export type ApiEvent =
+  | { readonly type: 'connections.changed'; readonly connections: readonly Connection[] }
+  | { readonly type: 'audit.recorded'; readonly entry: AuditEntry };
+
+export interface AuditEntry {
+  readonly at: string;
+  readonly connectionId: string | null;
+  readonly action: string;
+  readonly target: string;
+  readonly parameters: unknown;
+  readonly result: 'ok' | 'error';
+  readonly error?: string;
+}

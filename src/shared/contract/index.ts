@@ -1,0 +1,35 @@
+/**
+ * The API contract: every procedure by name, with its schemas and access. The router, the
+ * preload's named functions and the renderer's client are all typed from this one table.
+ */
+import type { z } from 'zod';
+import { appProcedures } from './app';
+import { connectionProcedures } from './connections';
+import { objectProcedures } from './objects';
+
+export const contract = {
+  ...appProcedures,
+  ...connectionProcedures,
+  ...objectProcedures,
+};
+
+export type Contract = typeof contract;
+export type ProcedureName = keyof Contract;
+export type InputOf<K extends ProcedureName> = z.input<Contract[K]['input']>;
+export type ParsedInputOf<K extends ProcedureName> = z.output<Contract[K]['input']>;
+export type OutputOf<K extends ProcedureName> = z.output<Contract[K]['output']>;
+
+export const procedureNames = Object.keys(contract) as ProcedureName[];
+
+export function isProcedureName(name: unknown): name is ProcedureName {
+  return typeof name === 'string' && Object.hasOwn(contract, name);
+}
+
+export type { ApiEvent, AuditEntry } from './events';
+export type { AppInfo } from './app';
+export type { Connection, ConnectionSpec, ConnectionTest } from './connections';
+
+// The preload's name list must be exactly the contract's keys.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesMatch: Same<ProcedureName, import('../procedure-names').ProcedureNameList> = true;
+void namesMatch;

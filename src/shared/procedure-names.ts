@@ -1,0 +1,18 @@
+/**
+ * The procedure names alone, without their schemas, for the sandboxed preload (which must
+ * stay tiny). `contract/index.ts` checks at compile time that this list is exactly the
+ * contract's keys.
+ */
+export const PROCEDURE_NAMES = [
+  'app.info',
+  'connections.list',
+  'connections.add',
+  'connections.remove',
+  'connections.test',
+  'connections.setOperator',
+  'objects.list',
+  'objects.head',
+  'objects.get',
+] as const;
+
+export type ProcedureNameList = (typeof PROCEDURE_NAMES)[number];

@@ -1,0 +1,180 @@
+/**
+ * What the local directory backend adds to the contract: its temp files stay invisible, keys
+ * map one-to-one onto paths, symlinks are never followed while listing, several processes race
+ * safely on one root, and its listing walk pages exactly like the in-memory S3 model.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LOCAL_TEMP_DIR, LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
+import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
+import type { ListOptions, ObjectIo } from '../../src/main/engine/objectio/object-io';
+import { allPages, bytesOf, createAll, storageFailure } from './object-io-contract';
+
+const roots: string[] = [];
+afterAll(async () => {
+  await Promise.all(roots.map((root) => rm(root, { recursive: true, force: true })));
+});
+
+async function freshRoot(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'cairn-local-'));
+  roots.push(root);
+  return root;
+}
+
+const keysOf = async (io: ObjectIo, prefix: string, options?: ListOptions): Promise<string[]> =>
+  (await allPages(io, prefix, options)).flatMap((page) => [...page.objects.map((object) => object.key), ...page.commonPrefixes]);
+
+describe('LocalObjectIo', () => {
+  it('stores key a/b/c as the file <root>/a/b/c and leaves no temp file behind', async () => {
+    const root = await freshRoot();
+    const io = new LocalObjectIo(root);
+    await io.putIfAbsent('a/b/c', bytesOf('abc'));
+    await storageFailure(io.putIfAbsent('a/b/c', bytesOf('again')), 'AlreadyExists', 'a/b/c');
+    expect(await readdir(path.join(root, 'a/b'))).toEqual(['c']);
+    expect(await readdir(path.join(root, LOCAL_TEMP_DIR))).toEqual([]);
+    expect(io.endpoint).toBe(root);
+  });
+
+  it('never lists temp files, even one left behind by a crash', async () => {
+    const root = await freshRoot();
+    const io = new LocalObjectIo(root);
+    await io.putIfAbsent('k/1', bytesOf('one'));
+    await writeFile(path.join(root, LOCAL_TEMP_DIR, 'crashed-writer.tmp'), 'half written');
+    expect(await keysOf(io, '')).toEqual(['k/1']);
+    expect(await keysOf(io, '', { delimiter: '/' })).toEqual(['k/']);
+    expect(await keysOf(io, '.')).toEqual([]);
+    expect(await keysOf(io, `${LOCAL_TEMP_DIR}/`)).toEqual([]);
+    await storageFailure(io.get(`${LOCAL_TEMP_DIR}/crashed-writer.tmp`), 'Backend', LOCAL_TEMP_DIR);
+  });
+
+  it('rejects keys that do not map one-to-one onto a relative path, naming the key', async () => {
+    const io = new LocalObjectIo(await freshRoot());
+    const invalid = ['', '/abs', 'a//b', 'a/../b', '..', 'a/', 'a/./b', 'nul\0byte', `${LOCAL_TEMP_DIR}/x`];
+    for (const key of invalid) {
+      for (const call of [io.putIfAbsent(key, bytesOf('x')), io.get(key), io.head(key), io.delete(key)]) {
+        const error = await storageFailure(call, 'Backend', key);
+        expect(error.message).toContain('invalid key');
+      }
+    }
+    expect(await keysOf(io, '')).toEqual([]);
+  });
+
+  it('refuses an object name that is a folder of objects, or a folder under an object', async () => {
+    const io = new LocalObjectIo(await freshRoot());
+    await io.putIfAbsent('f/a/b', bytesOf('deep'));
+    const asFolder = await storageFailure(io.putIfAbsent('f/a', bytesOf('x')), 'Backend', 'f/a');
+    expect(asFolder.message).toContain('folder');
+    await storageFailure(io.putIfAbsent('f/a/b/c', bytesOf('x')), 'Backend', 'f/a/b/c');
+    await storageFailure(io.get('f/a'), 'NotFound', 'f/a');
+    await storageFailure(io.head('f/a'), 'NotFound', 'f/a');
+    await storageFailure(io.get('f/a/b/c'), 'NotFound', 'f/a/b/c');
+    await io.delete('f/a');
+    await io.delete('f/a/b/c');
+    expect(Buffer.from((await io.get('f/a/b')).bytes).toString()).toBe('deep');
+  });
+
+  it('never follows symlinks: neither listed nor readable', async () => {
+    const root = await freshRoot();
+    const outside = await freshRoot();
+    await writeFile(path.join(outside, 'secret'), 'outside the store');
+    const io = new LocalObjectIo(root);
+    await io.putIfAbsent('s/real', bytesOf('real'));
+    await symlink(outside, path.join(root, 's', 'linked-dir'));
+    await symlink(path.join(outside, 'secret'), path.join(root, 's', 'linked-file'));
+    expect(await keysOf(io, '')).toEqual(['s/real']);
+    expect(await keysOf(io, 's/', { delimiter: '/' })).toEqual(['s/real']);
+    await storageFailure(io.get('s/linked-file'), 'NotFound', 's/linked-file');
+    await storageFailure(io.head('s/linked-file'), 'NotFound', 's/linked-file');
+  });
+
+  it('gives an immutable file the same ETag in every instance, call and listing', async () => {
+    const root = await freshRoot();
+    const { etag } = await new LocalObjectIo(root).putIfAbsent('e/k', bytesOf('bytes'));
+    const reopened = new LocalObjectIo(root);
+    const [page] = await allPages(reopened, 'e/');
+    expect([(await reopened.head('e/k')).etag, (await reopened.get('e/k', { suffix: 2 })).etag, page!.objects[0]!.etag]).toEqual([etag, etag, etag]);
+  });
+
+  it('lets exactly one of several processes create each key', async () => {
+    const root = await freshRoot();
+    const keys = Array.from({ length: 20 }, (_, i) => `race/${String(i).padStart(2, '0')}`);
+    const startAt = Date.now() + 1500; // Every child waits for this moment, so their creates overlap.
+    const reports = await Promise.all(['w0', 'w1', 'w2', 'w3'].map((worker) => raceInChild(root, worker, keys, startAt)));
+    const io = new LocalObjectIo(root);
+    for (const key of keys) {
+      const outcomes = reports.map((report) => report[key]);
+      const winners = reports.flatMap((report, i) => (report[key] === 'won' ? [`w${i}`] : []));
+      expect(winners).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'AlreadyExists')).toHaveLength(3);
+      expect(Buffer.from((await io.get(key)).bytes).toString()).toBe(winners[0]);
+    }
+    expect(await readdir(path.join(root, LOCAL_TEMP_DIR))).toEqual([]);
+  });
+
+  it('pages exactly like the in-memory S3 model for any keys, prefix, startAfter, delimiter and page size', async () => {
+    const segment = fc.constantFrom('a', 'b', 'a-b', 'a0', 'Z', '\u00e9', 'x.y');
+    const key = fc.array(segment, { minLength: 1, maxLength: 3 }).map((segments) => segments.join('/'));
+    const boundary = fc.constantFrom('', 'a', 'a/', 'a-', 'a/a', 'b/', 'Z/a-b', '\u00e9', 'x');
+    const scenario = fc.record({
+      keys: fc.uniqueArray(key, { minLength: 0, maxLength: 14 }).map(withoutFolderClashes),
+      prefix: boundary,
+      startAfter: fc.option(fc.oneof(boundary, key), { nil: undefined }),
+      delimiter: fc.constantFrom(undefined, '/', '-'),
+      pageSize: fc.integer({ min: 1, max: 4 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ keys, prefix, startAfter, delimiter, pageSize }) => {
+        const local = new LocalObjectIo(await freshRoot());
+        const memory = new MemoryObjectIo();
+        await createAll(local, keys, 4);
+        await createAll(memory, keys, 4);
+        const options = { startAfter, delimiter, pageSize };
+        expect(await pageShapes(local, prefix, options)).toEqual(await pageShapes(memory, prefix, options));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+/** Drops keys that name a folder of another key (`a` beside `a/b`), which a directory cannot hold. */
+function withoutFolderClashes(keys: string[]): string[] {
+  return keys.filter((key) => !keys.some((other) => other.startsWith(`${key}/`)));
+}
+
+async function pageShapes(io: ObjectIo, prefix: string, options: Omit<ListOptions, 'continuation'>): Promise<unknown[]> {
+  return (await allPages(io, prefix, options)).map((page) => ({
+    objects: page.objects.map((object) => [object.key, object.size]),
+    commonPrefixes: page.commonPrefixes,
+    more: page.continuation !== undefined,
+  }));
+}
+
+const run = promisify(execFile);
+const localObjectIoModule = fileURLToPath(new URL('../../src/main/engine/objectio/local-object-io.ts', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Child process body: wait for the common start, create every key with its own name as bytes. */
+const RACER = `
+const { LocalObjectIo } = require(process.argv[1]);
+const [root, worker, keysJson, startAt] = process.argv.slice(2);
+const io = new LocalObjectIo(root);
+const keys = JSON.parse(keysJson);
+setTimeout(async () => {
+  const outcomes = await Promise.allSettled(keys.map((key) => io.putIfAbsent(key, new TextEncoder().encode(worker))));
+  const report = {};
+  keys.forEach((key, i) => { const o = outcomes[i]; report[key] = o.status === 'fulfilled' ? 'won' : String(o.reason.code || o.reason); });
+  process.stdout.write(JSON.stringify(report));
+}, Math.max(0, Number(startAt) - Date.now()));
+`;
+
+async function raceInChild(root: string, worker: string, keys: readonly string[], startAt: number): Promise<Record<string, string>> {
+  const args = ['--import', 'tsx', '-e', RACER, localObjectIoModule, root, worker, JSON.stringify(keys), String(startAt)];
+  const { stdout } = await run(process.execPath, args, { cwd: projectRoot });
+  return JSON.parse(stdout) as Record<string, string>;
+}
