@@ -212,12 +212,11 @@ class Harness {
       }
       case 'put': {
         const existed = this.model.has(op.name);
-        const now = 1;
         const record: NamespaceRecord = {
           name: op.name,
           origin: 'explicit',
-          createdAt: now,
-          lastSeen: now,
+          createdAt: 1,
+          lastSeen: 1,
           config: op.config,
           state: 'active',
           placement: null,
@@ -296,6 +295,5 @@ describe('ObjectNamespaceStore against a reference model, with injected faults',
     );
     expect(exercised.faultsFired).toBeGreaterThan(0);
     expect(exercised.failedCalls).toBeGreaterThan(0);
-    console.info('namespace model run:', exercised);
   });
 });
