@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { register } from 'tsx/cjs/api';
 
+// The SDK version is pinned (see package.json): its notice about future releases is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 register();
 const [entry, ...rest] = process.argv.slice(2);
 if (!entry) {

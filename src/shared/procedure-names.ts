@@ -13,6 +13,7 @@ export const PROCEDURE_NAMES = [
   'objects.list',
   'objects.head',
   'objects.get',
+  'audit.recent',
 ] as const;
 
 export type ProcedureNameList = (typeof PROCEDURE_NAMES)[number];

@@ -53,3 +53,29 @@ describe('the cairn CLI', () => {
     expect([invalid.code, invalid.stderr]).toEqual([2, expect.stringContaining('bucket')]);
   });
 });
+
+const s3Endpoint = process.env.CAIRN_S3_ENDPOINT;
+
+describe.skipIf(!s3Endpoint)('the cairn CLI on S3', () => {
+  it('adds and tests an S3 connection and lists its objects', async () => {
+    const { createBucketIfMissing, S3ObjectIo } = await import('../../src/main/engine/objectio/s3-object-io');
+    const bucket = `cairn-cli-${Date.now().toString(36)}`;
+    const credentials = { accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '', secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '' };
+    await createBucketIfMissing({ bucket, endpoint: s3Endpoint, forcePathStyle: true, credentials });
+    const io = new S3ObjectIo({ bucket, endpoint: s3Endpoint, forcePathStyle: true, credentials });
+    await io.putIfAbsent('logs/one.txt', new TextEncoder().encode('one'));
+    const env = { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+    const runS3 = (...args: string[]) => {
+      const result = spawnSync(process.execPath, [cairn, ...args], { encoding: 'utf8', env: { ...process.env, ...env, CAIRN_DATA_DIR: join(dir, 'data-s3') } });
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    const added = runS3('connections', 'add-s3', '--name', 'Lab', '--bucket', bucket, '--s3-endpoint', s3Endpoint!, '--path-style', '--json');
+    expect(added.code).toBe(0);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    const tested = runS3('connections', 'test', id, '--json');
+    expect(JSON.parse(tested.stdout)).toMatchObject({ reachable: true, writable: true, createIfAbsent: true });
+    const listed = runS3('objects', 'ls', 'logs/', '--bucket', bucket, '--s3-endpoint', s3Endpoint!, '--path-style', '--json');
+    expect(listed.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { key: string }).key)).toEqual(['logs/one.txt']);
+    io.destroy();
+  });
+});

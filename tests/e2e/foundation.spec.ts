@@ -81,3 +81,15 @@ test('requests without the token are refused', async ({ request, served }) => {
   });
   expect(refused).toBe('401');
 });
+
+test('operator actions appear in the activity log', async ({ page, served }) => {
+  await page.goto(served.url);
+  await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
+  await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Activity' }).click();
+  const log = page.getByRole('table', { name: 'Audit log' });
+  await expect(log.getByRole('row').filter({ hasText: 'connections.setOperator' })).toContainText('embedded');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export NDJSON' }).click();
+  expect((await download).suggestedFilename()).toBe('cairn-activity.ndjson');
+});

@@ -139,6 +139,34 @@ describe('unknown outcomes', () => {
     expect(await store.listNamespaces()).toHaveLength(1);
   });
 
+  it('a retry that settles a lost mint and then fails itself leaves the next retry answering created', async () => {
+    // The model test's counterexample, replayed: the create of `a` applies but its answer
+    // and read-back are lost (call 1); call 2 reads the shard, which proves the version ours,
+    // then its touch fails before applying; call 3 must still answer `created`.
+    const io = new FaultyObjectIo(new MemoryObjectIo());
+    const created: string[] = [];
+    const store = storeOn(io, { shardCount: 2, onCreated: (found) => created.push(found.name) });
+    expect(await store.putNamespace(record('b'))).toBe('created');
+    expect([await store.shardOf('a'), await store.shardOf('b')]).toEqual([0, 1]);
+    io.inject({ op: 'putIfAbsent', kind: 'apply-then-lose', count: 1 });
+    io.inject({ op: 'get', kind: 'unavailable', count: 1 });
+    io.inject({ op: 'putIfAbsent', kind: 'unavailable', count: 1 });
+
+    const lost = {
+      code: 'Backend',
+      details: { namespace: 'a', shard: 0, storageCode: 'Unavailable' },
+    };
+    await expect(store.putNamespace(record('a'))).rejects.toMatchObject(lost);
+    expect(created).toEqual(['b']);
+    await expect(store.putNamespace(record('a'))).rejects.toMatchObject(lost);
+    expect(created).toEqual(['b', 'a']);
+    expect(io.fired).toBe(3);
+
+    expect(await store.putNamespace(record('a'))).toBe('created');
+    expect(await store.putNamespace(record('a'))).toBe('touched');
+    expect(created).toEqual(['b', 'a']);
+  });
+
   it('a placement that failed after applying converges on retry without a second write', async () => {
     const io = new LostCreateIo();
     const store = storeOn(io);

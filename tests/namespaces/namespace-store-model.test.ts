@@ -291,7 +291,7 @@ describe('ObjectNamespaceStore against a reference model, with injected faults',
         // Exactly one created event per record, lost responses or not.
         expect([...harness.createdEvents].sort()).toEqual([...harness.model.keys()].sort());
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
     expect(exercised.faultsFired).toBeGreaterThan(0);
     expect(exercised.failedCalls).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 /** Wires every domain's handlers into the router; a missing handler is a type error. */
 import type { Services } from '../services/services';
 import { appHandlers } from './handlers/app-handlers';
+import { auditHandlers } from './handlers/audit-handlers';
 import { connectionHandlers } from './handlers/connection-handlers';
 import { objectHandlers } from './handlers/object-handlers';
 import { ApiRouter, type Handlers } from './router';
@@ -10,6 +11,7 @@ export function createRouter(services: Services): ApiRouter {
     ...appHandlers(services),
     ...connectionHandlers(services),
     ...objectHandlers(services),
+    ...auditHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);
 }

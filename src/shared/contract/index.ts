@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { appProcedures } from './app';
+import { auditProcedures } from './audit';
 import { connectionProcedures } from './connections';
 import { objectProcedures } from './objects';
 
@@ -11,6 +12,7 @@ export const contract = {
   ...appProcedures,
   ...connectionProcedures,
   ...objectProcedures,
+  ...auditProcedures,
 };
 
 export type Contract = typeof contract;

@@ -104,6 +104,8 @@ interface ShardDecision<Answer> {
 interface UnsettledMint {
   readonly version: number;
   readonly record: NamespaceRecord;
+  /** A read proved the version ours and the record was announced; only its `created` is owed. */
+  readonly proven: boolean;
 }
 
 export class ObjectNamespaceStore implements NamespaceStore {
@@ -278,7 +280,7 @@ export class ObjectNamespaceStore implements NamespaceStore {
         const read = await this.readShard(site);
         settled ??= this.settleMint(site.shard, cell);
         const { answer, fields, minted } = decide(read, settled);
-        if (fields === null) return answer;
+        if (fields === null) return this.answered(site.shard, answer);
         try {
           const written = await this.storage(site, () =>
             read.snapshot === null
@@ -286,7 +288,7 @@ export class ObjectNamespaceStore implements NamespaceStore {
               : cell.update(read.snapshot.version, fields),
           );
           await this.pruneAfter(cell, written.version);
-          return answer;
+          return this.answered(site.shard, answer);
         } catch (error) {
           if (error instanceof ConflictError || error instanceof CellExistsError) {
             await backoff(attempt);
@@ -296,6 +298,7 @@ export class ObjectNamespaceStore implements NamespaceStore {
             this.unsettledMints.set(site.shard, {
               version: (read.snapshot?.version ?? 0) + 1,
               record: minted,
+              proven: false,
             });
           throw error;
         }
@@ -308,14 +311,29 @@ export class ObjectNamespaceStore implements NamespaceStore {
    * After a successful read of a shard (which settles any create the cell left unknown): if
    * our last mint there failed with its outcome unknown, the cell now knows whether that
    * version was ours. If it was, the record was created by us: announce it, once.
+   *
+   * A proven mint stays remembered until an operation carrying it answers (`answered`): the
+   * operation that proved it may itself fail afterwards (its own touch, NotOwner) and answer
+   * nothing. Forgetting the proof then would make the caller's retry answer `touched` for a
+   * record this store created, and nothing could prove it again.
    */
   private settleMint(shard: number, cell: CasCell): NamespaceRecord | null {
     const unsettled = this.unsettledMints.get(shard);
     if (unsettled === undefined) return null;
-    this.unsettledMints.delete(shard);
-    if (cell.lastWrittenVersion !== unsettled.version) return null;
+    if (unsettled.proven) return unsettled.record;
+    if (cell.lastWrittenVersion !== unsettled.version) {
+      this.unsettledMints.delete(shard);
+      return null;
+    }
+    this.unsettledMints.set(shard, { ...unsettled, proven: true });
     this.announce(unsettled.record);
     return unsettled.record;
+  }
+
+  /** A shard operation succeeded: whatever mint it settled has now been answered for. */
+  private answered<Answer>(shard: number, answer: Answer): Answer {
+    this.unsettledMints.delete(shard);
+    return answer;
   }
 
   private inShardOrder<T>(shard: number, operation: () => Promise<T>): Promise<T> {

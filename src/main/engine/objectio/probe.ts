@@ -43,8 +43,10 @@ export class ReadOnlyStoreError extends CairnError {
  * Creates a random key twice and expects the second create to be refused. Unavailable and
  * other undecidable failures are thrown: the probe then says nothing about the store.
  */
-export async function probeCreateIfAbsent(io: ObjectIo): Promise<ProbeResult> {
-  const key = `${PROBE_PREFIX}${randomUUID()}`;
+export async function probeCreateIfAbsent(io: ObjectIo, root = ''): Promise<ProbeResult> {
+  // Under the connection's root: credentials may allow writes there only.
+  const under = root === '' || root.endsWith('/') ? root : `${root}/`;
+  const key = `${under}${PROBE_PREFIX}${randomUUID()}`;
   const first = bodyOf(key, 'first');
   try {
     await io.putIfAbsent(key, first);
@@ -62,8 +64,8 @@ export async function probeCreateIfAbsent(io: ObjectIo): Promise<ProbeResult> {
 }
 
 /** Runs the probe and refuses a writer unless creates are allowed and enforced. */
-export async function assertWritable(io: ObjectIo): Promise<ProbeResult> {
-  const result = await probeCreateIfAbsent(io);
+export async function assertWritable(io: ObjectIo, root = ''): Promise<ProbeResult> {
+  const result = await probeCreateIfAbsent(io, root);
   if (!result.writable) throw new ReadOnlyStoreError(io.endpoint, result.detail);
   if (!result.enforced) throw new CreateIfAbsentNotEnforcedError(io.endpoint, result.detail);
   return result;

@@ -78,5 +78,5 @@ function describeS3Error(shape: S3ErrorShape, status: number | undefined): strin
 
 function asShape(error: unknown): S3ErrorShape {
   if (typeof error !== 'object' || error === null) return { message: String(error) };
-  return error as S3ErrorShape;
+  return error;
 }

@@ -6,7 +6,7 @@
 import type { Connection, ConnectionSpec, ConnectionTest } from '../../../shared/contract';
 import { isCairnError } from '../../engine/errors';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import { probeCreateIfAbsent } from '../../engine/objectio/probe';
+import { assertWritable, probeCreateIfAbsent } from '../../engine/objectio/probe';
 import type { EventBus } from '../event-bus';
 import { BuiltInConnectionError, ConnectionNotFoundError } from '../errors';
 import { ConnectionStore, EMBEDDED_CONNECTION_ID, type SavedProfile } from './connection-store';
@@ -20,6 +20,7 @@ export class ConnectionsService {
   constructor(
     dataDir: string,
     private readonly events: EventBus,
+    private readonly open: (profile: SavedProfile) => Promise<ObjectIo> = openObjectIo,
   ) {
     this.store = new ConnectionStore(dataDir);
   }
@@ -46,9 +47,15 @@ export class ConnectionsService {
     await this.announce();
   }
 
+  /** Operator mode needs a store that enforces create-if-absent: the probe runs first and
+   * a store that fails it stays read-only, with the typed reason. */
   async setOperator(id: string, operator: boolean): Promise<Connection> {
     const profile = await this.profile(id);
-    if (operator) this.operators.add(id);
+    if (operator) {
+      const { io, root } = await this.io(id);
+      await assertWritable(io, root);
+      this.operators.add(id);
+    }
     else this.operators.delete(id);
     await this.announce();
     return this.present(profile);
@@ -63,7 +70,7 @@ export class ConnectionsService {
     const profile = await this.profile(id);
     let opening = this.opened.get(id);
     if (opening === undefined) {
-      opening = openObjectIo(profile);
+      opening = this.open(profile);
       this.opened.set(id, opening);
       opening.catch(() => this.opened.delete(id));
     }
@@ -74,7 +81,7 @@ export class ConnectionsService {
     try {
       const { io, root } = await this.io(id);
       await io.listPage(root, { pageSize: 1 });
-      const probe = await probeCreateIfAbsent(io);
+      const probe = await probeCreateIfAbsent(io, root);
       return { reachable: true, writable: probe.writable, createIfAbsent: probe.enforced, detail: probe.detail };
     } catch (error) {
       const detail = isCairnError(error) ? error.message : String(error);

@@ -5,6 +5,7 @@ import { Toasts } from '../components/Toasts';
 import { VIEWS, useUiStore, type ViewId } from '../state/ui-store';
 import { ComingView } from '../views/ComingView';
 import { ConnectionsView } from '../views/ConnectionsView';
+import { ActivityView } from '../views/ActivityView';
 import { BrowserView } from '../views/BrowserView';
 import { api } from '../api/client';
 
@@ -16,12 +17,12 @@ const NEEDS: Partial<Record<ViewId, string>> = {
   namespaces: 'the namespace registry',
   segments: 'tiered-storage metadata',
   manifest: 'the WAL control plane',
-  activity: 'the audit log view',
 };
 
 function CurrentView({ view }: { view: ViewId }) {
   if (view === 'connections') return <ConnectionsView />;
   if (view === 'browser') return <BrowserView />;
+  if (view === 'activity') return <ActivityView />;
   const label = VIEWS.find((candidate) => candidate.id === view)?.label ?? view;
   return <ComingView title={label} needs={NEEDS[view] ?? 'a later release'} />;
 }

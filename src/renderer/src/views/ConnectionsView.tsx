@@ -70,7 +70,12 @@ function ConnectionRow({ connection }: { connection: Connection }) {
             role="switch"
             aria-label={`Operator mode for ${connection.name}`}
             checked={operator}
-            onChange={(event) => setOperator.mutate({ id: connection.id, operator: event.target.checked })}
+            onChange={(event) =>
+              setOperator.mutate(
+                { id: connection.id, operator: event.target.checked },
+                { onError: (error) => push({ tone: 'error', title: `${connection.name} stays read-only`, description: `${error.code}: ${error.message}` }) },
+              )
+            }
           />
           {operator ? 'Operator' : 'Read-only'}
         </label>

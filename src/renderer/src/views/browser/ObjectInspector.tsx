@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
+import { downloadBlob } from '../../components/download';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../format';
 import { PayloadViewer } from './PayloadViewer';
@@ -21,11 +22,7 @@ export function ObjectInspector({ connectionId, objectKey, onClose }: { connecti
         const part = await api.call('objects.get', { connectionId, key: objectKey, range: { start, end: start + DOWNLOAD_CHUNK - 1 } });
         parts.push(new Uint8Array(part.bytes));
       }
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(new Blob(parts));
-      link.download = objectKey.split('/').pop() ?? 'object';
-      link.click();
-      URL.revokeObjectURL(link.href);
+      downloadBlob(objectKey.split('/').pop() ?? 'object', new Blob(parts));
     } finally {
       setDownloading(false);
     }

@@ -1,0 +1,6 @@
+import type { Services } from '../../services/services';
+import type { Handlers } from '../router';
+
+export function auditHandlers({ audit }: Services): Pick<Handlers, 'audit.recent'> {
+  return { 'audit.recent': ({ limit }) => audit.recent(limit) };
+}

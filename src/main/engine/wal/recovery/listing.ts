@@ -1,0 +1,35 @@
+/**
+ * Lists a WAL prefix's objects from a sequence on (recovery, inspect, verify): paged, starting
+ * after the key just below `from`, keeping only names that parse as WAL objects and sorting by
+ * the parsed sequence - the listing's own order is never assumed. Reads no object.
+ */
+import type { ObjectIo } from '../../objectio/object-io';
+import type { Seq } from '../ids';
+import { objectsFolder, objectsStartAfter, seqOfObjectKey } from '../keys';
+
+export interface ListedObject {
+  readonly key: string;
+  readonly seq: Seq;
+  readonly size: number;
+}
+
+export function compareSeq(a: { seq: Seq }, b: { seq: Seq }): number {
+  return a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0;
+}
+
+/** Every WAL object of `prefix` at sequence `from` or above, ascending by sequence. */
+export async function listObjectsFrom(
+  io: ObjectIo,
+  prefix: string,
+  from: Seq = 0n,
+): Promise<ListedObject[]> {
+  const listed: ListedObject[] = [];
+  const startAfter = objectsStartAfter(prefix, from);
+  for await (const page of io.list(objectsFolder(prefix), { startAfter })) {
+    for (const object of page.objects) {
+      const seq = seqOfObjectKey(prefix, object.key);
+      if (seq !== null && seq >= from) listed.push({ key: object.key, seq, size: object.size });
+    }
+  }
+  return listed.sort(compareSeq);
+}

@@ -1,0 +1,104 @@
+/**
+ * Reads what recovery needs of each listed object - its trailer and segment index - with ONE
+ * suffix-range read of the last 64 KiB (the whole object when shorter), plus one more range
+ * read only when the footer starts before that window; at most 8 objects at a time. Verifies
+ * trailer magic and CRC, footer CRC, the trailer's sequence against the key and that the
+ * segments tile the body (format/decode). The header is never read here (a reader checks it).
+ * An object listed and then not found is reported missing (GC may have collected it); the
+ * lowest corrupt object fails the scan with its `CorruptObject(key, check)`.
+ */
+import type { ObjectIo } from '../../objectio/object-io';
+import { isStorageError } from '../../objectio/errors';
+import { CorruptObjectError } from '../errors';
+import {
+  decodeFooter,
+  decodeIndexFromTail,
+  footerRange,
+  tailRange,
+  type ObjectLink,
+  type SegmentIndex,
+} from '../format';
+import type { Seq } from '../ids';
+import { mapBounded } from './bounded';
+import type { ListedObject } from './listing';
+
+/** Objects whose tails are read at once. */
+export const TAIL_READ_CONCURRENCY = 8;
+
+/** A listed object with its verified trailer identity and segment index. */
+export interface ScannedObject {
+  readonly key: string;
+  readonly seq: Seq;
+  readonly size: number;
+  readonly epoch: bigint;
+  readonly link: ObjectLink | null;
+  readonly segments: readonly SegmentIndex[];
+}
+
+type TailOutcome =
+  | { readonly kind: 'read'; readonly object: ScannedObject }
+  | { readonly kind: 'missing'; readonly listed: ListedObject }
+  | { readonly kind: 'corrupt'; readonly error: CorruptObjectError };
+
+/** Trailer and index of one object; null when it is gone. Corruption throws `CorruptObject`. */
+export async function readObjectIndex(
+  io: ObjectIo,
+  listed: ListedObject,
+): Promise<ScannedObject | null> {
+  try {
+    const tail = await io.get(listed.key, tailRange());
+    const { trailer, segments } = decodeIndexFromTail(tail.bytes, tail.size, listed.key);
+    const index =
+      segments ??
+      decodeFooter((await io.get(listed.key, footerRange(trailer))).bytes, trailer, listed.key);
+    return {
+      key: listed.key,
+      seq: listed.seq,
+      size: tail.size,
+      epoch: trailer.epoch,
+      link: trailer.link,
+      segments: index,
+    };
+  } catch (error) {
+    if (isStorageError(error, 'NotFound')) return null;
+    throw error;
+  }
+}
+
+async function outcomeOf(io: ObjectIo, listed: ListedObject): Promise<TailOutcome> {
+  try {
+    const object = await readObjectIndex(io, listed);
+    return object === null ? { kind: 'missing', listed } : { kind: 'read', object };
+  } catch (error) {
+    if (error instanceof CorruptObjectError) return { kind: 'corrupt', error };
+    throw error;
+  }
+}
+
+export interface TailScan {
+  /** Objects read, ascending by sequence. */
+  readonly objects: ScannedObject[];
+  /** Listed, then not found when read. */
+  readonly missing: ListedObject[];
+}
+
+/**
+ * Reads every listed object's index (`listed` ascending by sequence). Storage errors propagate;
+ * a corrupt object fails the whole scan - the lowest one, so the failure does not depend on
+ * which read finished first.
+ */
+export async function readObjectIndexes(
+  io: ObjectIo,
+  listed: readonly ListedObject[],
+  concurrency = TAIL_READ_CONCURRENCY,
+): Promise<TailScan> {
+  const outcomes = await mapBounded(listed, concurrency, (object) => outcomeOf(io, object));
+  const objects: ScannedObject[] = [];
+  const missing: ListedObject[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'corrupt') throw outcome.error;
+    if (outcome.kind === 'missing') missing.push(outcome.listed);
+    else objects.push(outcome.object);
+  }
+  return { objects, missing };
+}
