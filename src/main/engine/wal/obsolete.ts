@@ -13,7 +13,7 @@
 import type { AckMode } from './config';
 import { InvalidEntryIdError, WalObjectSequenceUnsettledError } from './errors';
 import { checkObsoleteId, seqOf, sequenceFloorOf, type EntryId, type Seq } from './ids';
-import type { RegionId } from './region-id';
+import { formatRegionId, type RegionId } from './region-id';
 
 export interface ObsoleteFacts {
   readonly ackMode: AckMode;
@@ -46,7 +46,7 @@ function planDurable(region: RegionId, id: EntryId, facts: ObsoleteFacts): Obsol
   if (id > facts.durableId && seq >= facts.firstUnsettledSeq && seq < facts.nextSeq) {
     throw new InvalidEntryIdError(
       id,
-      `above the latest durable id ${facts.durableId} of region ${region}: its object is not durable yet`,
+      `above the latest durable id ${facts.durableId} of region ${formatRegionId(region)}: its object is not durable yet`,
     );
   }
   return { watermark: id, floor: floorFor(id, facts) };

@@ -155,3 +155,33 @@ export function isExcludedBySeal(records: readonly SealRecord[], seq: Seq, epoch
 export function highestSealedEpoch(records: readonly SealRecord[]): bigint {
   return records.reduce((high, record) => (record.lastEpoch > high ? record.lastEpoch : high), 0n);
 }
+
+/**
+ * The records an open writes at step (d) for epochs `fromEpoch..toEpoch` (none had a record):
+ * an epoch with objects on the chosen chain gets its own `taken-over` record ending at its
+ * last one; each run of epochs with none gets one `taken-over` range record with no `lastSeq`
+ * (every object of theirs is excluded). Ascending by epoch.
+ */
+export function takeoverRecords(
+  fromEpoch: bigint,
+  toEpoch: bigint,
+  chain: readonly { readonly seq: Seq; readonly epoch: bigint }[],
+): SealRecord[] {
+  const lastSeqOf = new Map<bigint, Seq>();
+  for (const object of chain) {
+    if (object.epoch < fromEpoch || object.epoch > toEpoch) continue;
+    const known = lastSeqOf.get(object.epoch);
+    if (known === undefined || object.seq > known) lastSeqOf.set(object.epoch, object.seq);
+  }
+  const records: SealRecord[] = [];
+  let gapFrom = fromEpoch;
+  for (const epoch of [...lastSeqOf.keys()].sort((a, b) => (a < b ? -1 : 1))) {
+    if (epoch > gapFrom)
+      records.push({ firstEpoch: gapFrom, lastEpoch: epoch - 1n, lastSeq: null, reason: 'taken-over' });
+    records.push({ firstEpoch: epoch, lastEpoch: epoch, lastSeq: lastSeqOf.get(epoch) ?? null, reason: 'taken-over' });
+    gapFrom = epoch + 1n;
+  }
+  if (gapFrom <= toEpoch)
+    records.push({ firstEpoch: gapFrom, lastEpoch: toEpoch, lastSeq: null, reason: 'taken-over' });
+  return records;
+}

@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formText } from '../components/form-text';
@@ -34,10 +34,14 @@ export function BrowserView() {
     [listing.data],
   );
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 30, overscan: 20 });
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 30, overscan: 8 });
   const items = virtualizer.getVirtualItems();
-  const last = items[items.length - 1];
-  if (last && last.index >= rows.length - 40 && listing.hasNextPage && !listing.isFetchingNextPage) void listing.fetchNextPage();
+  const lastVisible = items[items.length - 1]?.index ?? 0;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
+  // The next page is fetched as the user nears the end, never the whole prefix up front.
+  useEffect(() => {
+    if (lastVisible >= rows.length - 100 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [lastVisible, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const crumbs = prefix.split('/').filter(Boolean);
   return (
@@ -56,7 +60,7 @@ export function BrowserView() {
           <button type="submit">Go</button>
         </form>
       </header>
-      <nav aria-label="Prefix" className="crumbs">
+      <nav aria-label="Prefix path" className="crumbs">
         <button type="button" className="link" onClick={() => setPrefix('')}>
           (root)
         </button>

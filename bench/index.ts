@@ -1,0 +1,31 @@
+/**
+ * `npm run bench`: every figure of spec/quality.md's table, each measured against its
+ * baseline in the same run, on the local store and on S3 when CAIRN_S3_ENDPOINT is set.
+ * `npm run bench -- NAME...` runs only the named figures.
+ */
+import { join } from 'node:path';
+import { printTable, writeResults, type FigureResult } from './harness';
+import { consoleListing } from './figures/console-listing';
+
+const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
+  console: consoleListing,
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const names = wanted.length > 0 ? wanted : Object.keys(FIGURES);
+  const results: FigureResult[] = [];
+  for (const name of names) {
+    const figure = FIGURES[name];
+    if (!figure) throw new Error(`no figure named ${name}; known: ${Object.keys(FIGURES).join(', ')}`);
+    process.stderr.write(`bench: ${name}…\n`);
+    results.push(...(await figure()));
+  }
+  printTable(results);
+  console.log(`\nresults: ${writeResults(results, join(__dirname, 'results'))}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

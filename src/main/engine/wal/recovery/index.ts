@@ -1,0 +1,25 @@
+/**
+ * Recovery of a WAL prefix: listing (`listing`), one tail read per object (`tail-read`), the
+ * pure chain judgement (`chain-selection`), the start-object placement (`start-sequence`) and
+ * the orchestration with its single re-read (`recover`). Import recovery from here.
+ */
+export { mapBounded } from './bounded';
+export { listObjectsFrom, compareSeq, type ListedObject } from './listing';
+export {
+  readObjectIndex,
+  readObjectIndexes,
+  TAIL_READ_CONCURRENCY,
+  type ScannedObject,
+  type TailScan,
+} from './tail-read';
+export { selectChain, type ChainRules, type ChainSelection } from './chain-selection';
+export { startSequenceFor, START_GAP, type StartInputs } from './start-sequence';
+export {
+  scanPrefix,
+  recoverFromScan,
+  recoveredOf,
+  highestListedSeq,
+  type PrefixScan,
+  type RecoveryInput,
+  type Recovery,
+} from './recover';

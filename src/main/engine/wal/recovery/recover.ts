@@ -1,0 +1,110 @@
+/**
+ * Recovery of one WAL prefix (wal.md, "Catalog and recovery"): scan the objects from the
+ * boundary (list, then one tail read each), judge the chain, and index the tip's chain into a
+ * new catalog with the persisted watermarks applied. On a missing object or a broken link the
+ * boundary and watermarks are re-read ONCE and the chain judged again (GC may have run). Fails
+ * with `NoCompleteChain` when objects are present but none is complete, and `TailMissing` when
+ * the recorded tail is at or above the boundary and not on the chain. It writes nothing: the
+ * writer open and `inspect` share it.
+ */
+import type { ObjectIo } from '../../objectio/object-io';
+import { ObjectCatalog } from '../catalog';
+import { NoCompleteChainError, TailMissingError } from '../errors';
+import type { Seq } from '../ids';
+import { objectKey } from '../keys';
+import type { ControlState, RecoveredObject, RecoverySummary } from '../session';
+import { selectChain, type ChainSelection } from './chain-selection';
+import { listObjectsFrom, type ListedObject } from './listing';
+import { readObjectIndexes, type ScannedObject } from './tail-read';
+
+/** What one listing and its tail reads found. */
+export interface PrefixScan {
+  /** The boundary the listing started from. */
+  readonly from: Seq;
+  /** Every object listed, ascending by sequence. */
+  readonly listed: readonly ListedObject[];
+  readonly objects: readonly ScannedObject[];
+  /** Listed, then gone when read. */
+  readonly missing: readonly ListedObject[];
+}
+
+export async function scanPrefix(io: ObjectIo, prefix: string, from: Seq): Promise<PrefixScan> {
+  const listed = await listObjectsFrom(io, prefix, from);
+  const { objects, missing } = await readObjectIndexes(io, listed);
+  return { from, listed, objects, missing };
+}
+
+export interface RecoveryInput {
+  readonly prefix: string;
+  /** The control state the scan started from. */
+  readonly control: ControlState;
+  readonly scan: PrefixScan;
+  /** Re-reads the register (boundary and watermarks) after a missing object or broken link. */
+  readonly reread: () => Promise<ControlState>;
+  /** `performance.now()` when the recovery began, for the summary's duration. */
+  readonly startedAt: number;
+}
+
+export interface Recovery {
+  readonly catalog: ObjectCatalog;
+  readonly summary: RecoverySummary;
+  /** The control state the chain was judged against (after a re-read, if one happened). */
+  readonly control: ControlState;
+  readonly selection: ChainSelection;
+  /** Keys listed, then gone when read. */
+  readonly missing: readonly string[];
+}
+
+export function recoveredOf(object: ScannedObject): RecoveredObject {
+  return { seq: object.seq, epoch: object.epoch, key: object.key, size: object.size };
+}
+
+/** The largest listed sequence, null when nothing was listed. */
+export function highestListedSeq(scan: PrefixScan): Seq | null {
+  return scan.listed.length === 0 ? null : (scan.listed[scan.listed.length - 1]?.seq ?? null);
+}
+
+/** Throws unless the selection is acceptable: some complete object, and the tail on its chain. */
+function checkSelection(prefix: string, selection: ChainSelection, control: ControlState): void {
+  if (selection.tip === null && selection.present.length > 0)
+    throw new NoCompleteChainError(prefix);
+  const tail = control.tail;
+  if (tail === null || tail.seq < control.boundary) return;
+  const onChain = selection.chain.some((o) => o.seq === tail.seq && o.epoch === tail.epoch);
+  if (!onChain) throw new TailMissingError(objectKey(prefix, tail.seq));
+}
+
+function catalogOf(prefix: string, chain: readonly ScannedObject[], control: ControlState): ObjectCatalog {
+  const catalog = new ObjectCatalog(prefix);
+  // A rejection here (ConflictingObject) fails the open: two writers' objects disagree.
+  for (const object of chain) catalog.index(object);
+  for (const [region, id] of control.watermarks) catalog.raiseWatermark(region, id);
+  return catalog;
+}
+
+export async function recoverFromScan(input: RecoveryInput): Promise<Recovery> {
+  let control = input.control;
+  let selection = selectChain(input.scan.objects, control);
+  if (input.scan.missing.length > 0 || selection.brokenLinks > 0) {
+    control = await input.reread();
+    selection = selectChain(input.scan.objects, control);
+  }
+  checkSelection(input.prefix, selection, control);
+  const catalog = catalogOf(input.prefix, selection.chain, control);
+  const summary: RecoverySummary = {
+    listed: input.scan.listed.filter((o) => o.seq >= control.boundary).length,
+    chain: selection.chain.map(recoveredOf),
+    orphans: selection.orphans.map(recoveredOf),
+    excluded: selection.excluded.map(recoveredOf),
+    tip: selection.tip === null ? null : recoveredOf(selection.tip),
+    highestListedSeq: highestListedSeq(input.scan),
+    durationMs: performance.now() - input.startedAt,
+  };
+  return {
+    catalog,
+    summary,
+    control,
+    selection,
+    missing: input.scan.missing.map((o) => o.key),
+  };
+}
