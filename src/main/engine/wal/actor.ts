@@ -146,7 +146,8 @@ export class WriterActor {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly batches: SealedBatch[] = [];
   private orphanCreates = 0;
-  private creates = 0;
+  /** Batches whose create is running (orphans are counted apart). */
+  private readonly inFlight = new Set<SealedBatch>();
   private readonly commands: Command[] = [];
   private commandBusy = false;
   private round: FenceRound | null = null;
@@ -388,7 +389,7 @@ export class WriterActor {
       (error: unknown) => {
         this.commandBusy = false;
         if (error instanceof FencedError) this.poison(error);
-        command.reject(error instanceof FencedError ? error : error);
+        command.reject(error);
         this.kick();
       },
     );
@@ -410,7 +411,7 @@ export class WriterActor {
     if (!this.hasPipelineRoom()) return false;
     if (this.config.ackMode === 'enqueued' && this.overUnpersistedLimits(command.entries)) {
       // Make sure there is an upload to wait for.
-      if (this.creates === 0 && this.open !== null) this.seal();
+      if (this.inFlight.size === 0 && this.open !== null) this.seal();
       return false;
     }
     if (this.nextSeq > MAX_SEQ) return false;
@@ -499,7 +500,7 @@ export class WriterActor {
   private startCreates(): void {
     const now = Date.now();
     for (const batch of this.batches) {
-      if (this.creates + this.orphanCreates >= this.config.maxInFlightCreates) return;
+      if (this.inFlight.size + this.orphanCreates >= this.config.maxInFlightCreates) return;
       if (batch.phase === 'retry-wait') {
         if (batch.retryAt <= now && this.withinGap(batch.seq)) this.startCreate(batch);
         continue;
@@ -514,16 +515,15 @@ export class WriterActor {
     moveTo(batch, 'creating');
     batch.attempt += 1;
     batch.createStartedAt = Date.now();
-    this.creates += 1;
-    createObject(this.session.io, batch.key, batch.encoded.bytes).then(
-      (outcome) => this.onCreateOutcome(batch, outcome),
-      (error: unknown) => this.onCreateOutcome(batch, { kind: 'terminal', error: asStorageFailure(error, batch.key) }),
+    this.inFlight.add(batch);
+    void createObject(this.session.io, batch.key, batch.encoded.bytes).then((outcome) =>
+      this.onCreateOutcome(batch, outcome),
     );
   }
 
   private onCreateOutcome(batch: SealedBatch, outcome: CreateOutcome): void {
-    if (batch.phase === 'failed') this.orphanCreates -= 1;
-    else this.creates -= 1;
+    // A batch retired while its create ran: that create was an orphan.
+    if (!this.inFlight.delete(batch)) this.orphanCreates -= 1;
     if (outcome.kind === 'created' || outcome.kind === 'conflict') {
       this.highestLanded = maxSeq(this.highestLanded, batch.seq);
     }
@@ -705,10 +705,7 @@ export class WriterActor {
   private retire(batch: SealedBatch): void {
     const at = this.batches.indexOf(batch);
     if (at >= 0) this.batches.splice(at, 1);
-    if (batch.phase === 'creating') {
-      this.creates -= 1;
-      this.orphanCreates += 1;
-    }
+    if (this.inFlight.delete(batch)) this.orphanCreates += 1;
     moveTo(batch, 'failed');
   }
 
@@ -801,7 +798,7 @@ export class WriterActor {
       } catch (error) {
         if (error instanceof FencedError) {
           this.poison(error);
-          return { sealed: false, lastSeq: tip?.seq ?? null, lost: lost ?? null, terminal: error };
+          return { sealed: false, lastSeq: tip?.seq ?? null, lost: this.lost.entries > 0 ? this.lostBacklog() : null, terminal: error };
         }
         if (!isStorageError(error) || Date.now() >= deadline) {
           return { sealed: false, lastSeq: tip?.seq ?? null, lost, terminal: null };
@@ -892,11 +889,4 @@ function failureOf(batch: SealedBatch, outcome: CreateOutcome): Error {
     case 'created':
       return new Error(`WAL object ${batch.key} was created`);
   }
-}
-
-function asStorageFailure(error: unknown, key: string): Extract<CreateOutcome, { kind: 'terminal' }>['error'] {
-  if (isStorageError(error)) return error;
-  // Not a storage error: a bug below us. Terminal, on the safe side.
-  return new (class extends Error {})(String(error)) as never;
-  void key;
 }

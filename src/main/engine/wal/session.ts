@@ -19,7 +19,8 @@ export interface TailHint {
 
 /** One record of the sealed directory `cairn.segments`: an ended epoch and its last object. */
 export interface SealRecord {
-  /** First epoch covered (equal to `lastEpoch` except for a merged range record). */
+  /** First epoch covered. Equal to `lastEpoch` except for a `merged` range record and a
+   * `taken-over` range of epochs that left no object on the chosen chain (`lastSeq` null). */
   readonly firstEpoch: bigint;
   readonly lastEpoch: bigint;
   /** The epoch's last object on the chosen chain; null when it left none. Recovery excludes

@@ -16,8 +16,8 @@ export type CreateOutcome =
   | { readonly kind: 'transient'; readonly error: StorageError }
   /** Another object holds the key; `epoch` is null when its trailer is not readable. */
   | { readonly kind: 'conflict'; readonly epoch: bigint | null; readonly size: number }
-  /** A terminal storage refusal (access denied, no such bucket, bad request). */
-  | { readonly kind: 'terminal'; readonly error: StorageError };
+  /** A terminal refusal (access denied, no such bucket, bad request) or a fault below us. */
+  | { readonly kind: 'terminal'; readonly error: Error };
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -47,17 +47,19 @@ export async function reconcileCreate(
   } catch (error) {
     if (isStorageError(error, 'Backend')) return { kind: 'terminal', error };
     if (isStorageError(error)) return { kind: 'transient', error: isStorageError(error, 'NotFound') ? cause : error };
-    throw error;
+    return { kind: 'terminal', error: error instanceof Error ? error : new Error(String(error)) };
   }
 }
 
-/** One create of `bytes` at `key`, reconciled. Never throws a storage error. */
+/** One create of `bytes` at `key`, reconciled. Never throws. */
 export async function createObject(io: ObjectIo, key: string, bytes: Uint8Array): Promise<CreateOutcome> {
   try {
     await io.putIfAbsent(key, bytes);
     return { kind: 'created', viaReadback: false };
   } catch (error) {
-    if (!isStorageError(error)) throw error;
+    if (!isStorageError(error)) {
+      return { kind: 'terminal', error: error instanceof Error ? error : new Error(String(error)) };
+    }
     switch (error.code) {
       case 'AlreadyExists':
       case 'OutcomeUnknown':

@@ -3,7 +3,7 @@
  * In operator mode each row offers only the moves the engine's transition table allows from
  * its state; a refused move shows its typed error, and Retry resends the same event id.
  */
-import { leaderEpochsToText, type Segment, type SegmentState } from '../../../../shared/contract/segments';
+import { SEGMENT_STATE_NAMES, leaderEpochsToText, type Segment, type SegmentState } from '../../../../shared/contract/segments';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { useToasts } from '../../components/Toasts';
@@ -79,7 +79,7 @@ export function SegmentTable({ connectionId, partition, label, segments, operato
 /** Buttons for the valid moves out of the segment's state (a same-state replay is not offered). */
 function TransitionButtons({ segment, busy, onMove }: { segment: Segment; busy: boolean; onMove: (state: SegmentState) => void }) {
   const next = useApiQuery('segments.transitions', { lifecycle: 'segment', from: segment.state }, { staleTime: Infinity });
-  const moves = (next.data ?? []).filter((state): state is SegmentState => state !== segment.state && state in ACTION_INTO && state.endsWith('_SEGMENT_' + state.split('_SEGMENT_')[1]));
+  const moves = (next.data ?? []).filter((state): state is SegmentState => isSegmentState(state) && state !== segment.state);
   return (
     <div className="segment-actions">
       {moves.map((state) => (
@@ -89,6 +89,10 @@ function TransitionButtons({ segment, busy, onMove }: { segment: Segment; busy: 
       ))}
     </div>
   );
+}
+
+function isSegmentState(state: string): state is SegmentState {
+  return (SEGMENT_STATE_NAMES as readonly string[]).includes(state);
 }
 
 function timeOf(ms: number): string {
