@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Console figure: a prefix of 100,000 objects in the bucket browser (browser mode, Chromium):
  * time to the first rows, and the p95 frame time while scrolling the virtualized list.

@@ -14,6 +14,15 @@ export const PROCEDURE_NAMES = [
   'objects.head',
   'objects.get',
   'audit.recent',
+  'segments.partitions',
+  'segments.list',
+  'segments.find',
+  'segments.highest',
+  'segments.add',
+  'segments.update',
+  'segments.deletePartition',
+  'segments.caughtUp',
+  'segments.transitions',
 ] as const;
 
 export type ProcedureNameList = (typeof PROCEDURE_NAMES)[number];

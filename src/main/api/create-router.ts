@@ -4,6 +4,7 @@ import { appHandlers } from './handlers/app-handlers';
 import { auditHandlers } from './handlers/audit-handlers';
 import { connectionHandlers } from './handlers/connection-handlers';
 import { objectHandlers } from './handlers/object-handlers';
+import { segmentHandlers } from './handlers/segment-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -12,6 +13,7 @@ export function createRouter(services: Services): ApiRouter {
     ...connectionHandlers(services),
     ...objectHandlers(services),
     ...auditHandlers(services),
+    ...segmentHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);
 }

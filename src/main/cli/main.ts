@@ -6,6 +6,8 @@ import { Command, CommanderError } from 'commander';
 import { registerConnections } from './commands/connections';
 import { registerObjects } from './commands/objects';
 import { registerServe, PROJECT_ROOT } from './commands/serve';
+import { registerWal } from './commands/wal';
+import { registerSegments } from './commands/segments';
 import { appVersion } from '../services/app-version';
 import { EXIT_USAGE } from './output';
 
@@ -18,6 +20,8 @@ const program = new Command('cairn')
 registerServe(program);
 registerConnections(program);
 registerObjects(program);
+registerSegments(program);
+registerWal(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {

@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { AuditLog } from './audit-log';
 import { ConnectionsService } from './connections/connections-service';
 import { EventBus } from './event-bus';
+import { TieringService } from './tiering/tiering-service';
 
 export interface AppIdentity {
   readonly name: string;
@@ -19,15 +20,18 @@ export interface Services {
   readonly events: EventBus;
   readonly connections: ConnectionsService;
   readonly audit: AuditLog;
+  readonly tiering: TieringService;
 }
 
 export async function createServices(identity: AppIdentity): Promise<Services> {
   await mkdir(identity.dataDir, { recursive: true });
   const events = new EventBus();
+  const connections = new ConnectionsService(identity.dataDir, events);
   return {
     identity,
     events,
-    connections: new ConnectionsService(identity.dataDir, events),
+    connections,
     audit: new AuditLog(identity.dataDir, events),
+    tiering: new TieringService(connections, events),
   };
 }

@@ -3,7 +3,8 @@ import type { Connection } from './connections';
 
 export type ApiEvent =
   | { readonly type: 'connections.changed'; readonly connections: readonly Connection[] }
-  | { readonly type: 'audit.recorded'; readonly entry: AuditEntry };
+  | { readonly type: 'audit.recorded'; readonly entry: AuditEntry }
+  | { readonly type: 'segments.changed'; readonly connectionId: string; readonly topicId: string; readonly partition: number };
 
 export interface AuditEntry {
   readonly at: string;

@@ -7,12 +7,14 @@ import { appProcedures } from './app';
 import { auditProcedures } from './audit';
 import { connectionProcedures } from './connections';
 import { objectProcedures } from './objects';
+import { segmentProcedures } from './segments';
 
 export const contract = {
   ...appProcedures,
   ...connectionProcedures,
   ...objectProcedures,
   ...auditProcedures,
+  ...segmentProcedures,
 };
 
 export type Contract = typeof contract;

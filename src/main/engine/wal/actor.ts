@@ -12,6 +12,7 @@
  * sequence; index out of sequence order; acknowledge an append out of order.
  */
 import { CairnError } from '../errors';
+import { DEFAULT_MAX_DIRECTORY_BYTES } from '../manifest/manifest-store';
 import { isStorageError } from '../objectio/errors';
 import type { ObjectStoreWalConfig } from './config';
 import { runFenceRound, type FenceOptions } from './durability-fence';
@@ -429,7 +430,10 @@ export class WriterActor {
     } else {
       open.waiters.push({ result, admittedAt: command.arrivedAt, resolve: command.resolve, reject: command.reject });
     }
-    if (open.bytes >= this.config.maxBatchBytes) this.openDue = true;
+    if (open.bytes >= this.config.maxBatchBytes) {
+      this.openDue = true;
+      if (this.hasPipelineRoom()) this.seal();
+    }
     return true;
   }
 
@@ -791,7 +795,7 @@ export class WriterActor {
     for (;;) {
       try {
         await this.session.register.update((control) => {
-          const sealed = withStoppedSeal(control, this.session.epoch, tip?.seq ?? null);
+          const sealed = withStoppedSeal(control, this.session.epoch, tip?.seq ?? null, this.directoryBudget());
           return tip === null ? sealed : withTail(sealed, tip);
         });
         return { sealed: true, lastSeq: tip?.seq ?? null, lost, terminal: null };
@@ -806,6 +810,14 @@ export class WriterActor {
         await new Promise((resolve) => setTimeout(resolve, this.fence.retryDelayMs));
       }
     }
+  }
+
+  private directoryBudget(): number {
+    // EpochRegister knows its store's budget; the seam's interface does not carry it.
+    const register = this.session.register;
+    return 'directoryBudget' in register && typeof register.directoryBudget === 'number'
+      ? register.directoryBudget
+      : DEFAULT_MAX_DIRECTORY_BYTES;
   }
 
   // ---- the tail hint ---------------------------------------------------------------------

@@ -204,7 +204,9 @@ export function encodeSealedDirectory(records: readonly SealRecord[]): string {
 }
 
 function encodeTail(tail: TailHint | null): string {
-  return JSON.stringify(tail === null ? null : { seq: tail.seq.toString(), epoch: tail.epoch.toString() });
+  return JSON.stringify(
+    tail === null ? null : { seq: tail.seq.toString(), epoch: tail.epoch.toString() },
+  );
 }
 
 /** Objects keyed by decimal region ids, inserted ascending, so the text is deterministic. */

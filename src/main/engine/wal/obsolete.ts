@@ -53,7 +53,7 @@ function planDurable(region: RegionId, id: EntryId, facts: ObsoleteFacts): Obsol
 }
 
 function planEnqueued(id: EntryId, facts: ObsoleteFacts): ObsoletePlan {
-  const floor = floorFor(id, facts);
+  const floor = id <= facts.handedOutId ? null : floorFor(id, facts);
   if (floor === null) {
     const clamped = id < facts.durableId ? id : facts.durableId;
     return { watermark: clamped, floor: null };

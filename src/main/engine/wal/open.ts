@@ -18,18 +18,17 @@ import type { ObjectIo } from '../objectio/object-io';
 import { isStorageError } from '../objectio/errors';
 import { assertWritable } from '../objectio/probe';
 import type { ObjectCatalog } from './catalog';
-import { validateWalConfig, type ObjectStoreWalConfig, type ObjectStoreWalConfigInput } from './config';
+import {
+  validateWalConfig,
+  type ObjectStoreWalConfig,
+  type ObjectStoreWalConfigInput,
+} from './config';
 import { ConflictingObjectError } from './errors';
 import { encodeStartObject, type ObjectLink } from './format';
 import type { Seq } from './ids';
 import { objectKey, walPrefix } from './keys';
 import type { WalMetrics } from './metrics';
-import {
-  recoverFromScan,
-  scanPrefix,
-  startSequenceFor,
-  type Recovery,
-} from './recovery';
+import { recoverFromScan, scanPrefix, startSequenceFor, type Recovery } from './recovery';
 import { EpochRegister, newWriterId, registerStoreOf } from './register';
 import { highestSealedEpoch, takeoverRecords } from './sealed-directory';
 import type { ControlState, WriterSession } from './session';
@@ -220,7 +219,11 @@ function indexStartObject(
  * read back) or 'taken' (different bytes there). A transient failure is retried as-is a few
  * times (create-if-absent makes that safe), then thrown.
  */
-async function createOnce(io: ObjectIo, key: string, bytes: Uint8Array): Promise<'created' | 'taken'> {
+async function createOnce(
+  io: ObjectIo,
+  key: string,
+  bytes: Uint8Array,
+): Promise<'created' | 'taken'> {
   for (let tries = 1; ; tries++) {
     try {
       await io.putIfAbsent(key, bytes);
@@ -257,4 +260,3 @@ async function readBack(io: ObjectIo, key: string): Promise<Uint8Array | null> {
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
-

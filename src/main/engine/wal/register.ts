@@ -261,7 +261,10 @@ export class EpochRegister implements WalRegister {
     }
     this.uncertain = false;
     const control = read === null ? null : decodeControlFields(read.fields);
-    this.fenced = new FencedError(control?.writerEpoch ?? 0n, control?.writerId ?? '(register gone)');
+    this.fenced = new FencedError(
+      control?.writerEpoch ?? 0n,
+      control?.writerId ?? '(register gone)',
+    );
     throw this.fenced;
   }
 

@@ -177,8 +177,18 @@ export function takeoverRecords(
   let gapFrom = fromEpoch;
   for (const epoch of [...lastSeqOf.keys()].sort((a, b) => (a < b ? -1 : 1))) {
     if (epoch > gapFrom)
-      records.push({ firstEpoch: gapFrom, lastEpoch: epoch - 1n, lastSeq: null, reason: 'taken-over' });
-    records.push({ firstEpoch: epoch, lastEpoch: epoch, lastSeq: lastSeqOf.get(epoch) ?? null, reason: 'taken-over' });
+      records.push({
+        firstEpoch: gapFrom,
+        lastEpoch: epoch - 1n,
+        lastSeq: null,
+        reason: 'taken-over',
+      });
+    records.push({
+      firstEpoch: epoch,
+      lastEpoch: epoch,
+      lastSeq: lastSeqOf.get(epoch) ?? null,
+      reason: 'taken-over',
+    });
     gapFrom = epoch + 1n;
   }
   if (gapFrom <= toEpoch)

@@ -7,6 +7,7 @@ import { ComingView } from '../views/ComingView';
 import { ConnectionsView } from '../views/ConnectionsView';
 import { ActivityView } from '../views/ActivityView';
 import { BrowserView } from '../views/BrowserView';
+import { SegmentsView } from '../views/SegmentsView';
 import { api } from '../api/client';
 
 const NEEDS: Partial<Record<ViewId, string>> = {
@@ -15,7 +16,6 @@ const NEEDS: Partial<Record<ViewId, string>> = {
   regions: 'the WAL engine',
   replay: 'the WAL engine',
   namespaces: 'the namespace registry',
-  segments: 'tiered-storage metadata',
   manifest: 'the WAL control plane',
 };
 
@@ -23,6 +23,7 @@ function CurrentView({ view }: { view: ViewId }) {
   if (view === 'connections') return <ConnectionsView />;
   if (view === 'browser') return <BrowserView />;
   if (view === 'activity') return <ActivityView />;
+  if (view === 'segments') return <SegmentsView />;
   const label = VIEWS.find((candidate) => candidate.id === view)?.label ?? view;
   return <ComingView title={label} needs={NEEDS[view] ?? 'a later release'} />;
 }

@@ -1,22 +1,28 @@
 /**
  * The register changes the writer makes, as pure functions of the control state: the tail
- * hint, the epoch's seal record, a raised watermark, the region table. A small local helper
- * because the shared sealed-directory module was not there when this was written; it adds
- * or replaces this epoch's own record and leaves merging and budgets to the register.
+ * hint, the epoch's seal record (through the sealed directory's own rules), a raised
+ * watermark, the region table. Never performs the CAS.
  */
 import type { EntryId, Seq } from '../ids';
 import type { RegionId } from '../region-id';
+import { DEFAULT_MAX_DIRECTORY_BYTES } from '../../manifest/manifest-store';
+import { addSealRecord } from '../sealed-directory';
 import type { ControlState, RegionRecord, SealRecord, TailHint } from '../session';
 
 export function withTail(control: ControlState, tail: TailHint): ControlState {
   return { ...control, tail };
 }
 
-/** This epoch's seal (`reason: stopped`), replacing an earlier record of the same epoch. */
-export function withStoppedSeal(control: ControlState, epoch: bigint, lastSeq: Seq | null): ControlState {
+/** This epoch's seal (`reason: stopped`), worst-case room reserved (`SegmentDirectoryFull`). */
+export function withStoppedSeal(
+  control: ControlState,
+  epoch: bigint,
+  lastSeq: Seq | null,
+  budget: number = DEFAULT_MAX_DIRECTORY_BYTES,
+): ControlState {
   const record: SealRecord = { firstEpoch: epoch, lastEpoch: epoch, lastSeq, reason: 'stopped' };
   const others = control.segments.filter((r) => !(r.firstEpoch === epoch && r.lastEpoch === epoch));
-  const segments = [...others, record].sort((a, b) => (a.lastEpoch < b.lastEpoch ? -1 : a.lastEpoch > b.lastEpoch ? 1 : 0));
+  const segments = addSealRecord(others, record, { boundary: control.boundary, budget });
   return { ...control, segments };
 }
 

@@ -37,10 +37,7 @@ function isBetterTip(candidate: ScannedObject, best: ScannedObject | null): bool
   return candidate.seq > best.seq;
 }
 
-export function selectChain(
-  objects: readonly ScannedObject[],
-  rules: ChainRules,
-): ChainSelection {
+export function selectChain(objects: readonly ScannedObject[], rules: ChainRules): ChainSelection {
   const present = objects.filter((o) => o.seq >= rules.boundary).sort(compareSeq);
   const excluded = present.filter((o) => isExcludedBySeal(rules.segments, o.seq, o.epoch));
   const excludedSeqs = new Set(excluded.map((o) => o.seq));
@@ -67,7 +64,7 @@ export function selectChain(
   }
 
   const chain: ScannedObject[] = [];
-  for (let at: ScannedObject | undefined = tip ?? undefined; at !== undefined; ) {
+  for (let at: ScannedObject | undefined = tip ?? undefined; at !== undefined;) {
     chain.push(at);
     at = reachesBelowBoundary(at) ? undefined : bySeq.get(at.link?.seq ?? -1n);
   }

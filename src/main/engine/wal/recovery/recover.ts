@@ -74,7 +74,11 @@ function checkSelection(prefix: string, selection: ChainSelection, control: Cont
   if (!onChain) throw new TailMissingError(objectKey(prefix, tail.seq));
 }
 
-function catalogOf(prefix: string, chain: readonly ScannedObject[], control: ControlState): ObjectCatalog {
+function catalogOf(
+  prefix: string,
+  chain: readonly ScannedObject[],
+  control: ControlState,
+): ObjectCatalog {
   const catalog = new ObjectCatalog(prefix);
   // A rejection here (ConflictingObject) fails the open: two writers' objects disagree.
   for (const object of chain) catalog.index(object);

@@ -3,7 +3,7 @@
  * plain words with the way out: taking the shard, which fences the node that owns it.
  */
 import type { ApiError } from '../../../../shared/api-error';
-import { explainNotOwner } from '../../../../shared/contract/namespaces';
+import { explainNotOwner, shardLabel } from '../../../../shared/contract/namespaces';
 import { ErrorPanel } from '../../components/ErrorPanel';
 
 export function NamespaceErrorNotice({ error, onRetry, onTakeOwnership }: { error: ApiError; onRetry?: () => void; onTakeOwnership?: (shard: number) => void }) {
@@ -18,7 +18,7 @@ export function NamespaceErrorNotice({ error, onRetry, onTakeOwnership }: { erro
             <>
               {' '}
               <button type="button" className="link" onClick={() => onTakeOwnership(shard)}>
-                Take ownership of shard {String(shard).padStart(2, '0')}…
+                Take ownership of shard {shardLabel(shard)}…
               </button>
             </>
           )}

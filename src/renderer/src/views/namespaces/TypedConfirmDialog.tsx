@@ -12,7 +12,10 @@ export interface TypedConfirmDialogProps {
   /** What the user types to confirm. */
   readonly phrase: string;
   readonly actionLabel: string;
-  readonly trigger: ReactNode;
+  /** Opens the dialog; absent when the owner opens it (`open`). */
+  readonly trigger?: ReactNode;
+  readonly open: boolean;
+  readonly onOpenChange: (open: boolean) => void;
   readonly children: ReactNode;
   readonly pending: boolean;
   readonly error: ApiError | null;
@@ -21,15 +24,22 @@ export interface TypedConfirmDialogProps {
   readonly onTakeOwnership?: (shard: number) => void;
 }
 
-export function TypedConfirmDialog({ title, phrase, actionLabel, trigger, children, pending, error, onConfirm, onTakeOwnership }: TypedConfirmDialogProps) {
-  const [open, setOpen] = useState(false);
+export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
+  const { title, phrase, actionLabel, trigger, open, onOpenChange, children, pending, error, onConfirm, onTakeOwnership } = props;
   const [typed, setTyped] = useState('');
   const matches = typed === phrase;
 
   const change = (next: boolean) => {
-    setOpen(next);
+    onOpenChange(next);
     if (!next) setTyped('');
   };
+  // One dialog at a time: this one closes before the take-ownership one opens.
+  const takeOwnership =
+    onTakeOwnership &&
+    ((shard: number) => {
+      change(false);
+      onTakeOwnership(shard);
+    });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (matches && (await onConfirm())) change(false);
@@ -37,7 +47,7 @@ export function TypedConfirmDialog({ title, phrase, actionLabel, trigger, childr
 
   return (
     <Dialog.Root open={open} onOpenChange={change}>
-      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
+      {trigger !== undefined && <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>}
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog" aria-describedby={undefined}>
@@ -50,7 +60,7 @@ export function TypedConfirmDialog({ title, phrase, actionLabel, trigger, childr
               </span>
               <input aria-label={`Type ${phrase} to confirm`} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" className="mono" />
             </label>
-            {error && <NamespaceErrorNotice error={error} onTakeOwnership={onTakeOwnership} />}
+            {error && <NamespaceErrorNotice error={error} onTakeOwnership={takeOwnership} />}
             <div className="dialog-actions">
               <Dialog.Close asChild>
                 <button type="button">Cancel</button>

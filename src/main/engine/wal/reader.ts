@@ -1,0 +1,158 @@
+/**
+ * Reading one region (wal.md, "Reading"): the region's entries with id >= fromId, in order,
+ * hiding ids at or below its watermark. Only the region's segment of each object is fetched
+ * (a range read located by the catalog), a few objects ahead, yielded in order. The header is
+ * checked on an object's first read; a segment that fails its checks is fetched once more,
+ * then becomes a hole (`skip`) or fails the read (`fail`). An object collected meanwhile is
+ * skipped when its ids are below the watermark, else `ObjectGone`. It never writes storage
+ * and changes the catalog only to record holes.
+ */
+import { isStorageError } from '../objectio/errors';
+import type { ObjectIo } from '../objectio/object-io';
+import type { ObjectCatalog, SegmentLocation } from './catalog';
+import type { OnCorruptedSegment } from './config';
+import type { WalEntry } from './entry';
+import { CorruptSegmentError, ObjectGoneError } from './errors';
+import {
+  checkHeaderForRead,
+  decodeSegment,
+  HEADER_SIZE,
+  headerRange,
+  segmentRange,
+  type ObjectTrailer,
+  type SegmentRecord,
+} from './format';
+import type { EntryId } from './ids';
+import type { WalMetrics } from './metrics';
+import type { Provider } from './provider';
+
+/** Objects fetched ahead of the one being yielded. */
+export const READ_AHEAD = 4;
+
+export interface ReaderContext {
+  readonly io: ObjectIo;
+  readonly catalog: ObjectCatalog;
+  readonly onCorruptedSegment: OnCorruptedSegment;
+  readonly metrics: WalMetrics;
+  /** Sequences whose header a read of this store already checked. */
+  readonly headersChecked: Set<bigint>;
+  /** Told about each hole a read records. */
+  readonly onHole?: (error: CorruptSegmentError) => void;
+}
+
+type Fetched =
+  | { readonly location: SegmentLocation; readonly records: readonly SegmentRecord[] }
+  | { readonly location: SegmentLocation; readonly error: unknown };
+
+/** The identity the catalog knows for an object, in the shape the header check compares. */
+function identityOf(catalog: ObjectCatalog, location: SegmentLocation): ObjectTrailer | null {
+  const object = catalog.object(location.seq);
+  if (object === undefined) return null;
+  return { seq: object.seq, epoch: object.epoch, link: object.link, footerOffset: 0, footerLength: 0, footerCrc: 0 };
+}
+
+/** The segment's bytes, and the header's when it must be checked (one range read when adjacent). */
+async function fetchBytes(
+  io: ObjectIo,
+  location: SegmentLocation,
+  withHeader: boolean,
+): Promise<{ header: Uint8Array | null; segment: Uint8Array }> {
+  if (!withHeader) return { header: null, segment: (await io.get(location.key, segmentRange(location))).bytes };
+  if (location.offset === HEADER_SIZE) {
+    const both = (await io.get(location.key, { start: 0, end: location.offset + location.length - 1 })).bytes;
+    return { header: both.subarray(0, HEADER_SIZE), segment: both.subarray(HEADER_SIZE) };
+  }
+  const [header, segment] = await Promise.all([
+    io.get(location.key, headerRange()),
+    io.get(location.key, segmentRange(location)),
+  ]);
+  return { header: header.bytes, segment: segment.bytes };
+}
+
+async function readOnce(context: ReaderContext, location: SegmentLocation): Promise<readonly SegmentRecord[]> {
+  const identity = context.headersChecked.has(location.seq) ? null : identityOf(context.catalog, location);
+  const { header, segment } = await fetchBytes(context.io, location, identity !== null);
+  if (header !== null && identity !== null) {
+    checkHeaderForRead(header, identity, location.regionId, location.key);
+    context.headersChecked.add(location.seq);
+  }
+  return decodeSegment(segment, location, location.key);
+}
+
+/** A segment failing its checks is fetched once more before it counts as corrupt. */
+async function fetchSegment(context: ReaderContext, location: SegmentLocation): Promise<Fetched> {
+  try {
+    try {
+      return { location, records: await readOnce(context, location) };
+    } catch (error) {
+      if (!(error instanceof CorruptSegmentError)) throw error;
+      return { location, records: await readOnce(context, location) };
+    }
+  } catch (error) {
+    return { location, error };
+  }
+}
+
+/** What a failed fetch means for the stream: skip it, or throw. */
+function judgeFailure(context: ReaderContext, fetched: Extract<Fetched, { error: unknown }>): void {
+  const { location, error } = fetched;
+  if (error instanceof CorruptSegmentError) {
+    if (context.onCorruptedSegment === 'fail') throw error;
+    const recorded = context.catalog.recordHole({
+      regionId: location.regionId,
+      key: location.key,
+      seq: location.seq,
+      firstId: location.firstId,
+      lastId: location.lastId,
+    });
+    if (recorded) {
+      context.metrics.skippedSegments.inc();
+      context.onHole?.(error);
+    }
+    return;
+  }
+  if (isStorageError(error, 'NotFound')) {
+    // Collected by GC while we waited: fine when every id in it is obsolete.
+    if (location.lastId <= context.catalog.watermark(location.regionId)) return;
+    throw new ObjectGoneError(location.key);
+  }
+  throw error;
+}
+
+/** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
+export async function* readRegion(
+  context: ReaderContext,
+  provider: Provider,
+  fromId: EntryId,
+): AsyncIterable<WalEntry> {
+  const region = provider.regionId;
+  const started = performance.now();
+  const ahead: Promise<Fetched>[] = [];
+  let cursor = fromId < 1n ? 1n : fromId;
+  const fill = (): void => {
+    while (ahead.length < READ_AHEAD) {
+      const [location] = context.catalog.objectsForRegion(region, cursor, 1);
+      if (location === undefined) return;
+      cursor = location.lastId + 1n;
+      if (location.lastId <= context.catalog.watermark(region)) continue;
+      ahead.push(fetchSegment(context, location));
+    }
+  };
+  try {
+    fill();
+    for (let next = ahead.shift(); next !== undefined; next = ahead.shift()) {
+      const fetched = await next;
+      fill();
+      if ('error' in fetched) {
+        judgeFailure(context, fetched);
+        continue;
+      }
+      for (const record of fetched.records) {
+        if (record.id < fromId || record.id <= context.catalog.watermark(region)) continue;
+        yield { provider, regionId: region, id: record.id, data: record.bytes };
+      }
+    }
+  } finally {
+    context.metrics.readSeconds.observe((performance.now() - started) / 1000);
+  }
+}

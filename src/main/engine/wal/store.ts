@@ -1,0 +1,188 @@
+/**
+ * `ObjectStoreLogStore`, the WAL's public face (wal.md; the seed's LogStore): every method
+ * checks the provider (`WrongProvider`) and the store's state (poisoned: the terminal error
+ * verbatim; stopped: `Stopped`) and hands the work to the one writer actor or the reader.
+ * Owns no write state of its own; never touches storage except through them.
+ */
+import type { ObjectIo } from '../objectio/object-io';
+import { WriterActor, type StopReport, type WriterActorOptions, type WriterStateSnapshot } from './actor';
+import { withoutRegion, withRegion } from './actor/control-changes';
+import type { ObjectStoreWalConfigInput } from './config';
+import { makeEntry, type AppendResult, type WalEntry } from './entry';
+import { checkObsoleteId, type EntryId } from './ids';
+import { createWalMetrics, renderPrometheus, snapshotWalMetrics, type WalMetricsSnapshot } from './metrics';
+import { openWriter, type OpenOptions } from './open';
+import { regionOfProvider, type Provider, type RegionId } from './provider';
+import { readRegion, type ReaderContext } from './reader';
+import type { WriterSession } from './session';
+
+export type { StopReport, WriterStateSnapshot } from './actor';
+
+export interface StoreOptions extends WriterActorOptions, Omit<OpenOptions, 'maintenance' | 'metrics'> {}
+
+export interface ObsoleteOptions {
+  /** Cancels the call if it fires before the command is queued; once queued, it applies. */
+  readonly signal?: AbortSignal;
+}
+
+export class ObjectStoreLogStore {
+  readonly prefix: string;
+  private readonly actor: WriterActor;
+  private readonly reader: ReaderContext;
+
+  private constructor(private readonly session: WriterSession, options: StoreOptions) {
+    this.prefix = session.prefix;
+    this.actor = new WriterActor(session, options);
+    this.reader = {
+      io: session.io,
+      catalog: session.catalog,
+      onCorruptedSegment: session.config.onCorruptedSegment,
+      metrics: this.actor.metrics,
+      headersChecked: new Set(),
+    };
+  }
+
+  /** Opens the prefix as its writer (control.md point 1) and starts the actor. */
+  static async open(
+    io: ObjectIo,
+    configInput: ObjectStoreWalConfigInput,
+    options: StoreOptions = {},
+  ): Promise<ObjectStoreLogStore> {
+    const metrics = options.metrics ?? createWalMetrics();
+    const session = await openWriter(io, configInput, { ...options, maintenance: false, metrics });
+    return new ObjectStoreLogStore(session, { ...options, metrics });
+  }
+
+  /** A store over a session already opened (tests, and callers that open themselves). */
+  static fromSession(session: WriterSession, options: StoreOptions = {}): ObjectStoreLogStore {
+    return new ObjectStoreLogStore(session, options);
+  }
+
+  get epoch(): bigint {
+    return this.session.epoch;
+  }
+
+  get writerId(): string {
+    return this.session.writerId;
+  }
+
+  appendBatch(entries: readonly WalEntry[]): Promise<AppendResult> {
+    try {
+      this.actor.checkUsable();
+      for (const entry of entries) regionOfProvider(this.prefix, entry.provider, entry.regionId);
+      return this.actor.append(entries);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  entry(data: Uint8Array, id: EntryId, region: RegionId, provider: Provider): WalEntry {
+    this.actor.checkUsable();
+    return makeEntry(this.prefix, data, id, region, provider);
+  }
+
+  /** The region's entries with id >= fromId, in order, obsolete ids hidden. */
+  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry> {
+    this.actor.checkUsable();
+    regionOfProvider(this.prefix, provider);
+    return readRegion(this.reader, provider, fromId);
+  }
+
+  obsolete(provider: Provider, region: RegionId, id: EntryId, options: ObsoleteOptions = {}): Promise<void> {
+    try {
+      this.actor.checkUsable();
+      regionOfProvider(this.prefix, provider, region);
+      checkObsoleteId(id);
+      options.signal?.throwIfAborted();
+      return this.actor.obsolete(region, id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The watermark becomes the region's latest durable id (never a sentinel). */
+  obsoleteAll(provider: Provider, region: RegionId): Promise<void> {
+    try {
+      this.actor.checkUsable();
+      regionOfProvider(this.prefix, provider, region);
+      return this.actor.obsolete(region, 'latest');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  waitDurable(provider: Provider, id: EntryId): Promise<void> {
+    try {
+      this.actor.checkUsable();
+      return this.actor.waitDurable(regionOfProvider(this.prefix, provider), id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The largest durable, indexed id of the region (0 if none); the watermark does not affect it. */
+  latestEntryId(provider: Provider): EntryId {
+    this.actor.checkUsable();
+    return this.actor.durableEntryId(regionOfProvider(this.prefix, provider));
+  }
+
+  /** The seed's internal name for `latestEntryId`. */
+  durableEntryId(provider: Provider): EntryId {
+    return this.latestEntryId(provider);
+  }
+
+  /** enqueued: the largest id handed out (the console shows it beside the durable id). */
+  handedOutEntryId(provider: Provider): EntryId {
+    this.actor.checkUsable();
+    return this.actor.handedOutEntryId(regionOfProvider(this.prefix, provider));
+  }
+
+  createNamespace(provider: Provider): Promise<void> {
+    try {
+      this.actor.checkUsable();
+      const region = regionOfProvider(this.prefix, provider);
+      return this.actor.changeControl((control) => withRegion(control, region, { createdAtMs: Date.now() }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `obsoleteAll`, then the region leaves the table (its persisted watermark stays). */
+  async deleteNamespace(provider: Provider): Promise<void> {
+    this.actor.checkUsable();
+    const region = regionOfProvider(this.prefix, provider);
+    await this.actor.obsolete(region, 'latest');
+    await this.actor.changeControl((control) => withoutRegion(control, region));
+  }
+
+  /** The region table plus the regions of the catalog. */
+  async listNamespaces(): Promise<Provider[]> {
+    this.actor.checkUsable();
+    const regions = new Set<RegionId>(this.session.register.current().control.regions.keys());
+    for (const summary of this.session.catalog.regions()) {
+      if (summary.latestId > 0n) regions.add(summary.regionId);
+    }
+    return [...regions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((regionId) => ({ prefix: this.prefix, regionId }));
+  }
+
+  /** Idempotent; see wal.md for both modes. Resolves with what was sealed and what was lost. */
+  stop(): Promise<StopReport> {
+    return this.actor.stop();
+  }
+
+  state(): WriterStateSnapshot {
+    return this.actor.state();
+  }
+
+  onStateChange(listener: (state: WriterStateSnapshot) => void): () => void {
+    return this.actor.onStateChange(listener);
+  }
+
+  metrics(): WalMetricsSnapshot {
+    return snapshotWalMetrics(this.actor.metrics);
+  }
+
+  prometheus(labels: Readonly<Record<string, string>> = {}): string {
+    return renderPrometheus(this.actor.metrics, { prefix: this.prefix, ...labels });
+  }
+}
