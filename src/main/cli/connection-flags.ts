@@ -1,7 +1,7 @@
 /**
  * The connection flags every storage command shares with the app: `--dir PATH` (a local
- * store; default the app's embedded store) or `--s3-endpoint/--bucket/--region/--path-style/
- * --profile`, plus `--root`, `--node`, `--generation` for WAL prefixes.
+ * store; default the app's embedded store) or `--s3-endpoint/--bucket/--s3-region/--path-style/
+ * --profile` (the AWS region is `--s3-region`: `--region` names a WAL region), plus `--root`, `--node`, `--generation` for WAL prefixes.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Command } from 'commander';
@@ -15,7 +15,7 @@ export interface ConnectionOptions {
   dir?: string;
   s3Endpoint?: string;
   bucket?: string;
-  region?: string;
+  s3Region?: string;
   pathStyle?: boolean;
   profile?: string;
   root?: string;
@@ -28,7 +28,7 @@ export function withConnectionFlags(command: Command): Command {
     .option('--dir <path>', 'local store directory (default: the app\'s embedded store)')
     .option('--s3-endpoint <url>', 'S3 endpoint URL (with --bucket)')
     .option('--bucket <name>', 'S3 bucket (uses the AWS credential chain or --profile)')
-    .option('--region <region>', 'S3 region', 'us-east-1')
+    .option('--s3-region <region>', 'S3 region (--region names a WAL region)', 'us-east-1')
     .option('--path-style', 'path-style S3 addressing (MinIO, radosgw)')
     .option('--profile <name>', 'named AWS profile for credentials')
     .option('--root <prefix>', 'key prefix under which Cairn data lives', '')
@@ -51,7 +51,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
     if (options.dir !== undefined) throw new UsageError('give either --dir or --bucket, not both');
     const io = new S3ObjectIo({
       bucket: options.bucket,
-      region: options.region,
+      region: options.s3Region,
       endpoint: options.s3Endpoint,
       forcePathStyle: options.pathStyle === true,
       profile: options.profile,

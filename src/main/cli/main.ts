@@ -11,6 +11,12 @@ import { registerSegments } from './commands/segments';
 import { appVersion } from '../services/app-version';
 import { EXIT_USAGE } from './output';
 
+// A closed pipe (`cairn wal replay | head`) ends the command quietly, as Unix tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command('cairn')
   .description('Cairn: admin console and tools for an object-store write-ahead log')
   .version(appVersion(PROJECT_ROOT))

@@ -55,21 +55,21 @@ export function registerConnections(program: Command): void {
     .requiredOption('--name <name>', 'display name')
     .requiredOption('--bucket <bucket>', 'bucket')
     .option('--s3-endpoint <url>', 'endpoint URL (blank: AWS)')
-    .option('--region <region>', 'region', 'us-east-1')
+    .option('--s3-region <region>', 'S3 region', 'us-east-1')
     .option('--path-style', 'path-style addressing')
     .option('--profile <name>', 'named AWS profile')
     .option('--root <prefix>', 'key prefix', '')
     .action(
       runAction(
         async (
-          options: DataDirOption & { name: string; bucket: string; s3Endpoint?: string; region: string; pathStyle?: boolean; profile?: string; root: string },
+          options: DataDirOption & { name: string; bucket: string; s3Endpoint?: string; s3Region: string; pathStyle?: boolean; profile?: string; root: string },
         ) => {
           const spec = validSpec({
             kind: 's3',
             name: options.name,
             bucket: options.bucket,
             endpoint: options.s3Endpoint,
-            region: options.region,
+            region: options.s3Region,
             forcePathStyle: options.pathStyle === true,
             profile: options.profile,
             root: options.root,

@@ -1,8 +1,10 @@
 /** `cairn wal …`: the object-store WAL from the command line. */
 import type { Command } from 'commander';
 import { registerWalReadCommands } from './wal-read';
+import { registerWalWriteCommands } from './wal-write';
 
 export function registerWal(program: Command): void {
   const wal = program.command('wal').description('The object-store WAL: prefixes, inspect, verify, append, replay, obsolete');
   registerWalReadCommands(wal);
+  registerWalWriteCommands(wal);
 }

@@ -1,0 +1,167 @@
+/**
+ * `cairn wal append | replay | obsolete`. `append` is a load generator that always takes the
+ * epoch; every acknowledged entry is written to the acks file with one synchronous write
+ * before the next acknowledgement, so the file survives a SIGKILL. `replay` never writes.
+ * `obsolete` takes the epoch, which fences a live writer: it refuses a prefix whose register
+ * was written in the last 30 s unless `--take-over` is given.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Command } from 'commander';
+import { CairnError } from '../../engine/errors';
+import type { ObjectIo } from '../../engine/objectio/object-io';
+import { parseRegionId, type RegionId } from '../../engine/wal/provider';
+import { openReadOnly } from '../../engine/wal/read-only-log';
+import { ObjectStoreLogStore } from '../../engine/wal/store';
+import { manifestCell } from '../../engine/wal/keys';
+import { runLoad } from '../../services/wal/load-generator';
+import { withConnectionFlags, type ConnectionOptions } from '../connection-flags';
+import { printJson, toJsonText } from '../output';
+import { runAction } from '../run-action';
+import { UsageError } from '../usage-error';
+import { openWalTarget } from './wal-config';
+
+/** A register written more recently than this belongs to a writer that may still be live. */
+export const LIVE_WRITER_WINDOW_MS = 30_000;
+
+export class LiveWriterError extends CairnError {
+  constructor(prefix: string, ageMs: number) {
+    super(
+      'LiveWriter',
+      `${prefix} was written ${Math.round(ageMs / 1000)} s ago: a writer may be live, and taking the epoch fences it; pass --take-over to do it anyway`,
+      { prefix, ageMs },
+    );
+  }
+}
+
+function positiveInt(flag: string, text: string, max: number): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new UsageError(`${flag} must be an integer from 1 to ${max}, got "${text}"`);
+  return value;
+}
+
+function entryIdOf(flag: string, text: string): bigint {
+  if (!/^\d{1,20}$/.test(text)) throw new UsageError(`${flag} must be a decimal entry id, got "${text}"`);
+  return BigInt(text);
+}
+
+function regionOf(text: string): RegionId {
+  try {
+    return parseRegionId(text);
+  } catch (error) {
+    throw new UsageError(`--region: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** When the register was last written: the newest version object's modification time. */
+async function registerWrittenAt(io: ObjectIo, prefix: string): Promise<Date | null> {
+  let newest: { key: string; at?: Date } | null = null;
+  for await (const page of io.list(`${manifestCell(prefix)}/`)) {
+    for (const object of page.objects) if (newest === null || object.key > newest.key) newest = { key: object.key, at: object.lastModified };
+  }
+  return newest?.at ?? null;
+}
+
+interface AppendOptions extends ConnectionOptions {
+  regions: string;
+  writers: string;
+  count: string;
+  size: string;
+  ack: string;
+  flushMs: string;
+  acksOut?: string;
+  json?: boolean;
+}
+
+export function registerWalWriteCommands(wal: Command): void {
+  withConnectionFlags(wal.command('append').description('Load generator: append random entries and print every acknowledgement (takes the epoch)'))
+    .option('--regions <n>', 'regions written (table 1, regions 1..n)', '4')
+    .option('--writers <n>', 'concurrent appenders', '8')
+    .option('--count <n>', 'entries to acknowledge in all', '1000')
+    .option('--size <bytes>', 'payload size', '1024')
+    .option('--ack <mode>', 'durable or enqueued', 'durable')
+    .option('--flush-ms <ms>', 'flush interval', '20')
+    .option('--acks-out <file>', 'append each acknowledgement as an NDJSON line to this file (default: stdout)')
+    .option('--json', 'print the summary as JSON')
+    .action(runAction(appendAction));
+
+  withConnectionFlags(wal.command('replay').description('Stream one region as NDJSON {region,id,size,sha256} (read-only)'))
+    .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
+    .option('--from <id>', 'first entry id', '1')
+    .option('--data', 'include the payload as base64')
+    .action(
+      runAction(async (options: ConnectionOptions & { region: string; from: string; data?: boolean }) => {
+        const region = regionOf(options.region);
+        const from = entryIdOf('--from', options.from);
+        const { io, config } = await openWalTarget(options);
+        const log = await openReadOnly(io, config);
+        for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
+          const line: Record<string, string | number> = {
+            region: region.toString(),
+            id: entry.id.toString(),
+            size: entry.data.length,
+            sha256: createHash('sha256').update(entry.data).digest('hex'),
+          };
+          if (options.data) line.data = Buffer.from(entry.data).toString('base64');
+          process.stdout.write(JSON.stringify(line) + '\n');
+        }
+      }),
+    );
+
+  withConnectionFlags(wal.command('obsolete').description('Raise a region\'s obsolete watermark (takes the epoch: fences a live writer)'))
+    .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
+    .requiredOption('--to <id>', 'the new watermark; at most the region\'s latest id')
+    .option('--take-over', 'fence a writer that may be live')
+    .option('--json', 'JSON output')
+    .action(
+      runAction(async (options: ConnectionOptions & { region: string; to: string; takeOver?: boolean; json?: boolean }) => {
+        const region = regionOf(options.region);
+        const to = entryIdOf('--to', options.to);
+        const { io, config } = await openWalTarget(options);
+        const prefix = (await openReadOnly(io, config)).prefix;
+        const written = await registerWrittenAt(io, prefix);
+        const ageMs = written === null ? Infinity : Date.now() - written.getTime();
+        if (ageMs < LIVE_WRITER_WINDOW_MS && !options.takeOver) throw new LiveWriterError(prefix, ageMs);
+        const store = await ObjectStoreLogStore.open(io, config);
+        try {
+          await store.obsolete({ prefix, regionId: region }, region, to);
+        } finally {
+          await store.stop();
+        }
+        if (options.json) printJson({ prefix, region: region.toString(), watermark: to.toString(), epoch: store.epoch.toString() });
+        else process.stdout.write(`watermark of region ${options.region} raised to ${to} (epoch ${store.epoch})\n`);
+      }),
+    );
+}
+
+async function appendAction(options: AppendOptions): Promise<void> {
+  const spec = {
+    regions: positiveInt('--regions', options.regions, 1_000_000),
+    writers: positiveInt('--writers', options.writers, 100_000),
+    count: positiveInt('--count', options.count, 1_000_000_000),
+    size: positiveInt('--size', options.size, 64 * 1024 * 1024),
+  };
+  if (options.ack !== 'durable' && options.ack !== 'enqueued') throw new UsageError(`--ack must be durable or enqueued, got "${options.ack}"`);
+  const flushIntervalMs = positiveInt('--flush-ms', options.flushMs, 3_600_000);
+  const { io, config } = await openWalTarget(options, { ackMode: options.ack, flushIntervalMs });
+  const store = await ObjectStoreLogStore.open(io, config);
+  const out = options.acksOut === undefined ? 1 : openSync(options.acksOut, 'a');
+  const report = await runLoad(store, spec, (ack) => {
+    writeSync(out, `{"region":"${ack.region}","id":"${ack.id}","sha256":"${ack.sha256}"}\n`);
+  });
+  const stopped = await store.stop();
+  if (out !== 1) closeSync(out);
+  const summary = {
+    prefix: store.prefix,
+    epoch: store.epoch,
+    acknowledged: report.acknowledged,
+    failed: report.failed,
+    seconds: report.seconds,
+    entriesPerSecond: report.acknowledged / report.seconds,
+    lost: stopped.lost?.count ?? 0,
+  };
+  const text = options.json ? toJsonText(summary) : `${summary.acknowledged} acknowledged, ${summary.failed} failed in ${summary.seconds.toFixed(2)} s (${summary.entriesPerSecond.toFixed(0)} entries/s) on ${summary.prefix}, epoch ${summary.epoch}`;
+  (options.acksOut === undefined ? process.stderr : process.stdout).write(text + '\n');
+  if (report.firstError !== undefined) throw report.firstError;
+  if (stopped.lost) throw stopped.lost;
+}

@@ -1,0 +1,60 @@
+/**
+ * A prefix opened for reading only: the same recovery as a writer's open with no epoch CAS
+ * and no write of any kind, then region reads over the recovered catalog. What `cairn wal
+ * replay` and the console's replay use on a prefix another process may be writing. It sees
+ * the log as of its recovery; a later writer's objects are not followed.
+ */
+import type { ObjectIo } from '../objectio/object-io';
+import type { ObjectCatalog } from './catalog';
+import { validateWalConfig, type ObjectStoreWalConfigInput } from './config';
+import { emptyControlState } from './control-fields';
+import type { WalEntry } from './entry';
+import type { EntryId } from './ids';
+import { walPrefix } from './keys';
+import { createWalMetrics, type WalMetrics } from './metrics';
+import { regionOfProvider, type Provider } from './provider';
+import { readRegion, type ReaderContext } from './reader';
+import { recoverFromScan, scanPrefix } from './recovery';
+import { readControl, registerStoreOf } from './register';
+import type { ControlState, RecoverySummary } from './session';
+
+export interface ReadOnlyLog {
+  readonly prefix: string;
+  readonly catalog: ObjectCatalog;
+  readonly control: ControlState;
+  readonly summary: RecoverySummary;
+  readonly metrics: WalMetrics;
+  /** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
+  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
+}
+
+export async function openReadOnly(io: ObjectIo, configInput: ObjectStoreWalConfigInput): Promise<ReadOnlyLog> {
+  const config = validateWalConfig(configInput);
+  const prefix = walPrefix(config.root, config.nodeId, config.generation);
+  const store = registerStoreOf(io, prefix);
+  const startedAt = performance.now();
+  const reread = async (): Promise<ControlState> => (await readControl(store))?.control ?? emptyControlState();
+  // The register before the listing, as a writer's open: what it names was durable by then.
+  const control = await reread();
+  const scan = await scanPrefix(io, prefix, control.boundary);
+  const recovery = await recoverFromScan({ prefix, control, scan, reread, startedAt });
+  const metrics = createWalMetrics();
+  const context: ReaderContext = {
+    io,
+    catalog: recovery.catalog,
+    onCorruptedSegment: config.onCorruptedSegment,
+    metrics,
+    headersChecked: new Set(),
+  };
+  return {
+    prefix,
+    catalog: recovery.catalog,
+    control: recovery.control,
+    summary: recovery.summary,
+    metrics,
+    read: (provider, fromId) => {
+      regionOfProvider(prefix, provider);
+      return readRegion(context, provider, fromId);
+    },
+  };
+}
