@@ -23,6 +23,14 @@ export const PROCEDURE_NAMES = [
   'segments.deletePartition',
   'segments.caughtUp',
   'segments.transitions',
+  'namespaces.list',
+  'namespaces.get',
+  'namespaces.register',
+  'namespaces.put',
+  'namespaces.setPlacement',
+  'namespaces.deprecate',
+  'namespaces.shards',
+  'namespaces.takeOwnership',
 ] as const;
 
 export type ProcedureNameList = (typeof PROCEDURE_NAMES)[number];

@@ -3,6 +3,7 @@ import type { Services } from '../services/services';
 import { appHandlers } from './handlers/app-handlers';
 import { auditHandlers } from './handlers/audit-handlers';
 import { connectionHandlers } from './handlers/connection-handlers';
+import { namespaceHandlers } from './handlers/namespace-handlers';
 import { objectHandlers } from './handlers/object-handlers';
 import { segmentHandlers } from './handlers/segment-handlers';
 import { ApiRouter, type Handlers } from './router';
@@ -14,6 +15,7 @@ export function createRouter(services: Services): ApiRouter {
     ...objectHandlers(services),
     ...auditHandlers(services),
     ...segmentHandlers(services),
+    ...namespaceHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);
 }

@@ -57,7 +57,7 @@ export class ApiRouter {
 
 /** What an audited action acts on, for the activity log: the first naming field the input has. */
 function targetOf(input: Record<string, unknown>): string | undefined {
-  for (const field of ['prefix', 'key', 'name', 'region', 'id']) {
+  for (const field of ['prefix', 'key', 'name', 'region', 'shard', 'id']) {
     const value = input[field];
     if (typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number') return String(value);
   }

@@ -8,6 +8,7 @@ import { registerObjects } from './commands/objects';
 import { registerServe, PROJECT_ROOT } from './commands/serve';
 import { registerWal } from './commands/wal';
 import { registerSegments } from './commands/segments';
+import { registerNamespaces } from './commands/namespaces';
 import { appVersion } from '../services/app-version';
 import { EXIT_USAGE } from './output';
 
@@ -27,6 +28,7 @@ registerServe(program);
 registerConnections(program);
 registerObjects(program);
 registerSegments(program);
+registerNamespaces(program);
 registerWal(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { AuditLog } from './audit-log';
 import { ConnectionsService } from './connections/connections-service';
 import { EventBus } from './event-bus';
+import { NamespaceService } from './namespaces/namespace-service';
 import { TieringService } from './tiering/tiering-service';
 
 export interface AppIdentity {
@@ -21,6 +22,7 @@ export interface Services {
   readonly connections: ConnectionsService;
   readonly audit: AuditLog;
   readonly tiering: TieringService;
+  readonly namespaces: NamespaceService;
 }
 
 export async function createServices(identity: AppIdentity): Promise<Services> {
@@ -33,5 +35,6 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
     connections,
     audit: new AuditLog(identity.dataDir, events),
     tiering: new TieringService(connections, events),
+    namespaces: new NamespaceService(connections, (event) => events.publish(event)),
   };
 }

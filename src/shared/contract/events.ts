@@ -1,10 +1,12 @@
 /** Events the main process pushes to every subscribed renderer. */
 import type { Connection } from './connections';
+import type { NamespaceCreatedEvent } from './namespaces';
 
 export type ApiEvent =
   | { readonly type: 'connections.changed'; readonly connections: readonly Connection[] }
   | { readonly type: 'audit.recorded'; readonly entry: AuditEntry }
-  | { readonly type: 'segments.changed'; readonly connectionId: string; readonly topicId: string; readonly partition: number };
+  | { readonly type: 'segments.changed'; readonly connectionId: string; readonly topicId: string; readonly partition: number }
+  | NamespaceCreatedEvent;
 
 export interface AuditEntry {
   readonly at: string;

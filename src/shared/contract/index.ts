@@ -7,6 +7,7 @@ import { appProcedures } from './app';
 import { auditProcedures } from './audit';
 import { connectionProcedures } from './connections';
 import { objectProcedures } from './objects';
+import { namespaceProcedures } from './namespaces';
 import { segmentProcedures } from './segments';
 
 export const contract = {
@@ -15,6 +16,7 @@ export const contract = {
   ...objectProcedures,
   ...auditProcedures,
   ...segmentProcedures,
+  ...namespaceProcedures,
 };
 
 export type Contract = typeof contract;

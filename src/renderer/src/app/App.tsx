@@ -7,6 +7,7 @@ import { ComingView } from '../views/ComingView';
 import { ConnectionsView } from '../views/ConnectionsView';
 import { ActivityView } from '../views/ActivityView';
 import { BrowserView } from '../views/BrowserView';
+import { NamespacesView } from '../views/NamespacesView';
 import { SegmentsView } from '../views/SegmentsView';
 import { api } from '../api/client';
 
@@ -15,7 +16,6 @@ const NEEDS: Partial<Record<ViewId, string>> = {
   batches: 'the WAL engine',
   regions: 'the WAL engine',
   replay: 'the WAL engine',
-  namespaces: 'the namespace registry',
   manifest: 'the WAL control plane',
 };
 
@@ -24,6 +24,7 @@ function CurrentView({ view }: { view: ViewId }) {
   if (view === 'browser') return <BrowserView />;
   if (view === 'activity') return <ActivityView />;
   if (view === 'segments') return <SegmentsView />;
+  if (view === 'namespaces') return <NamespacesView />;
   const label = VIEWS.find((candidate) => candidate.id === view)?.label ?? view;
   return <ComingView title={label} needs={NEEDS[view] ?? 'a later release'} />;
 }
