@@ -93,3 +93,14 @@ test('operator actions appear in the activity log', async ({ page, served }) => 
   await page.getByRole('button', { name: 'Export NDJSON' }).click();
   expect((await download).suggestedFilename()).toBe('cairn-activity.ndjson');
 });
+
+test('generate demo data fills an empty store in one click', async ({ page, served }) => {
+  await page.goto(served.url);
+  await page.getByRole('button', { name: 'Generate demo data in Embedded store' }).click();
+  await expect(page.getByText('Demo data written to Embedded store')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Bucket browser' }).click();
+  await expect(page.getByRole('grid', { name: 'Objects' }).getByRole('button', { name: /wal\// })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Connections' }).click();
+  await page.getByRole('button', { name: 'Generate demo data in Embedded store' }).click();
+  await expect(page.getByText('No demo data written')).toBeVisible();
+});

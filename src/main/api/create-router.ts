@@ -1,6 +1,7 @@
 /** Wires every domain's handlers into the router; a missing handler is a type error. */
 import type { Services } from '../services/services';
 import { appHandlers } from './handlers/app-handlers';
+import { demoHandlers } from './handlers/demo-handlers';
 import { auditHandlers } from './handlers/audit-handlers';
 import { connectionHandlers } from './handlers/connection-handlers';
 import { namespaceHandlers } from './handlers/namespace-handlers';
@@ -16,6 +17,7 @@ export function createRouter(services: Services): ApiRouter {
     ...auditHandlers(services),
     ...segmentHandlers(services),
     ...namespaceHandlers(services),
+    ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);
 }

@@ -1,12 +1,14 @@
 /** Events the main process pushes to every subscribed renderer. */
 import type { Connection } from './connections';
+import type { WalEvent } from './wal';
 import type { NamespaceCreatedEvent } from './namespaces';
 
 export type ApiEvent =
   | { readonly type: 'connections.changed'; readonly connections: readonly Connection[] }
   | { readonly type: 'audit.recorded'; readonly entry: AuditEntry }
   | { readonly type: 'segments.changed'; readonly connectionId: string; readonly topicId: string; readonly partition: number }
-  | NamespaceCreatedEvent;
+  | NamespaceCreatedEvent
+  | WalEvent;
 
 export interface AuditEntry {
   readonly at: string;

@@ -6,9 +6,11 @@ import type { z } from 'zod';
 import { appProcedures } from './app';
 import { auditProcedures } from './audit';
 import { connectionProcedures } from './connections';
+import { demoProcedures } from './demo';
 import { objectProcedures } from './objects';
 import { namespaceProcedures } from './namespaces';
 import { segmentProcedures } from './segments';
+import { walProcedures } from './wal';
 
 export const contract = {
   ...appProcedures,
@@ -16,7 +18,9 @@ export const contract = {
   ...objectProcedures,
   ...auditProcedures,
   ...segmentProcedures,
+  ...walProcedures,
   ...namespaceProcedures,
+  ...demoProcedures,
 };
 
 export type Contract = typeof contract;

@@ -8,31 +8,16 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
-import { CairnError } from '../../engine/errors';
-import type { ObjectIo } from '../../engine/objectio/object-io';
 import { parseRegionId, type RegionId } from '../../engine/wal/provider';
 import { openReadOnly } from '../../engine/wal/read-only-log';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
-import { manifestCell } from '../../engine/wal/keys';
 import { runLoad } from '../../services/wal/load-generator';
+import { checkNoLiveWriter } from '../../services/wal/live-writer';
 import { withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { printJson, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { openWalTarget } from './wal-config';
-
-/** A register written more recently than this belongs to a writer that may still be live. */
-export const LIVE_WRITER_WINDOW_MS = 30_000;
-
-export class LiveWriterError extends CairnError {
-  constructor(prefix: string, ageMs: number) {
-    super(
-      'LiveWriter',
-      `${prefix} was written ${Math.round(ageMs / 1000)} s ago: a writer may be live, and taking the epoch fences it; pass --take-over to do it anyway`,
-      { prefix, ageMs },
-    );
-  }
-}
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -51,15 +36,6 @@ function regionOf(text: string): RegionId {
   } catch (error) {
     throw new UsageError(`--region: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-/** When the register was last written: the newest version object's modification time. */
-async function registerWrittenAt(io: ObjectIo, prefix: string): Promise<Date | null> {
-  let newest: { key: string; at?: Date } | null = null;
-  for await (const page of io.list(`${manifestCell(prefix)}/`)) {
-    for (const object of page.objects) if (newest === null || object.key > newest.key) newest = { key: object.key, at: object.lastModified };
-  }
-  return newest?.at ?? null;
 }
 
 interface AppendOptions extends ConnectionOptions {
@@ -119,9 +95,7 @@ export function registerWalWriteCommands(wal: Command): void {
         const to = entryIdOf('--to', options.to);
         const { io, config } = await openWalTarget(options);
         const prefix = (await openReadOnly(io, config)).prefix;
-        const written = await registerWrittenAt(io, prefix);
-        const ageMs = written === null ? Infinity : Date.now() - written.getTime();
-        if (ageMs < LIVE_WRITER_WINDOW_MS && !options.takeOver) throw new LiveWriterError(prefix, ageMs);
+        await checkNoLiveWriter(io, prefix, options.takeOver === true);
         const store = await ObjectStoreLogStore.open(io, config);
         try {
           await store.obsolete({ prefix, regionId: region }, region, to);

@@ -47,6 +47,7 @@ function ConnectionRow({ connection }: { connection: Connection }) {
   const [result, setResult] = useState<ConnectionTest | null>(null);
   const test = useApiMutation('connections.test');
   const remove = useApiMutation('connections.remove', ['connections.list']);
+  const demo = useApiMutation('demo.generate', ['objects.list', 'namespaces.list', 'segments.partitions']);
   const setOperator = useApiMutation('connections.setOperator', ['connections.list']);
   const selectConnection = useUiStore((state) => state.selectConnection);
   const push = useToasts((state) => state.push);
@@ -93,6 +94,23 @@ function ConnectionRow({ connection }: { connection: Connection }) {
         )}
       </td>
       <td>
+        <button
+          type="button"
+          aria-label={`Generate demo data in ${connection.name}`}
+          disabled={demo.isPending}
+          onClick={() =>
+            demo.mutate(
+              { connectionId: connection.id },
+              {
+                onSuccess: (summary) =>
+                  push({ tone: 'ok', title: `Demo data written to ${connection.name}`, description: `${summary.entries} WAL entries, ${summary.namespaces} namespaces, ${summary.segments} segments` }),
+                onError: (error) => push({ tone: 'error', title: 'No demo data written', description: `${error.code}: ${error.message}` }),
+              },
+            )
+          }
+        >
+          {demo.isPending ? 'Generating…' : 'Generate demo data'}
+        </button>{' '}
         {!connection.builtIn && (
           <button
             type="button"

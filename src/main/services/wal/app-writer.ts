@@ -1,0 +1,163 @@
+/**
+ * One writer opened in the app on one prefix: the store (ObjectStoreLogStore over a session
+ * this module opens, so the console can see the live catalog), its state announced at most
+ * 10 times a second, and the in-app load generator. Owns the writer's lifetime: `close` stops
+ * the load, then the store. Never checks access or the live-writer window (the service does).
+ */
+import type { LoadSample, ObsoletePreview, RegionRow, WriterView } from '../../../shared/contract/wal';
+import { WRITER_STATE_EVENTS_PER_SECOND } from '../../../shared/contract/wal';
+import type { ObjectIo } from '../../engine/objectio/object-io';
+import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
+import type { WalEntry } from '../../engine/wal/entry';
+import { createWalMetrics } from '../../engine/wal/metrics';
+import { openWriter } from '../../engine/wal/open';
+import { formatRegionId, type Provider } from '../../engine/wal/provider';
+import type { WriterSession } from '../../engine/wal/session';
+import { ObjectStoreLogStore, type StopReport } from '../../engine/wal/store';
+import { LoadAlreadyRunningError, ObsoleteAboveLatestError } from './errors';
+import { runLoad, type LoadReport, type LoadSpec } from './load-generator';
+import { LoadSampler } from './load-sampler';
+import { previewObsolete } from './obsolete-preview';
+import { throttle, type Throttled } from './throttle';
+import { regionRowsOf, writerStateViewOf } from './wal-presenters';
+
+/** How often a running load reports a sample. */
+export const LOAD_SAMPLE_INTERVAL_MS = 500;
+
+export interface AppWriterListeners {
+  onState(view: WriterView | null): void;
+  onLoadSample(sample: LoadSample, running: boolean): void;
+}
+
+interface LoadRun {
+  readonly abort: AbortController;
+  readonly sampler: LoadSampler;
+  readonly done: Promise<LoadReport>;
+  running: boolean;
+}
+
+export class AppWriter {
+  private readonly announce: Throttled<WriterView>;
+  private readonly unsubscribe: () => void;
+  private load: LoadRun | null = null;
+  private closing: Promise<StopReport> | null = null;
+
+  private constructor(
+    private readonly session: WriterSession,
+    readonly store: ObjectStoreLogStore,
+    private readonly listeners: AppWriterListeners,
+  ) {
+    this.announce = throttle((view) => listeners.onState(view), WRITER_STATE_EVENTS_PER_SECOND);
+    this.unsubscribe = store.onStateChange(() => this.announce.push(this.view()));
+  }
+
+  static async open(io: ObjectIo, config: ObjectStoreWalConfigInput, listeners: AppWriterListeners): Promise<AppWriter> {
+    const metrics = createWalMetrics();
+    const session = await openWriter(io, config, { maintenance: false, metrics });
+    return new AppWriter(session, ObjectStoreLogStore.fromSession(session, { metrics }), listeners);
+  }
+
+  get prefix(): string {
+    return this.store.prefix;
+  }
+
+  provider(region: bigint): Provider {
+    return { prefix: this.store.prefix, regionId: region };
+  }
+
+  view(): WriterView {
+    const catalog = this.session.catalog;
+    return {
+      state: writerStateViewOf(this.store.state()),
+      orphansAtOpen: this.session.recovery.orphans.length,
+      holes: catalog.regions().reduce((sum, region) => sum + region.holes, 0),
+      indexedObjects: catalog.objectCount,
+      indexedBytes: catalog.totalBytes,
+      load: this.load === null ? null : { running: this.load.running, ...this.load.sampler.totals },
+    };
+  }
+
+  /** The live catalog's regions with the writer's durable and handed-out ids. */
+  regions(): RegionRow[] {
+    const usable = this.store.state().poisoned === null && !this.store.state().stopped;
+    return regionRowsOf(this.session.catalog, this.session.register.current().control, usable ? {
+      durableId: (region) => this.store.latestEntryId(this.provider(region)),
+      handedOutId: (region) => this.store.handedOutEntryId(this.provider(region)),
+    } : {});
+  }
+
+  /** The chain as the writer indexed it, and the orphans its open met. */
+  get catalog(): WriterSession['catalog'] {
+    return this.session.catalog;
+  }
+
+  get orphansAtOpen(): WriterSession['recovery']['orphans'] {
+    return this.session.recovery.orphans;
+  }
+
+  read(region: bigint, fromId: bigint): AsyncIterable<WalEntry> {
+    return this.store.read(this.provider(region), fromId);
+  }
+
+  previewObsolete(region: bigint, id: bigint): ObsoletePreview {
+    return previewObsolete(this.session.catalog, region, id, this.store.latestEntryId(this.provider(region)));
+  }
+
+  /** Raises the watermark to `id` (at most the latest durable id); returns what it hid. */
+  async obsolete(region: bigint, id: bigint): Promise<ObsoletePreview> {
+    const preview = this.previewObsolete(region, id);
+    if (id > preview.latestId) throw new ObsoleteAboveLatestError(this.prefix, formatRegionId(region), id, preview.latestId);
+    await this.store.obsolete(this.provider(region), region, id);
+    this.announce.push(this.view());
+    return preview;
+  }
+
+  async obsoleteAll(region: bigint): Promise<ObsoletePreview> {
+    const preview = this.previewObsolete(region, this.store.latestEntryId(this.provider(region)));
+    await this.store.obsoleteAll(this.provider(region));
+    return preview;
+  }
+
+  startLoad(spec: LoadSpec): void {
+    if (this.load?.running) throw new LoadAlreadyRunningError(this.prefix);
+    const abort = new AbortController();
+    const sampler = new LoadSampler();
+    const timer = setInterval(() => this.listeners.onLoadSample(sampler.sample(), true), LOAD_SAMPLE_INTERVAL_MS);
+    const done = runLoad(this.store, spec, (ack) => sampler.recordAck(ack.latencyMs), abort.signal);
+    const run: LoadRun = { abort, sampler, done, running: true };
+    this.load = run;
+    void done.then(
+      (report) => this.finishLoad(run, timer, report.failed),
+      () => this.finishLoad(run, timer, sampler.totals.failed),
+    );
+    this.announce.push(this.view());
+  }
+
+  async stopLoad(): Promise<{ acknowledged: number; failed: number }> {
+    const run = this.load;
+    if (run === null) return { acknowledged: 0, failed: 0 };
+    run.abort.abort();
+    await run.done.catch(() => undefined);
+    return run.sampler.totals;
+  }
+
+  /** Stops the load and the store; idempotent. */
+  close(): Promise<StopReport> {
+    this.closing ??= (async () => {
+      await this.stopLoad();
+      const report = await this.store.stop();
+      this.unsubscribe();
+      this.announce.dispose();
+      return report;
+    })();
+    return this.closing;
+  }
+
+  private finishLoad(run: LoadRun, timer: ReturnType<typeof setInterval>, failed: number): void {
+    clearInterval(timer);
+    run.running = false;
+    run.sampler.recordFailures(failed);
+    this.listeners.onLoadSample(run.sampler.sample(), false);
+    if (this.closing === null) this.announce.push(this.view());
+  }
+}

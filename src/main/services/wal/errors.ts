@@ -1,0 +1,50 @@
+/** Errors of the console's WAL service (the engine's own catalogue is engine/wal/errors.ts). */
+import { CairnError } from '../../engine/errors';
+
+export class NotAWalPrefixError extends CairnError {
+  constructor(prefix: string, root: string) {
+    super('NotAWalPrefix', `${prefix} is not a WAL prefix under ${root} (expected ${root}/nodes/<nodeId>/generations/<generation>)`, { prefix, root });
+  }
+}
+
+export class WriterNotOpenError extends CairnError {
+  constructor(prefix: string, action: string) {
+    super('WriterNotOpen', `${action} needs a writer opened in this app on ${prefix}: open it as writer first`, { prefix, action });
+  }
+}
+
+export class WriterAlreadyOpenError extends CairnError {
+  constructor(prefix: string) {
+    super('WriterAlreadyOpen', `this app already holds a writer on ${prefix}`, { prefix });
+  }
+}
+
+export class ObsoleteAboveLatestError extends CairnError {
+  constructor(prefix: string, region: string, id: bigint, latest: bigint) {
+    super('ObsoleteAboveLatest', `cannot obsolete region ${region} of ${prefix} up to ${id}: its latest durable id is ${latest}`, { prefix, region, id, latest });
+  }
+}
+
+export class ReplayJobNotFoundError extends CairnError {
+  constructor(jobId: string) {
+    super('ReplayJobNotFound', `no replay job has id ${jobId} (finished jobs are forgotten)`, { jobId });
+  }
+}
+
+export class TooManyReplayJobsError extends CairnError {
+  constructor(limit: number) {
+    super('TooManyReplayJobs', `${limit} replay jobs are running already: cancel one first`, { limit });
+  }
+}
+
+export class LoadAlreadyRunningError extends CairnError {
+  constructor(prefix: string) {
+    super('LoadRunning', `the load generator already runs on ${prefix}`, { prefix });
+  }
+}
+
+export class NotAWalObjectError extends CairnError {
+  constructor(key: string, root: string) {
+    super('NotAWalObject', `${key} is not a WAL object under ${root}`, { key, root });
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * One replay of a region: pulls entries from a read stream and hands them on in chunks of at
+ * most `chunkSize`, so the job never holds more than one chunk (the engine's reader holds a
+ * few objects of read-ahead); optional pacing (entries per second), pause / resume, and
+ * cancellation through an AbortController that also ends the underlying read. Payloads are
+ * cut to REPLAY_PAYLOAD_BYTES before they leave. Never writes to storage.
+ */
+import { REPLAY_PAYLOAD_BYTES, type ReplayEntryView, type ReplayProgress } from '../../../shared/contract/wal';
+import { isCairnError } from '../../engine/errors';
+import type { WalEntry } from '../../engine/wal/entry';
+
+export interface ReplaySpec {
+  readonly chunkSize: number;
+  readonly ratePerSecond?: number;
+  readonly maxEntries?: number;
+  readonly latestId: bigint;
+}
+
+export interface ReplaySink {
+  chunk(entries: readonly ReplayEntryView[], progress: ReplayProgress): void;
+  done(progress: ReplayProgress): void;
+}
+
+/** Chunks per second at most when a pace is set, so a slow pace still shows rows steadily. */
+const PACED_CHUNKS_PER_SECOND = 10;
+
+export class ReplayJob {
+  private readonly abort = new AbortController();
+  private state: ReplayProgress['state'] = 'running';
+  private delivered = 0;
+  private lastId = 0n;
+  private error: ReplayProgress['error'] = null;
+  private resumed: { promise: Promise<void>; resolve: () => void } | null = null;
+  readonly finished: Promise<void>;
+
+  constructor(
+    readonly id: string,
+    private readonly source: AsyncIterable<WalEntry>,
+    private readonly spec: ReplaySpec,
+    private readonly sink: ReplaySink,
+  ) {
+    this.finished = this.run();
+  }
+
+  progress(): ReplayProgress {
+    return { jobId: this.id, state: this.state, delivered: this.delivered, lastId: this.lastId, latestId: this.spec.latestId, error: this.error };
+  }
+
+  get active(): boolean {
+    return this.state === 'running' || this.state === 'paused';
+  }
+
+  pause(): ReplayProgress {
+    if (this.state === 'running') {
+      this.state = 'paused';
+      let resolve = (): void => undefined;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.resumed = { promise, resolve };
+    }
+    return this.progress();
+  }
+
+  resume(): ReplayProgress {
+    if (this.state === 'paused') {
+      this.state = 'running';
+      this.resumed?.resolve();
+      this.resumed = null;
+    }
+    return this.progress();
+  }
+
+  cancel(): ReplayProgress {
+    if (this.active) {
+      this.state = 'cancelled';
+      this.abort.abort();
+      this.resumed?.resolve();
+      this.resumed = null;
+    }
+    return this.progress();
+  }
+
+  private chunkSize(): number {
+    const rate = this.spec.ratePerSecond;
+    return rate === undefined ? this.spec.chunkSize : Math.max(1, Math.min(this.spec.chunkSize, Math.ceil(rate / PACED_CHUNKS_PER_SECOND)));
+  }
+
+  private async run(): Promise<void> {
+    const size = this.chunkSize();
+    let chunk: ReplayEntryView[] = [];
+    try {
+      for await (const entry of this.source) {
+        if (!this.active) break;
+        chunk.push({ id: entry.id, size: entry.data.length, data: entry.data.slice(0, REPLAY_PAYLOAD_BYTES) });
+        this.lastId = entry.id;
+        const reachedMax = this.spec.maxEntries !== undefined && this.delivered + chunk.length >= this.spec.maxEntries;
+        if (chunk.length >= size || reachedMax) {
+          await this.deliver(chunk);
+          chunk = [];
+          if (reachedMax) break;
+        }
+        if (!this.active) break;
+      }
+      if (chunk.length > 0 && this.active) await this.deliver(chunk);
+      if (this.active) this.state = 'finished';
+    } catch (error) {
+      if (this.active) {
+        this.state = 'failed';
+        this.error = isCairnError(error) ? { code: error.code, message: error.message } : { code: 'Internal', message: 'the read failed (see the main process log)' };
+      }
+    }
+    this.sink.done(this.progress());
+  }
+
+  /** Hands a chunk on, then waits out the pace and any pause (cancel ends both). */
+  private async deliver(chunk: ReplayEntryView[]): Promise<void> {
+    this.delivered += chunk.length;
+    this.sink.chunk(chunk, this.progress());
+    const rate = this.spec.ratePerSecond;
+    if (rate !== undefined) await this.sleep((chunk.length / rate) * 1000);
+    while (this.resumed !== null && this.state === 'paused') await this.resumed.promise;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.abort.signal.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.abort.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

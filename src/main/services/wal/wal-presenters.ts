@@ -1,0 +1,104 @@
+/**
+ * The engine's WAL reports in the contract's shapes: the register, an inspection, the writer's
+ * state and region rows. Pure translation; never decides anything the engine decides.
+ */
+import type { InspectFailureView, InspectView, RegisterView, RegionRow, WalObjectRef, WriterStateView } from '../../../shared/contract/wal';
+import type { ObjectCatalog, RegionSummary } from '../../engine/wal/catalog';
+import type { InspectReport } from '../../engine/wal/inspect';
+import type { ControlState, RecoveredObject } from '../../engine/wal/session';
+import type { WriterStateSnapshot } from '../../engine/wal/store';
+
+const byId = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function registerViewOf(version: number | null, control: ControlState, otherFields: Record<string, string> = {}): RegisterView {
+  return {
+    exists: version !== null,
+    version,
+    writerEpoch: control.writerEpoch,
+    writerId: control.writerId,
+    tail: control.tail,
+    boundary: control.boundary,
+    sealed: control.segments.map((record) => ({ ...record })),
+    watermarks: [...control.watermarks].sort(([a], [b]) => byId(a, b)).map(([regionId, watermark]) => ({ regionId, watermark })),
+    regions: [...control.regions].sort(([a], [b]) => byId(a, b)).map(([regionId, record]) => ({ regionId, createdAtMs: record.createdAtMs })),
+    otherFields,
+  };
+}
+
+export function objectRefOf(object: RecoveredObject): WalObjectRef {
+  return { seq: object.seq, epoch: object.epoch, key: object.key, size: object.size };
+}
+
+/** The key a recovery failure names (every such message names its object). */
+function failureOf(report: InspectReport): InspectFailureView | null {
+  if (report.failure === null) return null;
+  const key = /\S*objects\/\d{20}\.wal/.exec(report.failure.message)?.[0] ?? null;
+  return { code: report.failure.code, message: report.failure.message, key };
+}
+
+export function inspectViewOf(report: InspectReport, registerWrittenAtMs: number | null, openInApp: boolean): InspectView {
+  const register = report.register;
+  return {
+    prefix: report.prefix,
+    register: {
+      ...register,
+      sealed: register.sealed.map((record) => ({ ...record })),
+      watermarks: register.watermarks.map((mark) => ({ ...mark })),
+      regions: register.regions.map((region) => ({ ...region })),
+      otherFields: { ...register.otherFields },
+    },
+    registerWrittenAtMs,
+    listed: report.listed,
+    tip: report.tip === null ? null : objectRefOf(report.tip),
+    nextSeq: report.nextSeq,
+    chainObjects: report.chain.length,
+    chainBytes: report.chain.reduce((sum, object) => sum + object.size, 0),
+    orphans: report.orphans.map(objectRefOf),
+    excluded: report.excluded.map(objectRefOf),
+    missing: [...report.missing],
+    regions: report.regions.map((region) => ({ ...region })),
+    failure: failureOf(report),
+    openInApp,
+    durationMs: report.durationMs,
+  };
+}
+
+export function writerStateViewOf(state: WriterStateSnapshot): WriterStateView {
+  return {
+    ...state,
+    openBatch: state.openBatch === null ? null : { ...state.openBatch },
+    createsInFlight: state.createsInFlight.map((create) => ({ ...create })),
+    indexedTip: state.indexedTip === null ? null : { seq: state.indexedTip.seq, epoch: state.indexedTip.epoch },
+    fenceRound: state.fenceRound === null ? null : { ...state.fenceRound },
+    poisoned: state.poisoned === null ? null : { ...state.poisoned },
+  };
+}
+
+export interface RegionFacts {
+  /** The writer's durable / handed-out id of a region, when a writer of this app holds the prefix. */
+  readonly durableId?: (region: bigint) => bigint;
+  readonly handedOutId?: (region: bigint) => bigint;
+}
+
+/** Every region of the catalog and of the register's tables, by region id. */
+export function regionRowsOf(catalog: ObjectCatalog, control: ControlState, facts: RegionFacts = {}): RegionRow[] {
+  const summaries = new Map<bigint, RegionSummary>(catalog.regions().map((summary) => [summary.regionId, summary]));
+  const ids = new Set<bigint>([...summaries.keys(), ...control.regions.keys(), ...control.watermarks.keys()]);
+  return [...ids].sort(byId).map((regionId) => {
+    const summary = summaries.get(regionId);
+    const latestId = summary?.latestId ?? 0n;
+    return {
+      regionId,
+      entries: summary?.entries ?? 0,
+      firstId: summary?.firstId ?? 0n,
+      latestId,
+      durableId: facts.durableId?.(regionId) ?? latestId,
+      handedOutId: facts.handedOutId?.(regionId) ?? null,
+      watermark: summary?.watermark ?? control.watermarks.get(regionId) ?? 0n,
+      objects: summary?.objects ?? 0,
+      bytes: summary?.bytes ?? 0,
+      holes: summary?.holes ?? 0,
+      listedInTable: control.regions.has(regionId),
+    };
+  });
+}

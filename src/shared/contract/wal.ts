@@ -1,0 +1,363 @@
+/**
+ * The object-store WAL as the API speaks it: prefixes under a connection, the read-only
+ * inspection of one (chain, orphans, regions, register, version history), streamed region
+ * replays, and - in operator mode - a writer opened in the app with its load generator,
+ * obsolete watermarks and the region table. Owns the input limits, the parsing of region and
+ * entry ids as users type them, the output shapes and the WAL's events; never the WAL's rules
+ * (the engine enforces them again on every call).
+ */
+import { z } from 'zod';
+import { ConnectionId, ObjectKey } from './common';
+import { procedure } from './procedure';
+
+const U32_LIMIT = 1n << 32n;
+const U64_LIMIT = 1n << 64n;
+
+/** The `tableId:regionNumber` form every view shows. */
+export function formatWalRegion(region: bigint): string {
+  return `${region >> 32n}:${region & (U32_LIMIT - 1n)}`;
+}
+
+/** `tableId:regionNumber` or a decimal u64; null when it is neither. */
+export function parseWalRegion(text: string): bigint | null {
+  const trimmed = text.trim();
+  const shown = /^(\d{1,10}):(\d{1,10})$/.exec(trimmed);
+  if (shown !== null) {
+    const table = BigInt(shown[1] ?? '');
+    const region = BigInt(shown[2] ?? '');
+    return table < U32_LIMIT && region < U32_LIMIT ? (table << 32n) | region : null;
+  }
+  if (!/^\d{1,20}$/.test(trimmed)) return null;
+  const raw = BigInt(trimmed);
+  return raw < U64_LIMIT ? raw : null;
+}
+
+/** A decimal u64 entry id as typed in a form; null when it is not one. */
+export function parseEntryId(text: string): bigint | null {
+  const trimmed = text.trim();
+  if (!/^\d{1,20}$/.test(trimmed)) return null;
+  const id = BigInt(trimmed);
+  return id < U64_LIMIT ? id : null;
+}
+
+/** Region ids arrive as `tableId:regionNumber`, a decimal string, or a bigint on the wire. */
+export const WalRegionId = z.union([z.bigint(), z.string().max(32)]).transform((value, ctx) => {
+  const region = typeof value === 'bigint' ? (value >= 0n && value < U64_LIMIT ? value : null) : parseWalRegion(value);
+  if (region === null) {
+    ctx.addIssue({ code: 'custom', message: 'must be tableId:regionNumber (two u32) or a decimal u64' });
+    return z.NEVER;
+  }
+  return region;
+});
+
+/** Entry ids are u64 bigints (the wire codec carries them); decimal strings are accepted too. */
+export const WalEntryId = z.union([z.bigint(), z.string().max(32)]).transform((value, ctx) => {
+  const id = typeof value === 'bigint' ? (value >= 0n && value < U64_LIMIT ? value : null) : parseEntryId(value);
+  if (id === null) {
+    ctx.addIssue({ code: 'custom', message: 'must be a u64 entry id' });
+    return z.NEVER;
+  }
+  return id;
+});
+
+/** `<root>/nodes/<nodeId>/generations/<generation>`; the service checks it lies under the connection's WAL root. */
+export const WalPrefix = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^(?:[^/]+\/)*nodes\/\d{1,20}\/generations\/\d{1,10}$/, 'must be <root>/nodes/<nodeId>/generations/<generation>');
+
+export const JobId = z.string().min(1).max(64);
+
+const prefixFields = { connectionId: ConnectionId, prefix: WalPrefix };
+const PrefixInput = z.object(prefixFields).strict();
+const RegionInput = z.object({ ...prefixFields, region: WalRegionId }).strict();
+
+// ----- outputs -----
+
+export const WalListedPrefix = z.object({
+  prefix: z.string(),
+  nodeId: z.bigint(),
+  generation: z.number(),
+  /** A writer of this app holds the prefix. */
+  openInApp: z.boolean(),
+});
+export type WalListedPrefix = z.infer<typeof WalListedPrefix>;
+
+export const WalObjectRef = z.object({ seq: z.bigint(), epoch: z.bigint(), key: z.string(), size: z.number() });
+export type WalObjectRef = z.infer<typeof WalObjectRef>;
+
+export const SealRecordView = z.object({
+  firstEpoch: z.bigint(),
+  lastEpoch: z.bigint(),
+  lastSeq: z.bigint().nullable(),
+  reason: z.enum(['stopped', 'taken-over', 'merged']),
+});
+export type SealRecordView = z.infer<typeof SealRecordView>;
+
+export const RegisterView = z.object({
+  exists: z.boolean(),
+  version: z.number().nullable(),
+  writerEpoch: z.bigint(),
+  writerId: z.string(),
+  tail: z.object({ seq: z.bigint(), epoch: z.bigint() }).nullable(),
+  boundary: z.bigint(),
+  sealed: z.array(SealRecordView),
+  watermarks: z.array(z.object({ regionId: z.bigint(), watermark: z.bigint() })),
+  regions: z.array(z.object({ regionId: z.bigint(), createdAtMs: z.number() })),
+  otherFields: z.record(z.string(), z.string()),
+});
+export type RegisterView = z.infer<typeof RegisterView>;
+
+export const InspectFailureView = z.object({ code: z.string(), message: z.string(), key: z.string().nullable() });
+export type InspectFailureView = z.infer<typeof InspectFailureView>;
+
+export const InspectView = z.object({
+  prefix: z.string(),
+  register: RegisterView,
+  /** When the register was last written (its newest version object), if the store tells. */
+  registerWrittenAtMs: z.number().nullable(),
+  listed: z.number(),
+  tip: WalObjectRef.nullable(),
+  nextSeq: z.bigint().nullable(),
+  chainObjects: z.number(),
+  chainBytes: z.number(),
+  orphans: z.array(WalObjectRef),
+  excluded: z.array(WalObjectRef),
+  missing: z.array(z.string()),
+  regions: z.array(
+    z.object({
+      regionId: z.bigint(),
+      latestId: z.bigint(),
+      watermark: z.bigint(),
+      entries: z.number(),
+      objects: z.number(),
+      bytes: z.number(),
+      listedInTable: z.boolean(),
+    }),
+  ),
+  /** Why a writer open would fail here (with the object it names, when it names one). */
+  failure: InspectFailureView.nullable(),
+  openInApp: z.boolean(),
+  durationMs: z.number(),
+});
+export type InspectView = z.infer<typeof InspectView>;
+
+export const WalObjectRow = WalObjectRef.extend({
+  status: z.enum(['chain', 'orphan', 'excluded']),
+  /** Regions in the object; null for an object recovery did not index (orphan, excluded). */
+  segments: z.number().nullable(),
+  entries: z.number().nullable(),
+});
+export type WalObjectRow = z.infer<typeof WalObjectRow>;
+
+export const WalObjectPage = z.object({ total: z.number(), offset: z.number(), rows: z.array(WalObjectRow) });
+
+export const RegionRow = z.object({
+  regionId: z.bigint(),
+  entries: z.number(),
+  firstId: z.bigint(),
+  latestId: z.bigint(),
+  /** The writer's durable id when a writer of this app holds the prefix; else the latest indexed. */
+  durableId: z.bigint(),
+  /** enqueued mode: the largest id handed out (null unless a writer of this app holds the prefix). */
+  handedOutId: z.bigint().nullable(),
+  watermark: z.bigint(),
+  objects: z.number(),
+  bytes: z.number(),
+  holes: z.number(),
+  listedInTable: z.boolean(),
+});
+export type RegionRow = z.infer<typeof RegionRow>;
+
+export const RegionsView = z.object({
+  source: z.enum(['writer', 'read-only', 'inspect']),
+  regions: z.array(RegionRow),
+});
+
+export const ObsoletePreview = z.object({
+  region: z.bigint(),
+  id: z.bigint(),
+  watermark: z.bigint(),
+  latestId: z.bigint(),
+  /** Entries that become hidden (ids above the current watermark, up to `id`). */
+  hiddenEntries: z.number(),
+  /** Objects whose segment of the region becomes wholly hidden. */
+  hiddenObjects: z.number(),
+  hiddenBytes: z.number(),
+  /** True when nothing changes (id at or below the current watermark). */
+  noChange: z.boolean(),
+});
+export type ObsoletePreview = z.infer<typeof ObsoletePreview>;
+
+export const WriterStateView = z.object({
+  prefix: z.string(),
+  epoch: z.bigint(),
+  writerId: z.string(),
+  ackMode: z.enum(['durable', 'enqueued']),
+  ackFence: z.enum(['register', 'none']),
+  openBatch: z.object({ seq: z.bigint(), entries: z.number(), bytes: z.number(), ageMs: z.number() }).nullable(),
+  sealedWaiting: z.number(),
+  awaitingFence: z.number(),
+  createsInFlight: z.array(z.object({ seq: z.bigint(), attempt: z.number(), elapsedMs: z.number() })),
+  orphanCreatesInFlight: z.number(),
+  heldAppends: z.number(),
+  indexedTip: z.object({ seq: z.bigint(), epoch: z.bigint() }).nullable(),
+  nextSeq: z.bigint(),
+  certified: z.bigint(),
+  gapBlocked: z.boolean(),
+  fenceRound: z.object({ covers: z.number(), elapsedMs: z.number() }).nullable(),
+  unpersistedBytes: z.number(),
+  stopping: z.boolean(),
+  stopped: z.boolean(),
+  poisoned: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type WriterStateView = z.infer<typeof WriterStateView>;
+
+export const WriterView = z.object({
+  state: WriterStateView,
+  /** Orphans the writer's open met, and holes its reads met (per region). */
+  orphansAtOpen: z.number(),
+  holes: z.number(),
+  indexedObjects: z.number(),
+  indexedBytes: z.number(),
+  load: z.object({ running: z.boolean(), acknowledged: z.number(), failed: z.number() }).nullable(),
+});
+export type WriterView = z.infer<typeof WriterView>;
+
+export const LoadSample = z.object({
+  atMs: z.number(),
+  appendsPerSecond: z.number(),
+  ackLatencyMs: z.object({ mean: z.number(), max: z.number() }),
+  acknowledged: z.number(),
+  failed: z.number(),
+});
+export type LoadSample = z.infer<typeof LoadSample>;
+
+export const ReplayEntryView = z.object({
+  id: z.bigint(),
+  size: z.number(),
+  /** The payload, cut to `REPLAY_PAYLOAD_BYTES`; `size` tells whether it was cut. */
+  data: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
+});
+export type ReplayEntryView = z.infer<typeof ReplayEntryView>;
+
+export const ReplayProgress = z.object({
+  jobId: z.string(),
+  state: z.enum(['running', 'paused', 'finished', 'cancelled', 'failed']),
+  delivered: z.number(),
+  lastId: z.bigint(),
+  /** The region's latest id when the job started: progress runs towards it. */
+  latestId: z.bigint(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type ReplayProgress = z.infer<typeof ReplayProgress>;
+
+export const ManifestView = z.object({
+  register: RegisterView,
+  history: z.array(z.object({ version: z.number(), writerId: z.string(), writerEpoch: z.bigint().nullable(), tail: z.string().nullable(), fieldNames: z.array(z.string()) })),
+  sealedDirectoryBytes: z.number(),
+  sealedDirectoryBudget: z.number(),
+});
+export type ManifestView = z.infer<typeof ManifestView>;
+
+export const ObjectVerdictView = z.object({
+  key: z.string(),
+  seq: z.bigint().nullable(),
+  size: z.number(),
+  ok: z.boolean(),
+  check: z.string().nullable(),
+  detail: z.string().nullable(),
+  gone: z.boolean(),
+});
+
+/** Payload bytes one replayed entry carries to the page; larger entries are cut. */
+export const REPLAY_PAYLOAD_BYTES = 16 * 1024;
+/** Entries per replay chunk event, at most. */
+export const MAX_REPLAY_CHUNK = 500;
+/** Writer state events per second per writer, at most. */
+export const WRITER_STATE_EVENTS_PER_SECOND = 10;
+
+const loadFields = {
+  regions: z.int().min(1).max(64).default(4),
+  writers: z.int().min(1).max(256).default(8),
+  count: z.int().min(1).max(10_000_000).default(100_000),
+  size: z.int().min(1).max(1024 * 1024).default(256),
+};
+
+export const walProcedures = {
+  'wal.prefixes': procedure('read', 'WAL prefixes (node, generation) under the connection\'s WAL root', z.object({ connectionId: ConnectionId }).strict(), z.array(WalListedPrefix)),
+  'wal.inspect': procedure('read', 'Recover a prefix read-only: register, tip, chain, orphans, regions, open failure', PrefixInput, InspectView),
+  'wal.objects': procedure(
+    'read',
+    'One page of the prefix\'s objects (chain, orphans, excluded) by sequence',
+    z
+      .object({
+        ...prefixFields,
+        status: z.enum(['all', 'chain', 'orphan', 'excluded']).default('all'),
+        offset: z.int().min(0).max(1_000_000_000).default(0),
+        limit: z.int().min(1).max(500).default(100),
+      })
+      .strict(),
+    WalObjectPage,
+  ),
+  'wal.regions': procedure('read', 'Per region: entries, first / latest / durable id, watermark, objects, bytes, holes', PrefixInput, RegionsView),
+  'wal.manifest': procedure('read', 'The register decoded, its version history and the sealed directory\'s budget', z.object({ ...prefixFields, limit: z.int().min(1).max(256).default(32) }).strict(), ManifestView),
+  'wal.verifyObject': procedure('read', 'Read one WAL object whole and run every check of the format', z.object({ connectionId: ConnectionId, key: ObjectKey }).strict(), ObjectVerdictView),
+  'wal.metrics': procedure('read', 'The metrics of the writer this app holds on the prefix: Prometheus text and a JSON snapshot', PrefixInput, z.object({ prometheus: z.string(), snapshot: z.record(z.string(), z.unknown()) })),
+  'wal.replay.start': procedure(
+    'read',
+    'Stream a region from an id as `wal.replay.chunk` events (read-only; bounded, cancellable)',
+    z
+      .object({
+        ...prefixFields,
+        region: WalRegionId,
+        fromId: WalEntryId.default(1n),
+        chunkSize: z.int().min(1).max(MAX_REPLAY_CHUNK).default(100),
+        /** Entries per second at most (a readable pace); none: as fast as storage reads. */
+        ratePerSecond: z.int().min(1).max(1_000_000).optional(),
+        /** Stop after this many entries. */
+        maxEntries: z.int().min(1).max(100_000_000).optional(),
+      })
+      .strict(),
+    ReplayProgress,
+  ),
+  'wal.replay.pause': procedure('read', 'Pause a replay job (it holds no more than one chunk)', z.object({ jobId: JobId }).strict(), ReplayProgress),
+  'wal.replay.resume': procedure('read', 'Resume a paused replay job', z.object({ jobId: JobId }).strict(), ReplayProgress),
+  'wal.replay.cancel': procedure('read', 'Cancel a replay job', z.object({ jobId: JobId }).strict(), ReplayProgress),
+  'wal.replay.progress': procedure('read', 'Where a replay job is', z.object({ jobId: JobId }).strict(), ReplayProgress),
+  'wal.writer.open': procedure(
+    'operate',
+    'Open a writer in the app on the prefix (takes the epoch: fences any other writer)',
+    z
+      .object({
+        ...prefixFields,
+        /** Needed when the register was written in the last 30 s: another writer may be live. */
+        takeOver: z.boolean().default(false),
+        ackMode: z.enum(['durable', 'enqueued']).default('durable'),
+        flushIntervalMs: z.int().min(10).max(60_000).default(20),
+      })
+      .strict(),
+    WriterView,
+  ),
+  'wal.writer.close': procedure(
+    'operate',
+    'Stop the writer the app holds on the prefix (records the epoch\'s seal)',
+    PrefixInput,
+    z.object({ sealed: z.boolean(), lastSeq: z.bigint().nullable(), lost: z.number() }),
+  ),
+  'wal.writer.state': procedure('read', 'The writer this app holds on the prefix, or null', PrefixInput, WriterView.nullable()),
+  'wal.load.start': procedure('operate', 'Run the load generator on the writer the app holds (samples as `wal.load.sample`)', z.object({ ...prefixFields, ...loadFields }).strict(), z.object({ running: z.boolean() })),
+  'wal.load.stop': procedure('operate', 'Stop the load generator', PrefixInput, z.object({ acknowledged: z.number(), failed: z.number() })),
+  'wal.obsolete.preview': procedure('read', 'What obsoleting a region up to an id would hide', z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId }).strict(), ObsoletePreview),
+  'wal.obsolete': procedure('operate', 'Raise a region\'s obsolete watermark to an id no greater than its latest durable id', z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId }).strict(), ObsoletePreview),
+  'wal.obsoleteAll': procedure('operate', 'Raise a region\'s watermark to its latest id', RegionInput, ObsoletePreview),
+  'wal.namespaces.create': procedure('operate', 'List a region in the register\'s region table', RegionInput, z.object({ regionId: z.bigint() })),
+  'wal.namespaces.delete': procedure('operate', 'Obsolete a region wholly and remove it from the region table', RegionInput, z.object({ regionId: z.bigint() })),
+};
+
+export type WalEvent =
+  | { readonly type: 'wal.writer.state'; readonly connectionId: string; readonly prefix: string; readonly writer: WriterView | null }
+  | { readonly type: 'wal.replay.chunk'; readonly jobId: string; readonly entries: readonly ReplayEntryView[]; readonly progress: ReplayProgress }
+  | { readonly type: 'wal.replay.done'; readonly jobId: string; readonly progress: ReplayProgress }
+  | { readonly type: 'wal.load.sample'; readonly connectionId: string; readonly prefix: string; readonly sample: LoadSample; readonly running: boolean };
