@@ -97,10 +97,10 @@ test('operator actions appear in the activity log', async ({ page, served }) => 
 test('generate demo data fills an empty store in one click', async ({ page, served }) => {
   await page.goto(served.url);
   await page.getByRole('button', { name: 'Generate demo data in Embedded store' }).click();
-  await expect(page.getByText('Demo data written to Embedded store')).toBeVisible();
+  await expect(page.getByText('Demo data written to Embedded store', { exact: true })).toBeVisible();
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Bucket browser' }).click();
   await expect(page.getByRole('grid', { name: 'Objects' }).getByRole('button', { name: /wal\// })).toBeVisible();
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Connections' }).click();
   await page.getByRole('button', { name: 'Generate demo data in Embedded store' }).click();
-  await expect(page.getByText('No demo data written')).toBeVisible();
+  await expect(page.getByText('No demo data written', { exact: true })).toBeVisible();
 });

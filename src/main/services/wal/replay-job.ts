@@ -121,14 +121,16 @@ export class ReplayJob {
   }
 
   private sleep(ms: number): Promise<void> {
+    const signal = this.abort.signal;
     return new Promise((resolve) => {
-      if (this.abort.signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      function done(): void {
+      if (signal.aborted) return resolve();
+      const done = (): void => {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
-      }
-      this.abort.signal.addEventListener('abort', done, { once: true });
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 }
