@@ -104,3 +104,15 @@ test('generate demo data fills an empty store in one click', async ({ page, serv
   await page.getByRole('button', { name: 'Generate demo data in Embedded store' }).click();
   await expect(page.getByText('No demo data written', { exact: true })).toBeVisible();
 });
+
+test('keyboard shortcuts switch views and are listed in a help dialog', async ({ page, served }) => {
+  await page.goto(served.url);
+  await expect(page.getByRole('contentinfo', { name: 'App information' })).toContainText('Cairn');
+  await page.keyboard.press('Control+2');
+  await expect(page.getByRole('heading', { name: 'Bucket browser' })).toBeVisible();
+  await page.keyboard.press('Shift+?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help.getByRole('row').filter({ hasText: 'Tiered segments' })).toContainText('Ctrl+7');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+});

@@ -7,6 +7,7 @@ import { connectionHandlers } from './handlers/connection-handlers';
 import { namespaceHandlers } from './handlers/namespace-handlers';
 import { objectHandlers } from './handlers/object-handlers';
 import { segmentHandlers } from './handlers/segment-handlers';
+import { walHandlers } from './handlers/wal-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -17,6 +18,7 @@ export function createRouter(services: Services): ApiRouter {
     ...auditHandlers(services),
     ...segmentHandlers(services),
     ...namespaceHandlers(services),
+    ...walHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

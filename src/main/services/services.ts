@@ -8,6 +8,7 @@ import { ConnectionsService } from './connections/connections-service';
 import { EventBus } from './event-bus';
 import { NamespaceService } from './namespaces/namespace-service';
 import { TieringService } from './tiering/tiering-service';
+import { WalService } from './wal/wal-service';
 
 export interface AppIdentity {
   readonly name: string;
@@ -23,6 +24,7 @@ export interface Services {
   readonly audit: AuditLog;
   readonly tiering: TieringService;
   readonly namespaces: NamespaceService;
+  readonly wal: WalService;
 }
 
 export async function createServices(identity: AppIdentity): Promise<Services> {
@@ -36,5 +38,6 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
     audit: new AuditLog(identity.dataDir, events),
     tiering: new TieringService(connections, events),
     namespaces: new NamespaceService(connections, (event) => events.publish(event)),
+    wal: new WalService(connections, events),
   };
 }

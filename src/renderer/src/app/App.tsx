@@ -1,6 +1,7 @@
 /** The app shell: title bar (connection, mode), navigation, the current view, status bar. */
 import { useEffect } from 'react';
 import { useApiQuery, useLiveInvalidation } from '../api/hooks';
+import { ShortcutsDialog } from '../components/ShortcutsDialog';
 import { Toasts } from '../components/Toasts';
 import { VIEWS, useUiStore, type ViewId } from '../state/ui-store';
 import { ComingView } from '../views/ComingView';
@@ -72,6 +73,7 @@ export function App() {
         <span role="status" aria-label="Access mode" className={current?.operator ? 'mode operator' : 'mode readonly'}>
           {current?.operator ? 'Operator' : 'Read-only'}
         </span>
+        <ShortcutsDialog />
       </header>
       <nav aria-label="Views" className="sidebar">
         <ul>

@@ -1,0 +1,253 @@
+/**
+ * The WAL in the app: per connection, the prefixes under its WAL root and read-only views of
+ * each, the writers opened in the app (at most one per prefix), replay jobs and load runs;
+ * every live change leaves as an event. Everything that changes storage is reached only
+ * through 'operate' procedures (the router enforces operator mode and audits them); this
+ * service never checks access itself, and never takes an epoch without the live-writer check.
+ */
+import type {
+  InspectView,
+  ManifestView,
+  ObsoletePreview,
+  RegionsView,
+  ReplayProgress,
+  WalListedPrefix,
+  WalObjectRow,
+  WriterView,
+} from '../../../shared/contract/wal';
+import type { ObjectIo } from '../../engine/objectio/object-io';
+import type { WalEntry } from '../../engine/wal/entry';
+import { inspectPrefix, listPrefixes } from '../../engine/wal/inspect';
+import { openReadOnly } from '../../engine/wal/read-only-log';
+import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
+import type { EventBus } from '../event-bus';
+import { AppWriter } from './app-writer';
+import { WriterAlreadyOpenError, WriterNotOpenError } from './errors';
+import { checkNoLiveWriter, registerWrittenAt } from './live-writer';
+import type { LoadSpec } from './load-generator';
+import { previewObsolete } from './obsolete-preview';
+import { ReplayJobs } from './replay-jobs';
+import { inspectViewOf } from './wal-presenters';
+import { chainRowsOf, manifestOf, readOnlyObjects, readOnlyRegions, unreadRowsOf, type ObjectLists } from './wal-reads';
+import { checkWalObjectKey, targetOf, walRootOf, type WalTarget } from './wal-target';
+
+/** What the service needs of ConnectionsService. */
+export interface ConnectionStorage {
+  io(connectionId: string): Promise<{ io: ObjectIo; root: string }>;
+}
+
+interface Located extends WalTarget {
+  readonly io: ObjectIo;
+  readonly root: string;
+  readonly slot: string;
+}
+
+export interface OpenWriterOptions {
+  readonly takeOver: boolean;
+  readonly ackMode: 'durable' | 'enqueued';
+  readonly flushIntervalMs: number;
+}
+
+export interface ReplayRequest {
+  readonly region: bigint;
+  readonly fromId: bigint;
+  readonly chunkSize: number;
+  readonly ratePerSecond?: number;
+  readonly maxEntries?: number;
+}
+
+export class WalService {
+  private readonly writers = new Map<string, AppWriter>();
+  /** Opens in progress, so two calls never open two writers on one prefix. */
+  private readonly opening = new Set<string>();
+  private readonly replays = new ReplayJobs();
+
+  constructor(
+    private readonly connections: ConnectionStorage,
+    private readonly events: EventBus,
+  ) {}
+
+  async prefixes(connectionId: string): Promise<WalListedPrefix[]> {
+    const { io, root } = await this.connections.io(connectionId);
+    const listed = await listPrefixes(io, walRootOf(root));
+    return listed.map((entry) => ({ ...entry, openInApp: this.writers.has(slotOf(connectionId, entry.prefix)) }));
+  }
+
+  async inspect(connectionId: string, prefix: string): Promise<InspectView> {
+    const at = await this.locate(connectionId, prefix);
+    const written = await registerWrittenAt(at.io, at.prefix);
+    const report = await inspectPrefix(at.io, at.config);
+    return inspectViewOf(report, written?.getTime() ?? null, this.writers.has(at.slot));
+  }
+
+  async objects(connectionId: string, prefix: string, status: 'all' | WalObjectRow['status'], offset: number, limit: number): Promise<{ total: number; offset: number; rows: WalObjectRow[] }> {
+    const at = await this.locate(connectionId, prefix);
+    const writer = this.writers.get(at.slot);
+    const lists: ObjectLists = writer
+      ? { chain: chainRowsOf(writer.catalog), orphans: unreadRowsOf(writer.orphansAtOpen, 'orphan'), excluded: [] }
+      : await readOnlyObjects(at.io, at.config);
+    const rows = status === 'all' ? [...lists.chain, ...lists.orphans, ...lists.excluded].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0)) : lists[status === 'chain' ? 'chain' : status === 'orphan' ? 'orphans' : 'excluded'];
+    return { total: rows.length, offset, rows: rows.slice(offset, offset + limit) };
+  }
+
+  async regions(connectionId: string, prefix: string): Promise<RegionsView> {
+    const at = await this.locate(connectionId, prefix);
+    const writer = this.writers.get(at.slot);
+    if (writer) return { source: 'writer', regions: writer.regions() };
+    return readOnlyRegions(at.io, at.config);
+  }
+
+  async manifest(connectionId: string, prefix: string, limit: number): Promise<ManifestView> {
+    const at = await this.locate(connectionId, prefix);
+    return manifestOf(at.io, at.prefix, limit);
+  }
+
+  async verifyObject(connectionId: string, key: string): Promise<ObjectVerdict> {
+    const { io, root } = await this.connections.io(connectionId);
+    checkWalObjectKey(walRootOf(root), key);
+    return verifyObject(io, key);
+  }
+
+  async metrics(connectionId: string, prefix: string): Promise<{ prometheus: string; snapshot: Record<string, unknown> }> {
+    const writer = await this.writerOf(connectionId, prefix, 'wal.metrics');
+    return { prometheus: writer.store.prometheus({ connection: connectionId }), snapshot: { ...writer.store.metrics() } };
+  }
+
+  // ----- writers -----
+
+  async openWriter(connectionId: string, prefix: string, options: OpenWriterOptions): Promise<WriterView> {
+    const at = await this.locate(connectionId, prefix);
+    if (this.writers.has(at.slot) || this.opening.has(at.slot)) throw new WriterAlreadyOpenError(at.prefix);
+    this.opening.add(at.slot);
+    try {
+      await checkNoLiveWriter(at.io, at.prefix, options.takeOver);
+      const config = { ...at.config, ackMode: options.ackMode, flushIntervalMs: options.flushIntervalMs };
+      const writer = await AppWriter.open(at.io, config, {
+        onState: (view) => this.events.publish({ type: 'wal.writer.state', connectionId, prefix: at.prefix, writer: view }),
+        onLoadSample: (sample, running) => this.events.publish({ type: 'wal.load.sample', connectionId, prefix: at.prefix, sample, running }),
+      });
+      this.writers.set(at.slot, writer);
+      const view = writer.view();
+      this.events.publish({ type: 'wal.writer.state', connectionId, prefix: at.prefix, writer: view });
+      return view;
+    } finally {
+      this.opening.delete(at.slot);
+    }
+  }
+
+  async closeWriter(connectionId: string, prefix: string): Promise<{ sealed: boolean; lastSeq: bigint | null; lost: number }> {
+    const writer = await this.writerOf(connectionId, prefix, 'wal.writer.close');
+    const at = await this.locate(connectionId, prefix);
+    const report = await writer.close();
+    this.writers.delete(at.slot);
+    this.events.publish({ type: 'wal.writer.state', connectionId, prefix: at.prefix, writer: null });
+    return { sealed: report.sealed, lastSeq: report.lastSeq, lost: report.lost?.count ?? 0 };
+  }
+
+  async writerState(connectionId: string, prefix: string): Promise<WriterView | null> {
+    const at = await this.locate(connectionId, prefix);
+    return this.writers.get(at.slot)?.view() ?? null;
+  }
+
+  async startLoad(connectionId: string, prefix: string, spec: LoadSpec): Promise<{ running: boolean }> {
+    (await this.writerOf(connectionId, prefix, 'wal.load.start')).startLoad(spec);
+    return { running: true };
+  }
+
+  async stopLoad(connectionId: string, prefix: string): Promise<{ acknowledged: number; failed: number }> {
+    return (await this.writerOf(connectionId, prefix, 'wal.load.stop')).stopLoad();
+  }
+
+  // ----- watermarks and the region table -----
+
+  async previewObsolete(connectionId: string, prefix: string, region: bigint, id: bigint): Promise<ObsoletePreview> {
+    const at = await this.locate(connectionId, prefix);
+    const writer = this.writers.get(at.slot);
+    if (writer) return writer.previewObsolete(region, id);
+    const log = await openReadOnly(at.io, at.config);
+    return previewObsolete(log.catalog, region, id);
+  }
+
+  async obsolete(connectionId: string, prefix: string, region: bigint, id: bigint): Promise<ObsoletePreview> {
+    return (await this.writerOf(connectionId, prefix, 'wal.obsolete')).obsolete(region, id);
+  }
+
+  async obsoleteAll(connectionId: string, prefix: string, region: bigint): Promise<ObsoletePreview> {
+    return (await this.writerOf(connectionId, prefix, 'wal.obsoleteAll')).obsoleteAll(region);
+  }
+
+  async createNamespace(connectionId: string, prefix: string, region: bigint): Promise<{ regionId: bigint }> {
+    const writer = await this.writerOf(connectionId, prefix, 'wal.namespaces.create');
+    await writer.store.createNamespace(writer.provider(region));
+    return { regionId: region };
+  }
+
+  async deleteNamespace(connectionId: string, prefix: string, region: bigint): Promise<{ regionId: bigint }> {
+    const writer = await this.writerOf(connectionId, prefix, 'wal.namespaces.delete');
+    await writer.store.deleteNamespace(writer.provider(region));
+    return { regionId: region };
+  }
+
+  // ----- replay -----
+
+  /** Streams from the writer of this app when it holds the prefix, else from a read-only open. */
+  async startReplay(connectionId: string, prefix: string, request: ReplayRequest): Promise<ReplayProgress> {
+    const at = await this.locate(connectionId, prefix);
+    const { source, latestId } = await this.replaySource(at, request.region, request.fromId);
+    const job = this.replays.start(source, { chunkSize: request.chunkSize, ratePerSecond: request.ratePerSecond, maxEntries: request.maxEntries, latestId }, {
+      chunk: (entries, progress) => this.events.publish({ type: 'wal.replay.chunk', jobId: progress.jobId, entries, progress }),
+      done: (progress) => this.events.publish({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
+    });
+    return job.progress();
+  }
+
+  pauseReplay(jobId: string): ReplayProgress {
+    return this.replays.get(jobId).pause();
+  }
+
+  resumeReplay(jobId: string): ReplayProgress {
+    return this.replays.get(jobId).resume();
+  }
+
+  cancelReplay(jobId: string): ReplayProgress {
+    return this.replays.get(jobId).cancel();
+  }
+
+  replayProgress(jobId: string): ReplayProgress {
+    return this.replays.progress(jobId);
+  }
+
+  /** Cancels every replay and stops every writer (app shutdown, tests). */
+  async closeAll(): Promise<void> {
+    await this.replays.cancelAll();
+    const writers = [...this.writers.values()];
+    this.writers.clear();
+    await Promise.all(writers.map((writer) => writer.close()));
+  }
+
+  private async locate(connectionId: string, prefix: string): Promise<Located> {
+    const { io, root } = await this.connections.io(connectionId);
+    const walRoot = walRootOf(root);
+    const target = targetOf(walRoot, prefix);
+    return { ...target, io, root: walRoot, slot: slotOf(connectionId, target.prefix) };
+  }
+
+  private async replaySource(at: Located, region: bigint, fromId: bigint): Promise<{ source: AsyncIterable<WalEntry>; latestId: bigint }> {
+    const writer = this.writers.get(at.slot);
+    if (writer) return { source: writer.read(region, fromId), latestId: writer.catalog.latestEntryId(region) };
+    // A prefix that does not open fails here with the recovery's typed error.
+    const log = await openReadOnly(at.io, at.config);
+    return { source: log.read({ prefix: at.prefix, regionId: region }, fromId), latestId: log.catalog.latestEntryId(region) };
+  }
+
+  private async writerOf(connectionId: string, prefix: string, action: string): Promise<AppWriter> {
+    const at = await this.locate(connectionId, prefix);
+    const writer = this.writers.get(at.slot);
+    if (writer === undefined) throw new WriterNotOpenError(at.prefix, action);
+    return writer;
+  }
+}
+
+function slotOf(connectionId: string, prefix: string): string {
+  return `${connectionId}\n${prefix}`;
+}
