@@ -45,6 +45,38 @@ export function providerOf(store: { prefix: string }, region: RegionId = BENCH_R
   return { prefix: store.prefix, regionId: region };
 }
 
+/** How long past its window a run may take to finish before it counts as stalled. */
+export const STALL_GRACE_MS = 10_000;
+
+/** A run that did not finish: the engine stopped acknowledging (or storage stopped answering). */
+export class StalledRunError extends Error {
+  constructor(what: string, afterMs: number) {
+    super(`stalled: ${what} ${Math.round(afterMs / 1000)} s later`);
+    this.name = 'StalledRunError';
+  }
+}
+
+/**
+ * `work`, or a StalledRunError once `ms` passed. The timer also keeps the process alive: a
+ * promise that never settles would otherwise end the run silently with an empty event loop.
+ */
+export async function withDeadline<T>(work: Promise<T>, ms: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StalledRunError(what(), ms)), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Stops a store, giving up (without throwing) if the stop itself never returns. */
+export async function stopStore(store: ObjectStoreLogStore): Promise<void> {
+  await withDeadline(store.stop(), STALL_GRACE_MS, () => `stop of ${store.prefix}`).catch(() => undefined);
+}
+
 /** A steady-state window: work finished before `warmupSeconds` is not counted. */
 export interface LoopWindow {
   readonly seconds: number;
@@ -84,23 +116,29 @@ export async function closedLoop(
   const latenciesMs: number[] = [];
   let operations = 0;
   let bytes = 0;
+  let inFlight = 0;
   let failure: { error: unknown } | null = null;
   const worker = async (index: number): Promise<void> => {
     while (failure === null && performance.now() < end) {
       const sent = performance.now();
+      inFlight += 1;
       try {
         const done = await operation(index);
         const now = performance.now();
-        if (now < countFrom || now > end) continue;
-        operations += 1;
-        bytes += done;
-        latenciesMs.push(now - sent);
+        if (now >= countFrom && now <= end) {
+          operations += 1;
+          bytes += done;
+          latenciesMs.push(now - sent);
+        }
       } catch (error) {
         failure ??= { error };
+      } finally {
+        inFlight -= 1;
       }
     }
   };
-  await Promise.all(Array.from({ length: workers }, (_, index) => worker(index)));
+  const loops = Promise.all(Array.from({ length: workers }, (_, index) => worker(index)));
+  await withDeadline(loops, end - performance.now() + STALL_GRACE_MS, () => `${inFlight} operations still pending`);
   if (failure !== null) throw (failure as { error: unknown }).error;
   return { operations, bytes, seconds: window.seconds, latenciesMs };
 }
@@ -186,8 +224,11 @@ export async function writeChain(
   return written;
 }
 
-/** Removes every object a figure left (S3 memstore keeps them in RAM); local dirs are rm'd. */
-async function emptyStore(io: ObjectIo): Promise<void> {
+/**
+ * Removes every object of the store: radosgw's memstore keeps them in RAM (and blocks every
+ * writer once nearly full), so heavy figures empty the store between rounds.
+ */
+export async function emptyStore(io: ObjectIo): Promise<void> {
   const keys: string[] = [];
   for await (const page of io.list('')) for (const object of page.objects) keys.push(object.key);
   let next = 0;
@@ -208,7 +249,7 @@ export async function onEachBackend<T>(measure: (io: ObjectIo, backend: BenchBac
       try {
         results.push(...(await measure(io, backend.name)));
       } finally {
-        if (backend.name === 's3') await emptyStore(io);
+        await emptyStore(io);
       }
     } finally {
       backend.dispose();

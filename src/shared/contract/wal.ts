@@ -117,6 +117,9 @@ export const InspectView = z.object({
   register: RegisterView,
   /** When the register was last written (its newest version object), if the store tells. */
   registerWrittenAtMs: z.number().nullable(),
+  registerAgeMs: z.number().nullable(),
+  /** Written within the live-writer window: taking the epoch needs `takeOver`. */
+  registerFresh: z.boolean(),
   listed: z.number(),
   tip: WalObjectRef.nullable(),
   nextSeq: z.bigint().nullable(),
@@ -174,6 +177,7 @@ export const RegionsView = z.object({
   source: z.enum(['writer', 'read-only', 'inspect']),
   regions: z.array(RegionRow),
 });
+export type RegionsView = z.infer<typeof RegionsView>;
 
 export const ObsoletePreview = z.object({
   region: z.bigint(),

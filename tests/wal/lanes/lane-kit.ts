@@ -14,7 +14,13 @@ import { objectsUnder, type ObjectIo } from '../../../src/main/engine/objectio/o
 import type { ObjectStoreWalConfigInput } from '../../../src/main/engine/wal/config';
 import type { WalEntry } from '../../../src/main/engine/wal/entry';
 import { decodeTrailer, TRAILER_SIZE } from '../../../src/main/engine/wal/format';
-import { makeEntryId, positionOf, seqOf, type EntryId, type Seq } from '../../../src/main/engine/wal/ids';
+import {
+  makeEntryId,
+  positionOf,
+  seqOf,
+  type EntryId,
+  type Seq,
+} from '../../../src/main/engine/wal/ids';
 import { objectsFolder, seqOfObjectKey, walPrefix } from '../../../src/main/engine/wal/keys';
 import { makeRegionId, type Provider, type RegionId } from '../../../src/main/engine/wal/provider';
 import { ObjectStoreLogStore, type StoreOptions } from '../../../src/main/engine/wal/store';
@@ -78,7 +84,9 @@ export function localLane(): WalLane {
       await writeFile(file, flipped(await readFile(file), offset));
     },
     async dispose() {
-      await Promise.all([...roots.values()].map((root) => rm(root, { recursive: true, force: true })));
+      await Promise.all(
+        [...roots.values()].map((root) => rm(root, { recursive: true, force: true })),
+      );
       roots.clear();
     },
   };
@@ -93,8 +101,10 @@ export function s3WalLane(lane: S3Lane): WalLane {
   };
 }
 
-export function laneConfig(overrides: Partial<ObjectStoreWalConfigInput> = {}): ObjectStoreWalConfigInput {
-  return { root: 'lane', nodeId: 3n, generation: 1, flushIntervalMs: 10, ...overrides } as ObjectStoreWalConfigInput;
+export function laneConfig(
+  overrides: Partial<ObjectStoreWalConfigInput> = {},
+): ObjectStoreWalConfigInput {
+  return { root: 'lane', nodeId: 3n, generation: 1, flushIntervalMs: 10, ...overrides };
 }
 
 export function prefixOf(config: ObjectStoreWalConfigInput): string {
@@ -106,7 +116,11 @@ export function openLaneStore(
   config: ObjectStoreWalConfigInput,
   options: StoreOptions = {},
 ): Promise<ObjectStoreLogStore> {
-  return ObjectStoreLogStore.open(io, config, { fenceDeadlineMs: 3000, fenceRetryDelayMs: 10, ...options });
+  return ObjectStoreLogStore.open(io, config, {
+    fenceDeadlineMs: 3000,
+    fenceRetryDelayMs: 10,
+    ...options,
+  });
 }
 
 export function providerOf(store: { prefix: string }, region: RegionId): Provider {
@@ -144,7 +158,10 @@ export type Part = readonly [RegionId, Uint8Array];
  * The id of every part of one append: an append is admitted whole into one batch, so a
  * region's entries in it take consecutive positions ending at the id the append returned.
  */
-export function idsOfAppend(parts: readonly Part[], lastEntryIds: ReadonlyMap<RegionId, EntryId>): Written[] {
+export function idsOfAppend(
+  parts: readonly Part[],
+  lastEntryIds: ReadonlyMap<RegionId, EntryId>,
+): Written[] {
   const remaining = new Map<RegionId, number>();
   for (const [region] of parts) remaining.set(region, (remaining.get(region) ?? 0) + 1);
   return parts.map(([region, bytes]) => {
@@ -156,8 +173,13 @@ export function idsOfAppend(parts: readonly Part[], lastEntryIds: ReadonlyMap<Re
   });
 }
 
-export async function appendParts(store: ObjectStoreLogStore, parts: readonly Part[]): Promise<Written[]> {
-  const entries = parts.map(([region, bytes]) => store.entry(bytes, 0n, region, providerOf(store, region)));
+export async function appendParts(
+  store: ObjectStoreLogStore,
+  parts: readonly Part[],
+): Promise<Written[]> {
+  const entries = parts.map(([region, bytes]) =>
+    store.entry(bytes, 0n, region, providerOf(store, region)),
+  );
   const { lastEntryIds } = await store.appendBatch(entries);
   return idsOfAppend(parts, lastEntryIds);
 }
@@ -169,16 +191,30 @@ export async function collect(entries: AsyncIterable<WalEntry>): Promise<WalEntr
 }
 
 /** Id and bytes as plain values, so a mismatch prints readably. */
-export function shapeOf(entries: ReadonlyArray<{ readonly id: EntryId; readonly data?: Uint8Array; readonly bytes?: Uint8Array }>): Array<[string, string]> {
-  return entries.map((e) => [e.id.toString(), Buffer.from(e.data ?? e.bytes ?? new Uint8Array()).toString('hex')]);
+export function shapeOf(
+  entries: ReadonlyArray<{
+    readonly id: EntryId;
+    readonly data?: Uint8Array;
+    readonly bytes?: Uint8Array;
+  }>,
+): Array<[string, string]> {
+  return entries.map((e) => [
+    e.id.toString(),
+    Buffer.from(e.data ?? e.bytes ?? new Uint8Array()).toString('hex'),
+  ]);
 }
 
 export function ofRegion(written: readonly Written[], region: RegionId): Written[] {
-  return written.filter((w) => w.region === region).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return written
+    .filter((w) => w.region === region)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** The sequence and trailer epoch of every WAL object of the prefix, ascending. */
-export async function storedObjects(io: ObjectIo, prefix: string): Promise<Array<{ seq: Seq; epoch: bigint }>> {
+export async function storedObjects(
+  io: ObjectIo,
+  prefix: string,
+): Promise<Array<{ seq: Seq; epoch: bigint }>> {
   const found: Array<{ seq: Seq; epoch: bigint }> = [];
   for await (const meta of objectsUnder(io, objectsFolder(prefix))) {
     const seq = seqOfObjectKey(prefix, meta.key);
@@ -190,10 +226,14 @@ export async function storedObjects(io: ObjectIo, prefix: string): Promise<Array
 }
 
 export function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String(error.code)
+    : undefined;
 }
 
-export async function settle<T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+export async function settle<T>(
+  promise: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   try {
     return { ok: true, value: await promise };
   } catch (error) {
@@ -201,7 +241,11 @@ export async function settle<T>(promise: Promise<T>): Promise<{ ok: true; value:
   }
 }
 
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -1,5 +1,6 @@
 /** `cairn wal …`: the object-store WAL from the command line. */
 import type { Command } from 'commander';
+import { registerWalGcCommand } from './wal-gc';
 import { registerWalReadCommands } from './wal-read';
 import { registerWalWriteCommands } from './wal-write';
 
@@ -7,4 +8,5 @@ export function registerWal(program: Command): void {
   const wal = program.command('wal').description('The object-store WAL: prefixes, inspect, verify, append, replay, obsolete');
   registerWalReadCommands(wal);
   registerWalWriteCommands(wal);
+  registerWalGcCommand(wal);
 }

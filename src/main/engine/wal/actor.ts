@@ -32,6 +32,7 @@ import { createWalMetrics, type WalMetrics } from './metrics';
 import { planChangesAnything, planObsolete, type ObsoleteFacts } from './obsolete';
 import type { RegionId } from './region-id';
 import type { ControlState, TailHint, WriterSession } from './session';
+import type { CatalogObject } from './catalog';
 import { createObject, type CreateOutcome } from './uploader';
 import { withStoppedSeal, withTail, withWatermark } from './actor/control-changes';
 import { judgeCreate } from './actor/failure-matrix';
@@ -219,6 +220,27 @@ export class WriterActor {
           this.certified = maxSeq(this.certified, seqOf(plan.watermark));
         });
     });
+  }
+
+  /**
+   * GC's boundary CAS (control.md point 5), in command order: `decide` picks the boundary from
+   * the indexed chain and the persisted control state; once the CAS passed (which proves this
+   * writer still holds the epoch - `Fenced` poisons it otherwise) the catalog forgets the
+   * objects below it. Only the CAS runs here: listing and deletes stay off the write path.
+   */
+  raiseBoundary(decide: (chain: Iterable<CatalogObject>, control: ControlState) => Seq): Promise<{ previous: Seq; boundary: Seq }> {
+    this.checkUsable();
+    let raised = { previous: 0n, boundary: 0n };
+    return this.enqueueControl('control', () => {
+      const before = this.session.register.current().control;
+      const target = decide(this.session.catalog.objects(), before);
+      return this.session.register
+        .update((control) => (target > control.boundary ? { ...control, boundary: target } : { ...control }))
+        .then((control) => {
+          this.session.catalog.dropBelow(control.boundary);
+          raised = { previous: before.boundary, boundary: control.boundary };
+        });
+    }).then(() => raised);
   }
 
   /** A register change made in command order (the region table). */

@@ -9,6 +9,7 @@ import { WriterActor, type StopReport, type WriterActorOptions, type WriterState
 import { withoutRegion, withRegion } from './actor/control-changes';
 import type { ObjectStoreWalConfigInput } from './config';
 import { makeEntry, type AppendResult, type WalEntry } from './entry';
+import { WriterCollector, type GcReport } from './gc';
 import { checkObsoleteId, type EntryId } from './ids';
 import { createWalMetrics, renderPrometheus, snapshotWalMetrics, type WalMetricsSnapshot } from './metrics';
 import { openWriter, type OpenOptions } from './open';
@@ -17,8 +18,12 @@ import { readRegion, type ReaderContext } from './reader';
 import type { WriterSession } from './session';
 
 export type { StopReport, WriterStateSnapshot } from './actor';
+export type { GcReport } from './gc';
 
-export interface StoreOptions extends WriterActorOptions, Omit<OpenOptions, 'maintenance' | 'metrics'> {}
+export interface StoreOptions extends WriterActorOptions, Omit<OpenOptions, 'maintenance' | 'metrics'> {
+  /** Run a garbage-collection pass in the background after each `obsolete` (control.md point 5). Default true. */
+  readonly gcAfterObsolete?: boolean;
+}
 
 export interface ObsoleteOptions {
   /** Cancels the call if it fires before the command is queued; once queued, it applies. */
@@ -29,10 +34,20 @@ export class ObjectStoreLogStore {
   readonly prefix: string;
   private readonly actor: WriterActor;
   private readonly reader: ReaderContext;
+  private readonly collector: WriterCollector;
+  private readonly gcAfterObsolete: boolean;
 
   private constructor(private readonly session: WriterSession, options: StoreOptions) {
     this.prefix = session.prefix;
     this.actor = new WriterActor(session, options);
+    this.gcAfterObsolete = options.gcAfterObsolete ?? true;
+    this.collector = new WriterCollector({
+      io: session.io,
+      prefix: session.prefix,
+      metrics: this.actor.metrics,
+      snapshot: () => ({ chain: session.catalog.objects(), control: session.register.current().control }),
+      raiseBoundary: (decide) => this.actor.raiseBoundary(decide),
+    });
     this.reader = {
       io: session.io,
       catalog: session.catalog,
@@ -94,7 +109,7 @@ export class ObjectStoreLogStore {
       regionOfProvider(this.prefix, provider, region);
       checkObsoleteId(id);
       options.signal?.throwIfAborted();
-      return this.actor.obsolete(region, id);
+      return this.actor.obsolete(region, id).then(() => this.collectAfterObsolete());
     } catch (error) {
       return Promise.reject(error);
     }
@@ -105,10 +120,30 @@ export class ObjectStoreLogStore {
     try {
       this.actor.checkUsable();
       regionOfProvider(this.prefix, provider, region);
-      return this.actor.obsolete(region, 'latest');
+      return this.actor.obsolete(region, 'latest').then(() => this.collectAfterObsolete());
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /**
+   * One garbage-collection pass (control.md point 5): CAS the boundary (Fenced if this writer
+   * lost the epoch: nothing is deleted), then delete every object below it, ascending.
+   */
+  async gc(): Promise<GcReport> {
+    this.actor.checkUsable();
+    return this.collector.collect();
+  }
+
+  /** Exactly the objects and bytes a pass now would delete; writes nothing. */
+  async gcDryRun(): Promise<GcReport> {
+    this.actor.checkUsable();
+    return this.collector.dryRun();
+  }
+
+  /** Told about every completed pass (the console's event). */
+  onCollection(listener: (report: GcReport) => void): () => void {
+    return this.collector.onCollection(listener);
   }
 
   waitDurable(provider: Provider, id: EntryId): Promise<void> {
@@ -166,8 +201,10 @@ export class ObjectStoreLogStore {
   }
 
   /** Idempotent; see wal.md for both modes. Resolves with what was sealed and what was lost. */
-  stop(): Promise<StopReport> {
-    return this.actor.stop();
+  async stop(): Promise<StopReport> {
+    const report = await this.actor.stop();
+    await this.collector.idle(); // A pass past its CAS finishes its deletes before stop returns.
+    return report;
   }
 
   state(): WriterStateSnapshot {
@@ -176,6 +213,10 @@ export class ObjectStoreLogStore {
 
   onStateChange(listener: (state: WriterStateSnapshot) => void): () => void {
     return this.actor.onStateChange(listener);
+  }
+
+  private collectAfterObsolete(): void {
+    if (this.gcAfterObsolete) this.collector.requestAfterObsolete();
   }
 
   metrics(): WalMetricsSnapshot {

@@ -114,7 +114,8 @@ export class AppWriter {
 
   async obsoleteAll(region: bigint): Promise<ObsoletePreview> {
     const preview = this.previewObsolete(region, this.store.latestEntryId(this.provider(region)));
-    await this.store.obsoleteAll(this.provider(region));
+    await this.store.obsoleteAll(this.provider(region), region);
+    this.announce.push(this.view());
     return preview;
   }
 

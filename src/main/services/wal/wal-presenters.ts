@@ -7,6 +7,7 @@ import type { ObjectCatalog, RegionSummary } from '../../engine/wal/catalog';
 import type { InspectReport } from '../../engine/wal/inspect';
 import type { ControlState, RecoveredObject } from '../../engine/wal/session';
 import type { WriterStateSnapshot } from '../../engine/wal/store';
+import { LIVE_WRITER_WINDOW_MS } from './live-writer';
 
 const byId = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -36,7 +37,8 @@ function failureOf(report: InspectReport): InspectFailureView | null {
   return { code: report.failure.code, message: report.failure.message, key };
 }
 
-export function inspectViewOf(report: InspectReport, registerWrittenAtMs: number | null, openInApp: boolean): InspectView {
+export function inspectViewOf(report: InspectReport, registerWrittenAtMs: number | null, openInApp: boolean, now = Date.now()): InspectView {
+  const registerAgeMs = registerWrittenAtMs === null ? null : Math.max(0, now - registerWrittenAtMs);
   const register = report.register;
   return {
     prefix: report.prefix,
@@ -48,6 +50,8 @@ export function inspectViewOf(report: InspectReport, registerWrittenAtMs: number
       otherFields: { ...register.otherFields },
     },
     registerWrittenAtMs,
+    registerAgeMs,
+    registerFresh: registerAgeMs !== null && registerAgeMs < LIVE_WRITER_WINDOW_MS,
     listed: report.listed,
     tip: report.tip === null ? null : objectRefOf(report.tip),
     nextSeq: report.nextSeq,

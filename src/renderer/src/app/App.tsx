@@ -10,6 +10,11 @@ import { ActivityView } from '../views/ActivityView';
 import { BrowserView } from '../views/BrowserView';
 import { NamespacesView } from '../views/NamespacesView';
 import { SegmentsView } from '../views/SegmentsView';
+import { OverviewView } from '../views/OverviewView';
+import { BatchesView } from '../views/BatchesView';
+import { RegionsView } from '../views/RegionsView';
+import { ReplayView } from '../views/ReplayView';
+import { ManifestView } from '../views/ManifestView';
 import { api } from '../api/client';
 
 const NEEDS: Partial<Record<ViewId, string>> = {
@@ -26,6 +31,11 @@ function CurrentView({ view }: { view: ViewId }) {
   if (view === 'activity') return <ActivityView />;
   if (view === 'segments') return <SegmentsView />;
   if (view === 'namespaces') return <NamespacesView />;
+  if (view === 'overview') return <OverviewView />;
+  if (view === 'batches') return <BatchesView />;
+  if (view === 'regions') return <RegionsView />;
+  if (view === 'replay') return <ReplayView />;
+  if (view === 'manifest') return <ManifestView />;
   const label = VIEWS.find((candidate) => candidate.id === view)?.label ?? view;
   return <ComingView title={label} needs={NEEDS[view] ?? 'a later release'} />;
 }

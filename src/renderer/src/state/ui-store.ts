@@ -21,6 +21,9 @@ interface UiState {
   connectionId: string;
   showView: (view: ViewId) => void;
   selectConnection: (id: string) => void;
+  /** The WAL prefix the WAL views show (shared by Overview, Batches, Regions, Replay, Manifest). */
+  walPrefix: string | null;
+  selectWalPrefix: (prefix: string | null) => void;
 }
 
 export const useUiStore = create<UiState>((set) => ({
@@ -28,4 +31,6 @@ export const useUiStore = create<UiState>((set) => ({
   connectionId: 'embedded',
   showView: (view) => set({ view }),
   selectConnection: (connectionId) => set({ connectionId }),
+  walPrefix: null,
+  selectWalPrefix: (walPrefix) => set({ walPrefix }),
 }));

@@ -38,7 +38,9 @@ export function isWhollyObsolete(
   object: CollectableObject,
   watermarks: ReadonlyMap<RegionId, EntryId>,
 ): boolean {
-  return object.segments.every((segment) => segment.lastId <= (watermarks.get(segment.regionId) ?? 0n));
+  return object.segments.every(
+    (segment) => segment.lastId <= (watermarks.get(segment.regionId) ?? 0n),
+  );
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * Figure: the cost of the durability fence - durable throughput with `ackFence: 'register'`
+ * / with `ackFence: 'none'`, rounds alternating the two, under two loads: the throughput
+ * figure's saturating one (creates pipelined) and the batching figure's 1,024 appenders
+ * (one create in flight, so every fence read adds to every cycle). Target >= 0.9.
+ * A run that stops acknowledging is reported as a failed row naming the stall.
+ */
+import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
+import type { AckFence } from '../../src/main/engine/wal/config';
+import { judged, type FigureResult } from '../harness';
+import { SATURATING_APPENDERS, SATURATING_BATCH_BYTES } from './throughput';
+import {
+  appendLoop,
+  bytesPerSecond,
+  emptyStore,
+  onEachBackend,
+  openBenchStore,
+  rounded,
+  stopStore,
+  sumCounts,
+  type LoopCount,
+} from './wal-bench';
+
+const ROUNDS = 2;
+const WINDOW = { seconds: 2.5, warmupSeconds: 0.5 };
+const TARGET = 0.9;
+
+interface Load {
+  readonly name: string;
+  readonly appenders: number;
+  readonly maxBatchBytes?: number;
+}
+
+const LOADS: readonly Load[] = [
+  { name: 'saturating', appenders: SATURATING_APPENDERS, maxBatchBytes: SATURATING_BATCH_BYTES },
+  { name: '1,024 appenders', appenders: 1024 },
+];
+
+export async function fence(): Promise<FigureResult[]> {
+  return onEachBackend(async (io, backend) => {
+    const rows: FigureResult[] = [];
+    for (const [index, load] of LOADS.entries()) rows.push(await measure(io, backend, load, 400 + index * 10));
+    return rows;
+  });
+}
+
+async function durableRun(io: ObjectIo, nodeId: number, load: Load, ackFence: AckFence): Promise<LoopCount> {
+  const store = await openBenchStore(io, nodeId, { flushIntervalMs: 10, maxBatchBytes: load.maxBatchBytes, ackFence });
+  try {
+    return await appendLoop(store, load.appenders, WINDOW);
+  } catch (error) {
+    throw new Error(`ackFence '${ackFence}': ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await stopStore(store);
+    await emptyStore(io);
+  }
+}
+
+async function measure(io: ObjectIo, backend: string, load: Load, firstNode: number): Promise<FigureResult> {
+  const figure = `fence: durable throughput, ackFence 'register' / 'none' (${load.name})`;
+  const shape = { appenders: load.appenders, maxBatchBytes: load.maxBatchBytes ?? 'default', flushIntervalMs: 10, rounds: ROUNDS };
+  const fenced: LoopCount[] = [];
+  const unfenced: LoopCount[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      fenced.push(await durableRun(io, firstNode + 2 * round, load, 'register'));
+      unfenced.push(await durableRun(io, firstNode + 2 * round + 1, load, 'none'));
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { figure, backend, value: Number.NaN, unit: 'x', ...judged(Number.NaN, '>=', TARGET), detail: { ...shape, error: message } };
+  }
+  const fencedRate = bytesPerSecond(sumCounts(fenced));
+  const unfencedRate = bytesPerSecond(sumCounts(unfenced));
+  const ratio = fencedRate / unfencedRate;
+  return {
+    figure,
+    backend,
+    value: ratio,
+    unit: 'x',
+    ...judged(ratio, '>=', TARGET),
+    detail: { ...shape, registerMBps: rounded(fencedRate / 1e6), noneMBps: rounded(unfencedRate / 1e6) },
+  };
+}

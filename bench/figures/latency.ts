@@ -1,0 +1,88 @@
+/**
+ * Figure: the overhead of a serial durable writer (one appender, 10 ms interval): its p50
+ * append latency minus (interval + create p50 + fence-read p50), where the create is a raw
+ * `putIfAbsent` of an object of the writer's mean object size and the fence read is one
+ * `EpochRegister.isCurrent` (what the durability fence runs), both measured in the same run,
+ * rounds interleaved. Target <= 2 ms.
+ */
+import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
+import { EpochRegister, newWriterId, registerStoreOf } from '../../src/main/engine/wal/register';
+import { judged, percentile, type FigureResult } from '../harness';
+import {
+  BENCH_REGION,
+  benchPrefix,
+  createdObjects,
+  ENTRY_BYTES,
+  onEachBackend,
+  openBenchStore,
+  PAYLOAD,
+  providerOf,
+  rounded,
+  stopStore,
+  serialLatencies,
+} from './wal-bench';
+
+const FLUSH_INTERVAL_MS = 10;
+const ROUNDS = 3;
+const SAMPLES_PER_ROUND = 50;
+
+export async function latency(): Promise<FigureResult[]> {
+  return onEachBackend(async (io, backend) => [await measure(io, backend)]);
+}
+
+async function fenceRegister(io: ObjectIo): Promise<EpochRegister> {
+  const prefix = benchPrefix(301);
+  const writerId = newWriterId();
+  return EpochRegister.takeEpoch(registerStoreOf(io, prefix, { writerId }), prefix, writerId);
+}
+
+async function measure(io: ObjectIo, backend: string): Promise<FigureResult> {
+  const store = await openBenchStore(io, 300, { flushIntervalMs: FLUSH_INTERVAL_MS });
+  const register = await fenceRegister(io);
+  const provider = providerOf(store);
+  const appends: number[] = [];
+  const creates: number[] = [];
+  const fenceReads: number[] = [];
+  let createdKeys = 0;
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      appends.push(
+        ...(await serialLatencies(SAMPLES_PER_ROUND, () =>
+          store.appendBatch([store.entry(PAYLOAD, 0n, BENCH_REGION, provider)]),
+        )),
+      );
+      const created = createdObjects(store);
+      const body = new Uint8Array(Math.round(created.bytes / created.objects)).fill(3);
+      creates.push(
+        ...(await serialLatencies(SAMPLES_PER_ROUND, () =>
+          io.putIfAbsent(`raw/latency/${String(createdKeys++).padStart(8, '0')}`, body),
+        )),
+      );
+      fenceReads.push(...(await serialLatencies(SAMPLES_PER_ROUND, () => register.isCurrent())));
+    }
+  } finally {
+    await stopStore(store);
+  }
+  const appendP50 = percentile(appends, 50);
+  const createP50 = percentile(creates, 50);
+  const fenceP50 = percentile(fenceReads, 50);
+  const overhead = appendP50 - (FLUSH_INTERVAL_MS + createP50 + fenceP50);
+  const created = createdObjects(store);
+  return {
+    figure: 'latency: serial durable p50 - (10 ms + create p50 + fence read p50)',
+    backend,
+    value: overhead,
+    unit: 'ms',
+    ...judged(overhead, '<=', 2),
+    detail: {
+      appendP50Ms: rounded(appendP50),
+      appendP99Ms: rounded(percentile(appends, 99)),
+      createP50Ms: rounded(createP50),
+      fenceReadP50Ms: rounded(fenceP50),
+      flushIntervalMs: FLUSH_INTERVAL_MS,
+      samples: appends.length,
+      entryBytes: ENTRY_BYTES,
+      meanObjectBytes: Math.round(created.bytes / created.objects),
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Batches: the sequence strip of a writer this app holds on the selected prefix, live from
+ * `wal.writer.state` events, with the in-app load generator (operator mode); for a prefix not
+ * written here, the read-only inspection of its chain, orphans, gaps and excluded objects.
+ */
+import { useApiQuery } from '../api/hooks';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { LoadControls } from './wal/LoadControls';
+import { ObjectTable } from './wal/ObjectTable';
+import { FailureNotice } from './wal/OpenFailure';
+import { PrefixPicker } from './wal/PrefixPicker';
+import { SequenceStrip } from './wal/SequenceStrip';
+import { useLiveWriter, useOperator, useSelectedPrefix } from './wal/use-wal';
+import { WriterControls } from './wal/WriterControls';
+import './wal/wal.css';
+
+export function BatchesView() {
+  const { connectionId, prefix } = useSelectedPrefix();
+  return (
+    <section aria-labelledby="batches-title" className="view">
+      <header className="view-header">
+        <h1 id="batches-title">Batches</h1>
+        <PrefixPicker />
+      </header>
+      {prefix !== null && <BatchesOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />}
+    </section>
+  );
+}
+
+function BatchesOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+  const operator = useOperator(connectionId);
+  const writer = useLiveWriter(connectionId, prefix);
+  const inspect = useApiQuery('wal.inspect', { connectionId, prefix }, { enabled: writer === null });
+  return (
+    <div className="wal-main">
+      <WriterControls connectionId={connectionId} prefix={prefix} writer={writer} inspect={inspect.data} operator={operator} />
+      {writer !== null ? (
+        <>
+          <SequenceStrip writer={writer} />
+          {operator && <LoadControls connectionId={connectionId} prefix={prefix} writer={writer} />}
+        </>
+      ) : (
+        <>
+          {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
+          {inspect.data && (
+            <section aria-label="Chain summary" className="wal-panel">
+              <p className="muted small">Not written by this app: the chain as a read-only recovery finds it.</p>
+              {inspect.data.failure && <FailureNotice failure={inspect.data.failure} />}
+              <dl className="facts">
+                <dt>Tip</dt>
+                <dd>{inspect.data.tip ? `seq ${String(inspect.data.tip.seq)} · epoch ${String(inspect.data.tip.epoch)}` : 'none'}</dd>
+                <dt>Chain</dt>
+                <dd>{inspect.data.chainObjects.toLocaleString()} objects</dd>
+                <dt>Orphans</dt>
+                <dd>{inspect.data.orphans.length}</dd>
+                <dt>Excluded (sealed epochs)</dt>
+                <dd>{inspect.data.excluded.length}</dd>
+                <dt>Missing (collected meanwhile)</dt>
+                <dd>{inspect.data.missing.length}</dd>
+                <dt>Next start</dt>
+                <dd>{inspect.data.nextSeq === null ? 'sequences exhausted' : `seq ${String(inspect.data.nextSeq)} (start gap above every listed object)`}</dd>
+                <dt>Boundary</dt>
+                <dd>{String(inspect.data.register.boundary)}</dd>
+              </dl>
+            </section>
+          )}
+        </>
+      )}
+      <ObjectTable connectionId={connectionId} prefix={prefix} live={writer !== null} />
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+/**
+ * Manifest: the WAL register of the selected prefix decoded - writer epoch and id, tail,
+ * boundary, watermarks, region table - its version history, and the sealed directory (the
+ * epoch history) with its byte budget gauge. View only: raw edits could break the protocol.
+ * A prefix whose open would fail shows the typed error, the verify report of the object it
+ * names and a raw download of that object.
+ */
+import { useApiQuery } from '../api/hooks';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { formatBytes } from './format';
+import { OpenFailurePanel } from './wal/OpenFailure';
+import { PrefixPicker } from './wal/PrefixPicker';
+import { useSelectedPrefix } from './wal/use-wal';
+import { regionName, sealEpochs } from './wal/wal-words';
+import type { ManifestView as Manifest } from '../../../shared/contract/wal';
+import './wal/wal.css';
+
+export function ManifestView() {
+  const { connectionId, prefix } = useSelectedPrefix();
+  return (
+    <section aria-labelledby="manifest-title" className="view">
+      <header className="view-header">
+        <h1 id="manifest-title">Manifest</h1>
+        <PrefixPicker />
+      </header>
+      {prefix !== null && <ManifestOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />}
+    </section>
+  );
+}
+
+function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+  const manifest = useApiQuery('wal.manifest', { connectionId, prefix });
+  const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
+  return (
+    <div className="wal-main">
+      <p className="muted small">View only: the register is changed by its writer, never edited by hand.</p>
+      {inspect.data?.failure && <OpenFailurePanel connectionId={connectionId} failure={inspect.data.failure} />}
+      {manifest.error && <ErrorPanel error={manifest.error} onRetry={() => void manifest.refetch()} />}
+      {manifest.data && (
+        <>
+          <RegisterFields manifest={manifest.data} />
+          <SealedDirectory manifest={manifest.data} />
+          <History manifest={manifest.data} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function RegisterFields({ manifest }: { manifest: Manifest }) {
+  const register = manifest.register;
+  if (!register.exists) return <p className="muted">No writer ever opened this prefix: the register does not exist yet.</p>;
+  return (
+    <section aria-label="Register" className="wal-panel">
+      <h2>Register · version {register.version}</h2>
+      <dl className="facts">
+        <dt>Writer epoch</dt>
+        <dd className="mono" aria-label="Writer epoch">{String(register.writerEpoch)}</dd>
+        <dt>Writer id</dt>
+        <dd className="mono">{register.writerId}</dd>
+        <dt>Tail hint</dt>
+        <dd className="mono">{register.tail ? `seq ${String(register.tail.seq)} · epoch ${String(register.tail.epoch)}` : 'none'}</dd>
+        <dt>Boundary</dt>
+        <dd className="mono">{String(register.boundary)}</dd>
+        <dt>Watermarks</dt>
+        <dd className="mono" aria-label="Watermarks">{register.watermarks.length === 0 ? 'none' : register.watermarks.map((mark) => `${regionName(mark.regionId)} ≤ ${String(mark.watermark)}`).join(', ')}</dd>
+        <dt>Region table</dt>
+        <dd className="mono">{register.regions.length === 0 ? 'empty' : register.regions.map((region) => `${regionName(region.regionId)} (${new Date(region.createdAtMs).toISOString()})`).join(', ')}</dd>
+        {Object.entries(register.otherFields).map(([name, value]) => (
+          <div key={name}>
+            <dt className="mono">{name}</dt>
+            <dd className="mono">{value.slice(0, 200)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function SealedDirectory({ manifest }: { manifest: Manifest }) {
+  const { sealedDirectoryBytes: used, sealedDirectoryBudget: budget } = manifest;
+  return (
+    <section aria-label="Sealed directory" className="wal-panel">
+      <h2>Sealed epochs</h2>
+      <div className="wal-gauge">
+        <meter aria-label="Sealed directory budget" min={0} max={budget} low={budget * 0.6} high={budget * 0.85} optimum={0} value={used} />
+        <span className="small">
+          {formatBytes(used)} of {formatBytes(budget)} ({((used / budget) * 100).toFixed(1)}%)
+        </span>
+      </div>
+      <table className="table" aria-label="Sealed epochs">
+        <thead>
+          <tr>
+            <th>Epochs</th>
+            <th>Last object</th>
+            <th>Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {manifest.register.sealed.map((record) => (
+            <tr key={`${String(record.firstEpoch)}-${String(record.lastEpoch)}`}>
+              <td className="mono">{sealEpochs(record)}</td>
+              <td className="mono">{record.lastSeq === null ? 'none on the chain' : `seq ${String(record.lastSeq)}`}</td>
+              <td>{record.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {manifest.register.sealed.length === 0 && <p className="muted small">No epoch has ended yet.</p>}
+    </section>
+  );
+}
+
+function History({ manifest }: { manifest: Manifest }) {
+  return (
+    <section aria-label="Version history" className="wal-panel">
+      <h2>Version history</h2>
+      <table className="table" aria-label="Register versions">
+        <thead>
+          <tr>
+            <th>Version</th>
+            <th>Writer epoch</th>
+            <th>Writer</th>
+            <th>Tail</th>
+            <th>Fields</th>
+          </tr>
+        </thead>
+        <tbody>
+          {manifest.history.map((entry) => (
+            <tr key={entry.version}>
+              <td className="mono">{entry.version}</td>
+              <td className="mono">{entry.writerEpoch === null ? 'malformed' : String(entry.writerEpoch)}</td>
+              <td className="mono small">{entry.writerId}</td>
+              <td className="mono">{entry.tail ?? 'none'}</td>
+              <td className="small">{entry.fieldNames.join(', ')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Regions: per region of the selected prefix its entries, first / latest / durable id,
+ * obsolete watermark, objects spanned, bytes and holes. With a writer opened in the app and
+ * operator mode: obsolete up to an id, obsolete all, and the region table. On a prefix this
+ * app does not write, it says so and offers to open or take over the writer.
+ */
+import { useApiQuery } from '../api/hooks';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { formatBytes } from './format';
+import { FailureNotice } from './wal/OpenFailure';
+import { PrefixPicker } from './wal/PrefixPicker';
+import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/RegionActions';
+import { useLiveWriter, useOperator, useSelectedPrefix } from './wal/use-wal';
+import { WriterControls } from './wal/WriterControls';
+import { regionName } from './wal/wal-words';
+import './wal/wal.css';
+
+export function RegionsView() {
+  const { connectionId, prefix } = useSelectedPrefix();
+  return (
+    <section aria-labelledby="regions-title" className="view">
+      <header className="view-header">
+        <h1 id="regions-title">Regions</h1>
+        <PrefixPicker />
+      </header>
+      {prefix !== null && <RegionsOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />}
+    </section>
+  );
+}
+
+function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+  const operator = useOperator(connectionId);
+  const writer = useLiveWriter(connectionId, prefix);
+  const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
+  const regions = useApiQuery('wal.regions', { connectionId, prefix }, { refetchInterval: writer !== null ? 2000 : false });
+  const actions = writer !== null && operator;
+  return (
+    <div className="wal-main">
+      <WriterControls connectionId={connectionId} prefix={prefix} writer={writer} inspect={inspect.data} operator={operator} />
+      {writer === null && <p className="muted small">This app does not write this prefix{inspect.data?.register.exists ? ' (another process may)' : ''}: the table is a read-only recovery. Region actions need a writer opened here{operator ? '' : ' and operator mode'}.</p>}
+      {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
+      {regions.error && <ErrorPanel error={regions.error} onRetry={() => void regions.refetch()} />}
+      {regions.data && (
+        <table className="table" aria-label={`Regions of ${prefix}`}>
+          <thead>
+            <tr>
+              <th>Region</th>
+              <th>Entries</th>
+              <th>First id</th>
+              <th>Latest id</th>
+              <th>Durable id</th>
+              <th>Watermark</th>
+              <th>Objects</th>
+              <th>Bytes</th>
+              <th>Holes</th>
+              <th>Table</th>
+              {actions && <th>Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {regions.data.regions.map((region) => (
+              <tr key={String(region.regionId)}>
+                <th scope="row" className="mono">
+                  {regionName(region.regionId)}
+                </th>
+                <td>{region.entries.toLocaleString()}</td>
+                <td className="mono">{String(region.firstId)}</td>
+                <td className="mono">{String(region.latestId)}</td>
+                <td className="mono">
+                  {String(region.durableId)}
+                  {region.handedOutId !== null && region.handedOutId !== region.durableId && <span className="muted small"> (handed out {String(region.handedOutId)})</span>}
+                </td>
+                <td className="mono" aria-label={`Watermark of ${regionName(region.regionId)}`}>
+                  {String(region.watermark)}
+                </td>
+                <td>{region.objects.toLocaleString()}</td>
+                <td>{formatBytes(region.bytes)}</td>
+                <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
+                <td>{region.listedInTable ? 'listed' : ''}</td>
+                {actions && (
+                  <td className="wal-actions">
+                    <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
+                    <ObsoleteAllDialog connectionId={connectionId} prefix={prefix} region={region} />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {regions.data?.regions.length === 0 && <p className="muted">No region has entries or a watermark yet.</p>}
+      {actions && <NamespaceActions connectionId={connectionId} prefix={prefix} />}
+    </div>
+  );
+}

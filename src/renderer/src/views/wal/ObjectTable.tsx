@@ -1,0 +1,78 @@
+/** One page of a prefix's objects (chain, orphans, excluded) by sequence, paged from the server. */
+import { useState } from 'react';
+import { useApiQuery } from '../../api/hooks';
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { formatBytes } from '../format';
+
+const PAGE = 100;
+
+export function ObjectTable({ connectionId, prefix, live }: { connectionId: string; prefix: string; live: boolean }) {
+  const [status, setStatus] = useState<'all' | 'chain' | 'orphan' | 'excluded'>('all');
+  const [offset, setOffset] = useState(0);
+  const page = useApiQuery('wal.objects', { connectionId, prefix, status, offset, limit: PAGE }, { refetchInterval: live ? 2000 : false, placeholderData: (previous) => previous });
+  return (
+    <section aria-label="Objects" className="wal-panel">
+      <header className="wal-panel-header">
+        <h2>Objects</h2>
+        <div role="tablist" aria-label="Object status" className="segmented">
+          {(['all', 'chain', 'orphan', 'excluded'] as const).map((candidate) => (
+            <button
+              key={candidate}
+              type="button"
+              role="tab"
+              aria-selected={status === candidate}
+              onClick={() => {
+                setStatus(candidate);
+                setOffset(0);
+              }}
+            >
+              {candidate}
+            </button>
+          ))}
+        </div>
+      </header>
+      {page.error && <ErrorPanel error={page.error} onRetry={() => void page.refetch()} />}
+      {page.data && (
+        <>
+          <table className="table" aria-label={`Objects of ${prefix}`}>
+            <thead>
+              <tr>
+                <th>Seq</th>
+                <th>Epoch</th>
+                <th>Status</th>
+                <th>Size</th>
+                <th>Segments</th>
+                <th>Entries</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.rows.map((row) => (
+                <tr key={row.key} className={row.status === 'chain' ? undefined : 'wal-warn'}>
+                  <td className="mono" title={row.key}>
+                    {String(row.seq)}
+                  </td>
+                  <td className="mono">{String(row.epoch)}</td>
+                  <td>{row.status}</td>
+                  <td>{formatBytes(row.size)}</td>
+                  <td>{row.segments ?? '—'}</td>
+                  <td>{row.entries ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="wal-pager">
+            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+              Previous
+            </button>
+            <span className="small muted">
+              {page.data.total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + PAGE, page.data.total)} of ${page.data.total.toLocaleString()}`}
+            </span>
+            <button type="button" disabled={offset + PAGE >= page.data.total} onClick={() => setOffset(offset + PAGE)}>
+              Next
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

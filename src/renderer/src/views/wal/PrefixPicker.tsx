@@ -1,0 +1,22 @@
+/** The WAL prefix every WAL view shows, picked once and shared through the ui-store. */
+import { ErrorPanel } from '../../components/ErrorPanel';
+import { useSelectedPrefix } from './use-wal';
+
+export function PrefixPicker() {
+  const { prefix, prefixes, select } = useSelectedPrefix();
+  if (prefixes.error) return <ErrorPanel error={prefixes.error} onRetry={() => void prefixes.refetch()} />;
+  if (prefixes.data?.length === 0) return <p className="muted">No WAL prefix under this connection yet (write one with <span className="mono">cairn wal append</span>).</p>;
+  return (
+    <label className="inline wal-prefix-picker">
+      <span>WAL prefix</span>
+      <select aria-label="WAL prefix" value={prefix ?? ''} onChange={(event) => select(event.target.value)} className="mono">
+        {prefixes.data?.map((entry) => (
+          <option key={entry.prefix} value={entry.prefix}>
+            {entry.prefix}
+            {entry.openInApp ? ' (writer open here)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * `cairn wal gc` as a user runs it on a local store: the dry run takes and writes nothing and
+ * lists exactly what the pass then deletes; a fresh register is refused without --take-over;
+ * `cairn wal inspect` shows the bounded prefix afterwards.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalObjectIo } from '../../../src/main/engine/objectio/local-object-io';
+import { readControl, registerStoreOf } from '../../../src/main/engine/wal/register';
+import { walPrefix } from '../../../src/main/engine/wal/keys';
+import { ObjectStoreLogStore } from '../../../src/main/engine/wal/store';
+import { REGION_A, REGION_B, entriesOf, providerOf } from '../support/writer-harness';
+import { storedSeqs } from './gc-support';
+
+const cairn = resolve(__dirname, '..', '..', '..', 'bin', 'cairn.mjs');
+let dir: string;
+const CONFIG = { root: 'wal', nodeId: 0n, generation: 0, flushIntervalMs: 10 };
+const PREFIX = walPrefix('wal', 0n, 0);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cairn-wal-gc-cli-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const result = spawnSync(process.execPath, [cairn, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, CAIRN_DATA_DIR: join(dir, 'data') },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('cairn wal gc', () => {
+  it('dry run, refusal of a live writer, a pass, and inspect showing the collected prefix', async () => {
+    const store = join(dir, 'store');
+    const io = new LocalObjectIo(store);
+    const writer = await ObjectStoreLogStore.open(io, CONFIG, {
+      probe: false,
+      gcAfterObsolete: false,
+    });
+    let lastB = 0n;
+    for (let i = 0; i < 5; i++) {
+      const result = await writer.appendBatch([
+        ...entriesOf(writer, REGION_A, `a${i}`),
+        ...entriesOf(writer, REGION_B, `b${i}`),
+      ]);
+      lastB = result.lastEntryIds.get(REGION_B) ?? 0n;
+    }
+    await writer.obsoleteAll(providerOf(writer, REGION_A), REGION_A);
+    await writer.obsolete(providerOf(writer, REGION_B), REGION_B, lastB - (1n << 20n));
+    await writer.stop();
+    const before = await storedSeqs(io, PREFIX);
+
+    const dry = run('wal', 'gc', '--dry-run', '--json', '--dir', store);
+    expect(dry.code).toBe(0);
+    const planned = JSON.parse(dry.stdout) as {
+      dryRun: boolean;
+      boundary: string;
+      objects: Array<{ seq: string }>;
+      bytes: number;
+    };
+    expect(planned.dryRun).toBe(true);
+    expect(planned.objects.map((o) => BigInt(o.seq))).toEqual(
+      before.filter((seq) => seq < lastB >> 20n),
+    );
+    expect(await storedSeqs(io, PREFIX)).toEqual(before);
+    expect((await readControl(registerStoreOf(io, PREFIX)))?.control.boundary).toBe(0n);
+
+    const refused = run('wal', 'gc', '--dir', store);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^LiveWriter:/);
+    expect(await storedSeqs(io, PREFIX)).toEqual(before);
+
+    const pass = run('wal', 'gc', '--take-over', '--json', '--dir', store);
+    expect(pass.code).toBe(0);
+    const report = JSON.parse(pass.stdout) as {
+      dryRun: boolean;
+      holder: string;
+      objects: Array<{ seq: string }>;
+      failure: string | null;
+      boundary: string;
+    };
+    expect(report).toMatchObject({ dryRun: false, holder: 'writer', failure: null });
+    // The writer open added its start object (wholly obsolete) above the dry run's boundary.
+    expect(report.objects.map((o) => o.seq)).toEqual(planned.objects.map((o) => o.seq));
+    expect((await storedSeqs(io, PREFIX)).every((seq) => seq >= lastB >> 20n)).toBe(true);
+
+    const inspect = run('wal', 'inspect', '--json', '--dir', store);
+    expect(inspect.code).toBe(0);
+    const inspected = JSON.parse(inspect.stdout) as {
+      listed: number;
+      register: { boundary: string };
+      regions: Array<{ regionId: string; entries: number }>;
+    };
+    expect(BigInt(inspected.register.boundary)).toBe(lastB >> 20n);
+    expect(inspected.listed).toBe(2); // B's newest object and the gc's start object
+    expect(inspected.regions.find((r) => r.regionId === REGION_B.toString())?.entries).toBe(1);
+  }, 60_000);
+});
