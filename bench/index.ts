@@ -5,9 +5,26 @@
  */
 import { join } from 'node:path';
 import { printTable, writeResults, type FigureResult } from './harness';
+import { batching } from './figures/batching';
+import { catalog } from './figures/catalog';
 import { consoleListing } from './figures/console-listing';
+import { cpu } from './figures/cpu';
+import { fence } from './figures/fence';
+import { latency } from './figures/latency';
+import { open } from './figures/open';
+import { replay } from './figures/replay';
+import { throughput } from './figures/throughput';
 
+/** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
+  throughput,
+  batching,
+  latency,
+  fence,
+  open,
+  replay,
+  cpu,
+  catalog,
   console: consoleListing,
 };
 
@@ -17,7 +34,8 @@ async function main(): Promise<void> {
   const results: FigureResult[] = [];
   for (const name of names) {
     const figure = FIGURES[name];
-    if (!figure) throw new Error(`no figure named ${name}; known: ${Object.keys(FIGURES).join(', ')}`);
+    if (!figure)
+      throw new Error(`no figure named ${name}; known: ${Object.keys(FIGURES).join(', ')}`);
     process.stderr.write(`bench: ${name}…\n`);
     results.push(...(await figure()));
   }

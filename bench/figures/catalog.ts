@@ -74,7 +74,12 @@ function measure(gc: () => void, segments: number): FigureResult {
     value: perObject,
     unit: 'B',
     ...judged(perObject, '<=', bound),
-    detail: { objects: catalog.objectCount, segmentsPerObject: segments, bytes: after - before, perSegment: rounded(perObject / segments) },
+    detail: {
+      objects: catalog.objectCount,
+      segmentsPerObject: segments,
+      bytes: after - before,
+      perSegment: rounded(perObject / segments),
+    },
   };
 }
 

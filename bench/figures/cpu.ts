@@ -8,7 +8,15 @@
  */
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
 import { judged, type FigureResult } from '../harness';
-import { BENCH_REGION, createdObjects, openBenchStore, PAYLOAD, providerOf, rounded, stopStore } from './wal-bench';
+import {
+  BENCH_REGION,
+  createdObjects,
+  openBenchStore,
+  PAYLOAD,
+  providerOf,
+  rounded,
+  stopStore,
+} from './wal-bench';
 
 const ENTRIES = 300_000;
 const APPENDERS = 1024;
@@ -39,7 +47,9 @@ export async function cpu(): Promise<FigureResult[]> {
   const store = await openBenchStore(io, 700, { flushIntervalMs: 10 });
   const provider = providerOf(store);
   const total = await cpuMicros(() =>
-    sharedLoop(ENTRIES, () => store.appendBatch([store.entry(PAYLOAD, 0n, BENCH_REGION, provider)])),
+    sharedLoop(ENTRIES, () =>
+      store.appendBatch([store.entry(PAYLOAD, 0n, BENCH_REGION, provider)]),
+    ),
   );
   const created = createdObjects(store);
   await stopStore(store);
@@ -47,7 +57,8 @@ export async function cpu(): Promise<FigureResult[]> {
   const meanObject = new Uint8Array(Math.round(created.bytes / created.objects)).fill(1);
   const backendIo = new MemoryObjectIo();
   const backend = await cpuMicros(async () => {
-    for (let index = 0; index < created.objects; index++) await backendIo.putIfAbsent(`raw/${index}`, meanObject);
+    for (let index = 0; index < created.objects; index++)
+      await backendIo.putIfAbsent(`raw/${index}`, meanObject);
   });
   const engine = (total - loop - backend) / ENTRIES;
   return [

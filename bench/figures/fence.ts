@@ -39,26 +39,49 @@ const LOADS: readonly Load[] = [
 export async function fence(): Promise<FigureResult[]> {
   return onEachBackend(async (io, backend) => {
     const rows: FigureResult[] = [];
-    for (const [index, load] of LOADS.entries()) rows.push(await measure(io, backend, load, 400 + index * 10));
+    for (const [index, load] of LOADS.entries())
+      rows.push(await measure(io, backend, load, 400 + index * 10));
     return rows;
   });
 }
 
-async function durableRun(io: ObjectIo, nodeId: number, load: Load, ackFence: AckFence): Promise<LoopCount> {
-  const store = await openBenchStore(io, nodeId, { flushIntervalMs: 10, maxBatchBytes: load.maxBatchBytes, ackFence });
+async function durableRun(
+  io: ObjectIo,
+  nodeId: number,
+  load: Load,
+  ackFence: AckFence,
+): Promise<LoopCount> {
+  const store = await openBenchStore(io, nodeId, {
+    flushIntervalMs: 10,
+    maxBatchBytes: load.maxBatchBytes,
+    ackFence,
+  });
   try {
     return await appendLoop(store, load.appenders, WINDOW);
   } catch (error) {
-    throw new Error(`ackFence '${ackFence}': ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `ackFence '${ackFence}': ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     await stopStore(store);
     await emptyStore(io);
   }
 }
 
-async function measure(io: ObjectIo, backend: string, load: Load, firstNode: number): Promise<FigureResult> {
+async function measure(
+  io: ObjectIo,
+  backend: string,
+  load: Load,
+  firstNode: number,
+): Promise<FigureResult> {
   const figure = `fence: durable throughput, ackFence 'register' / 'none' (${load.name})`;
-  const shape = { appenders: load.appenders, maxBatchBytes: load.maxBatchBytes ?? 'default', flushIntervalMs: 10, rounds: ROUNDS };
+  const shape = {
+    appenders: load.appenders,
+    maxBatchBytes: load.maxBatchBytes ?? 'default',
+    flushIntervalMs: 10,
+    rounds: ROUNDS,
+  };
   const fenced: LoopCount[] = [];
   const unfenced: LoopCount[] = [];
   try {
@@ -68,7 +91,14 @@ async function measure(io: ObjectIo, backend: string, load: Load, firstNode: num
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { figure, backend, value: Number.NaN, unit: 'x', ...judged(Number.NaN, '>=', TARGET), detail: { ...shape, error: message } };
+    return {
+      figure,
+      backend,
+      value: Number.NaN,
+      unit: 'x',
+      ...judged(Number.NaN, '>=', TARGET),
+      detail: { ...shape, error: message },
+    };
   }
   const fencedRate = bytesPerSecond(sumCounts(fenced));
   const unfencedRate = bytesPerSecond(sumCounts(unfenced));
@@ -79,6 +109,10 @@ async function measure(io: ObjectIo, backend: string, load: Load, firstNode: num
     value: ratio,
     unit: 'x',
     ...judged(ratio, '>=', TARGET),
-    detail: { ...shape, registerMBps: rounded(fencedRate / 1e6), noneMBps: rounded(unfencedRate / 1e6) },
+    detail: {
+      ...shape,
+      registerMBps: rounded(fencedRate / 1e6),
+      noneMBps: rounded(unfencedRate / 1e6),
+    },
   };
 }

@@ -15,7 +15,14 @@ import { openReadOnly } from '../../src/main/engine/wal/read-only-log';
 import { ObjectStoreLogStore } from '../../src/main/engine/wal/store';
 import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
 import { judged, timedPool, type FigureResult } from '../harness';
-import { benchConfig, benchPrefix, onEachBackend, rounded, stopStore, writeChain } from './wal-bench';
+import {
+  benchConfig,
+  benchPrefix,
+  onEachBackend,
+  rounded,
+  stopStore,
+  writeChain,
+} from './wal-bench';
 
 /** Local: the spec's 10,000. S3: 2,000 - on this radosgw every GET on a kept-alive connection costs ~44 ms. */
 const OBJECTS = { local: 10_000, s3: 2_000 } as const;
@@ -28,7 +35,11 @@ const NODE = 500;
 export async function open(): Promise<FigureResult[]> {
   return onEachBackend(async (io, backend) => {
     const objects = OBJECTS[backend];
-    await writeChain(io, benchPrefix(NODE), objects, { entries: 1, entryBytes: 64, concurrency: 16 });
+    await writeChain(io, benchPrefix(NODE), objects, {
+      entries: 1,
+      entryBytes: 64,
+      concurrency: 16,
+    });
     const timings = await timeOpens(io, PASSES[backend]);
     const rows = [
       openRow(backend, 'writer open', timings, 'writer', objects),
@@ -43,7 +54,8 @@ export async function open(): Promise<FigureResult[]> {
 async function rawRecoveryReads(io: ObjectIo): Promise<number> {
   const started = performance.now();
   const keys: string[] = [];
-  for await (const page of io.list(objectsFolder(benchPrefix(NODE)))) for (const object of page.objects) keys.push(object.key);
+  for await (const page of io.list(objectsFolder(benchPrefix(NODE))))
+    for (const object of page.objects) keys.push(object.key);
   await timedPool(keys.length, RECOVERY_CONCURRENCY, async (index) => {
     await io.get(keys[index]!, { suffix: TAIL_WINDOW_BYTES });
   });
@@ -70,13 +82,24 @@ async function timeOpens(io: ObjectIo, passes: number): Promise<OpenTimings> {
     best.raw = Math.min(best.raw, await rawRecoveryReads(io));
     best.readOnly = Math.min(best.readOnly, await timed(() => openReadOnly(io, config)));
     let store: ObjectStoreLogStore | null = null;
-    best.writer = Math.min(best.writer, await timed(async () => (store = await ObjectStoreLogStore.open(io, config, { probe: false }))));
+    best.writer = Math.min(
+      best.writer,
+      await timed(
+        async () => (store = await ObjectStoreLogStore.open(io, config, { probe: false })),
+      ),
+    );
     if (store !== null) await stopStore(store);
   }
   return { ...best, passes };
 }
 
-function openRow(backend: string, what: string, timings: OpenTimings, which: 'writer' | 'readOnly', objects: number): FigureResult {
+function openRow(
+  backend: string,
+  what: string,
+  timings: OpenTimings,
+  which: 'writer' | 'readOnly',
+  objects: number,
+): FigureResult {
   const seconds = timings[which];
   const ratio = seconds / timings.raw;
   return {
@@ -85,7 +108,13 @@ function openRow(backend: string, what: string, timings: OpenTimings, which: 'wr
     value: ratio,
     unit: 'x',
     ...judged(ratio, '<=', 1.25),
-    detail: { objects, openSeconds: rounded(seconds, 3), rawSeconds: rounded(timings.raw, 3), concurrency: RECOVERY_CONCURRENCY, bestOfPasses: timings.passes },
+    detail: {
+      objects,
+      openSeconds: rounded(seconds, 3),
+      rawSeconds: rounded(timings.raw, 3),
+      concurrency: RECOVERY_CONCURRENCY,
+      bestOfPasses: timings.passes,
+    },
   };
 }
 

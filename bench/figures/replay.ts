@@ -10,7 +10,15 @@ import { objectKey } from '../../src/main/engine/wal/keys';
 import { openReadOnly } from '../../src/main/engine/wal/read-only-log';
 import { READ_AHEAD } from '../../src/main/engine/wal/reader';
 import { judged, timedPool, type FigureResult } from '../harness';
-import { benchConfig, benchPrefix, ENTRY_BYTES, onEachBackend, providerOf, rounded, writeChain } from './wal-bench';
+import {
+  benchConfig,
+  benchPrefix,
+  ENTRY_BYTES,
+  onEachBackend,
+  providerOf,
+  rounded,
+  writeChain,
+} from './wal-bench';
 
 const NODE = 600;
 /** 64 objects of 256 one-KiB entries (~16.8 MB): small enough for radosgw's memstore. */
@@ -24,7 +32,11 @@ export async function replay(): Promise<FigureResult[]> {
 }
 
 async function measure(io: ObjectIo, backend: 'local' | 's3'): Promise<FigureResult> {
-  const objectBytes = await writeChain(io, benchPrefix(NODE), OBJECTS, { entries: ENTRIES_PER_OBJECT, entryBytes: ENTRY_BYTES, concurrency: 8 });
+  const objectBytes = await writeChain(io, benchPrefix(NODE), OBJECTS, {
+    entries: ENTRIES_PER_OBJECT,
+    entryBytes: ENTRY_BYTES,
+    concurrency: 8,
+  });
   const log = await openReadOnly(io, benchConfig(NODE));
   const provider = providerOf(log);
   let replaySeconds = 0;

@@ -42,14 +42,25 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult> {
   let objects = 0;
   let objectBytes = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const store = await openBenchStore(io, 100 + round, { flushIntervalMs: 10, maxBatchBytes: SATURATING_BATCH_BYTES });
+    const store = await openBenchStore(io, 100 + round, {
+      flushIntervalMs: 10,
+      maxBatchBytes: SATURATING_BATCH_BYTES,
+    });
     wal.push(await appendLoop(store, SATURATING_APPENDERS, WAL_WINDOW));
     await stopStore(store);
     const created = createdObjects(store);
     objects += created.objects;
     objectBytes += created.bytes;
     const meanSize = Math.round(objectBytes / objects);
-    raw.push(await createLoop(io, `raw/throughput-${round}`, new Uint8Array(meanSize).fill(7), CONCURRENCY, RAW_WINDOW));
+    raw.push(
+      await createLoop(
+        io,
+        `raw/throughput-${round}`,
+        new Uint8Array(meanSize).fill(7),
+        CONCURRENCY,
+        RAW_WINDOW,
+      ),
+    );
     await emptyStore(io);
   }
   const walRate = bytesPerSecond(sumCounts(wal));

@@ -8,7 +8,11 @@
 import { localBackend, s3Backend, type BenchBackend } from '../backends';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import type { ObjectStoreWalConfigInput } from '../../src/main/engine/wal/config';
-import { encodeObject, type ObjectLink, type SegmentRecord } from '../../src/main/engine/wal/format';
+import {
+  encodeObject,
+  type ObjectLink,
+  type SegmentRecord,
+} from '../../src/main/engine/wal/format';
 import { makeEntryId } from '../../src/main/engine/wal/ids';
 import { objectKey, walPrefix } from '../../src/main/engine/wal/keys';
 import type { HistogramSnapshot } from '../../src/main/engine/wal/metrics';
@@ -46,7 +50,7 @@ export function providerOf(store: { prefix: string }, region: RegionId = BENCH_R
 }
 
 /** How long past its window a run may take to finish before it counts as stalled. */
-export const STALL_GRACE_MS = 10_000;
+export const STALL_GRACE_MS = 5_000;
 
 /** A run that did not finish: the engine stopped acknowledging (or storage stopped answering). */
 export class StalledRunError extends Error {
@@ -60,7 +64,11 @@ export class StalledRunError extends Error {
  * `work`, or a StalledRunError once `ms` passed. The timer also keeps the process alive: a
  * promise that never settles would otherwise end the run silently with an empty event loop.
  */
-export async function withDeadline<T>(work: Promise<T>, ms: number, what: () => string): Promise<T> {
+export async function withDeadline<T>(
+  work: Promise<T>,
+  ms: number,
+  what: () => string,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StalledRunError(what(), ms)), Math.max(0, ms));
@@ -74,7 +82,9 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, what: () => 
 
 /** Stops a store, giving up (without throwing) if the stop itself never returns. */
 export async function stopStore(store: ObjectStoreLogStore): Promise<void> {
-  await withDeadline(store.stop(), STALL_GRACE_MS, () => `stop of ${store.prefix}`).catch(() => undefined);
+  await withDeadline(store.stop(), STALL_GRACE_MS, () => `stop of ${store.prefix}`).catch(
+    () => undefined,
+  );
 }
 
 /** A steady-state window: work finished before `warmupSeconds` is not counted. */
@@ -138,13 +148,21 @@ export async function closedLoop(
     }
   };
   const loops = Promise.all(Array.from({ length: workers }, (_, index) => worker(index)));
-  await withDeadline(loops, end - performance.now() + STALL_GRACE_MS, () => `${inFlight} operations still pending`);
+  await withDeadline(
+    loops,
+    end - performance.now() + STALL_GRACE_MS,
+    () => `${inFlight} operations still pending`,
+  );
   if (failure !== null) throw (failure as { error: unknown }).error;
   return { operations, bytes, seconds: window.seconds, latenciesMs };
 }
 
 /** `appenders` closed-loop appenders of one 1 KiB entry each on `store`'s bench region. */
-export function appendLoop(store: ObjectStoreLogStore, appenders: number, window: LoopWindow): Promise<LoopCount> {
+export function appendLoop(
+  store: ObjectStoreLogStore,
+  appenders: number,
+  window: LoopWindow,
+): Promise<LoopCount> {
   const provider = providerOf(store);
   return closedLoop(appenders, window, async () => {
     await store.appendBatch([store.entry(PAYLOAD, 0n, BENCH_REGION, provider)]);
@@ -168,7 +186,10 @@ export function createLoop(
 }
 
 /** Runs `operation` `count` times one after another; the latency of each, in ms. */
-export async function serialLatencies(count: number, operation: (index: number) => Promise<unknown>): Promise<number[]> {
+export async function serialLatencies(
+  count: number,
+  operation: (index: number) => Promise<unknown>,
+): Promise<number[]> {
   const latencies: number[] = [];
   for (let index = 0; index < count; index++) {
     const started = performance.now();
@@ -180,17 +201,26 @@ export async function serialLatencies(count: number, operation: (index: number) 
 
 /** Mean of a metrics histogram (NaN when empty). */
 export function histogramMean(snapshot: number | HistogramSnapshot): number {
-  return typeof snapshot === 'number' || snapshot.count === 0 ? Number.NaN : snapshot.sum / snapshot.count;
+  return typeof snapshot === 'number' || snapshot.count === 0
+    ? Number.NaN
+    : snapshot.sum / snapshot.count;
 }
 
 /** Bytes of WAL objects the store created, and how many (from its metrics). */
 export function createdObjects(store: ObjectStoreLogStore): { objects: number; bytes: number } {
   const sizes = store.metrics().objectBytes;
-  return typeof sizes === 'number' ? { objects: 0, bytes: 0 } : { objects: sizes.count, bytes: sizes.sum };
+  return typeof sizes === 'number'
+    ? { objects: 0, bytes: 0 }
+    : { objects: sizes.count, bytes: sizes.sum };
 }
 
 /** An object of `entries` records of `entryBytes` each in the bench region, linked to `link`. */
-export function chainObject(seq: bigint, link: ObjectLink | null, entries: number, entryBytes: number): Uint8Array {
+export function chainObject(
+  seq: bigint,
+  link: ObjectLink | null,
+  entries: number,
+  entryBytes: number,
+): Uint8Array {
   const records: SegmentRecord[] = Array.from({ length: entries }, (_, i) => ({
     id: makeEntryId(seq, BigInt(i + 1)),
     bytes: PAYLOAD.subarray(0, entryBytes),
@@ -240,8 +270,12 @@ export async function emptyStore(io: ObjectIo): Promise<void> {
 }
 
 /** Runs `measure` on a fresh store of each backend in turn (local, then S3 when set). */
-export async function onEachBackend<T>(measure: (io: ObjectIo, backend: BenchBackend['name']) => Promise<T[]>): Promise<T[]> {
-  const backends = [localBackend(), s3Backend()].filter((backend): backend is BenchBackend => backend !== null);
+export async function onEachBackend<T>(
+  measure: (io: ObjectIo, backend: BenchBackend['name']) => Promise<T[]>,
+): Promise<T[]> {
+  const backends = [localBackend(), s3Backend()].filter(
+    (backend): backend is BenchBackend => backend !== null,
+  );
   const results: T[] = [];
   for (const backend of backends) {
     try {

@@ -41,6 +41,14 @@ async function main(): Promise<void> {
   forwardEvents(services.events, window.webContents);
   await window.loadURL(APP_ENTRY_URL);
   app.on('window-all-closed', () => app.quit());
+  // Writers opened in the app stop cleanly before exit, so their epochs are sealed.
+  let closing = false;
+  app.on('before-quit', (event) => {
+    if (closing) return;
+    closing = true;
+    event.preventDefault();
+    void services.wal.closeAll().finally(() => app.quit());
+  });
 }
 
 main().catch((error: unknown) => {

@@ -14,10 +14,29 @@ import { expect, test } from './fixtures';
 const PREFIX = 'wal/nodes/0/generations/0';
 const cli = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
 
-test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({ page, served }) => {
+test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
+  page,
+  served,
+}) => {
   test.setTimeout(120_000);
   // One appender spreads the generator's entries evenly over the 4 regions (75 each).
-  execFileSync(process.execPath, [cli, 'wal', 'append', '--dir', join(served.dataDir, 'cairn-data'), '--count', '300', '--writers', '1', '--acks-out', join(served.dataDir, 'acks.ndjson')], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [
+      cli,
+      'wal',
+      'append',
+      '--dir',
+      join(served.dataDir, 'cairn-data'),
+      '--count',
+      '300',
+      '--writers',
+      '1',
+      '--acks-out',
+      join(served.dataDir, 'acks.ndjson'),
+    ],
+    { stdio: 'ignore' },
+  );
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
@@ -28,7 +47,9 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   await nav.getByRole('button', { name: 'Overview' }).click();
   const prefixes = page.getByRole('table', { name: 'WAL prefixes' });
   await expect(prefixes.getByRole('row').filter({ hasText: PREFIX })).toContainText('healthy');
-  await expect(prefixes.getByRole('row').filter({ hasText: PREFIX })).toContainText('not in this app');
+  await expect(prefixes.getByRole('row').filter({ hasText: PREFIX })).toContainText(
+    'not in this app',
+  );
 
   await nav.getByRole('button', { name: 'Regions' }).click();
   const regions = page.getByRole('table', { name: `Regions of ${PREFIX}` });
@@ -48,16 +69,22 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   await takeOver.getByLabel(`Type ${PREFIX} to confirm`).fill(PREFIX);
   await confirmTakeOver.click();
   await expect(takeOver).toBeHidden();
-  await expect(page.getByRole('status', { name: 'Writer status' })).toContainText('Writer open here · epoch 2');
+  await expect(page.getByRole('status', { name: 'Writer status' })).toContainText(
+    'Writer open here · epoch 2',
+  );
 
-  const region11 = regions.getByRole('row').filter({ has: page.getByRole('rowheader', { name: '1:1', exact: true }) });
+  const region11 = regions
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: '1:1', exact: true }) });
   const firstId = (await region11.getByRole('cell').nth(1).textContent())?.trim() ?? '';
   expect(firstId).toMatch(/^\d+$/);
   await region11.getByRole('button', { name: 'Obsolete region 1:1' }).click();
   const obsolete = page.getByRole('dialog', { name: 'Obsolete region 1:1' });
   await obsolete.getByLabel('Up to entry id').fill(firstId);
   await obsolete.getByRole('button', { name: 'Preview' }).click();
-  await expect(obsolete.getByRole('status', { name: 'Obsolete preview' })).toContainText('Hides 1 entries');
+  await expect(obsolete.getByRole('status', { name: 'Obsolete preview' })).toContainText(
+    'Hides 1 entries',
+  );
   await obsolete.getByLabel('Type 1:1 to confirm').fill('1:1');
   await obsolete.getByRole('button', { name: 'Obsolete', exact: true }).click();
   await expect(obsolete).toBeHidden();
@@ -77,14 +104,19 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   const delivered = Number(/· (\d+) entries/.exec((await status.textContent()) ?? '')?.[1]);
   expect(delivered).toBeGreaterThan(0);
   expect(delivered).toBeLessThan(75);
-  await expect(page.getByRole('status', { name: 'Rows shown' })).toHaveText(`${delivered} shown of ${delivered} kept (newest 1000)`);
+  await expect(page.getByRole('status', { name: 'Rows shown' })).toHaveText(
+    `${delivered} shown of ${delivered} kept (newest 1000)`,
+  );
   const grid = page.getByRole('grid', { name: 'Replayed entries list' });
   await grid.getByRole('row').first().click();
   await expect(page.getByRole('complementary', { name: 'Entry payload' })).toBeVisible();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export NDJSON' }).click();
   const saved = await (await download).path();
-  const lines = (await readFile(saved, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { region: string; id: string; size: number });
+  const lines = (await readFile(saved, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { region: string; id: string; size: number });
   expect(lines).toHaveLength(delivered);
   expect(lines.every((line) => line.region === '1:2' && line.size === 1024)).toBe(true);
 
@@ -93,7 +125,9 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   const load = page.getByRole('form', { name: 'Load generator' });
   await load.getByRole('textbox', { name: 'Entries' }).fill('1000000');
   await load.getByRole('button', { name: 'Start load' }).click();
-  await expect(load.getByRole('status', { name: 'Load progress' })).toContainText(/Running · [1-9]/);
+  await expect(load.getByRole('status', { name: 'Load progress' })).toContainText(
+    /Running · [1-9]/,
+  );
   const tip = page.getByRole('listitem', { name: 'Indexed tip' });
   const before = await tip.textContent();
   await expect(tip).not.toHaveText(before ?? '');
@@ -104,7 +138,9 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   await expect(page.getByRole('status', { name: 'Load status' })).toContainText('Load running');
   await expect(page.getByRole('figure', { name: 'Append rate' }).locator('canvas')).toBeVisible();
   await expect(page.getByRole('figure', { name: 'Ack latency' }).locator('canvas')).toBeVisible();
-  expect(problems.filter((text) => text.includes('Content Security Policy'))).toHaveLength(cspBefore);
+  expect(problems.filter((text) => text.includes('Content Security Policy'))).toHaveLength(
+    cspBefore,
+  );
   await nav.getByRole('button', { name: 'Batches' }).click();
   await load.getByRole('button', { name: 'Stop load' }).click();
   await expect(load.getByRole('status', { name: 'Load progress' })).toContainText('Stopped');

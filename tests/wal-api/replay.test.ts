@@ -11,7 +11,11 @@ import { ReplayJob } from '../../src/main/services/wal/replay-job';
 import { PREFIX, failureOf, nextEvent, seed, walApp, type WalApp } from './support';
 
 /** An endless region: counts what the job pulled and whether the read was ended. */
-function endlessSource(): { source: AsyncIterable<WalEntry>; pulled: () => number; closed: () => boolean } {
+function endlessSource(): {
+  source: AsyncIterable<WalEntry>;
+  pulled: () => number;
+  closed: () => boolean;
+} {
   let pulled = 0;
   let closed = false;
   async function* generate(): AsyncGenerator<WalEntry> {
@@ -19,7 +23,12 @@ function endlessSource(): { source: AsyncIterable<WalEntry>; pulled: () => numbe
       for (let id = 1n; ; id++) {
         pulled += 1;
         await Promise.resolve();
-        yield { id, data: new Uint8Array([Number(id % 256n)]), regionId: 1n, provider: { prefix: 'p', regionId: 1n } };
+        yield {
+          id,
+          data: new Uint8Array([Number(id % 256n)]),
+          regionId: 1n,
+          provider: { prefix: 'p', regionId: 1n },
+        };
       }
     } finally {
       closed = true;
@@ -69,7 +78,12 @@ describe('ReplayJob', () => {
   it('stops after maxEntries with the ids in order', async () => {
     const { source } = endlessSource();
     const sink = recordingSink();
-    const job = new ReplayJob('job-2', source, { chunkSize: 7, maxEntries: 30, latestId: 30n }, sink.sink);
+    const job = new ReplayJob(
+      'job-2',
+      source,
+      { chunkSize: 7, maxEntries: 30, latestId: 30n },
+      sink.sink,
+    );
     await job.finished;
     const ids = sink.chunks.flat().map((entry) => entry.id);
     expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => BigInt(i + 1)));
@@ -81,13 +95,25 @@ describe('wal.replay through the router', () => {
   let app: WalApp;
   afterEach(() => app.close());
 
-  const doneOf = (jobId: string) => nextEvent(app, (event: ApiEvent): event is Extract<ApiEvent, { type: 'wal.replay.done' }> => event.type === 'wal.replay.done' && event.jobId === jobId);
-  const chunksOf = (jobId: string) => app.events.flatMap((event) => (event.type === 'wal.replay.chunk' && event.jobId === jobId ? [event.entries] : []));
+  const doneOf = (jobId: string) =>
+    nextEvent(
+      app,
+      (event: ApiEvent): event is Extract<ApiEvent, { type: 'wal.replay.done' }> =>
+        event.type === 'wal.replay.done' && event.jobId === jobId,
+    );
+  const chunksOf = (jobId: string) =>
+    app.events.flatMap((event) =>
+      event.type === 'wal.replay.chunk' && event.jobId === jobId ? [event.entries] : [],
+    );
 
   it('streams a region read-only in bounded chunks, from an id', async () => {
     app = await walApp();
     await seed(app.io, 40);
-    const started = (await app.call('wal.replay.start', { prefix: PREFIX, region: '1:2', chunkSize: 3 })) as ReplayProgress;
+    const started = (await app.call('wal.replay.start', {
+      prefix: PREFIX,
+      region: '1:2',
+      chunkSize: 3,
+    })) as ReplayProgress;
     const done = await doneOf(started.jobId);
     expect(done.progress).toMatchObject({ state: 'finished', delivered: 10 });
     const chunks = chunksOf(started.jobId);
@@ -97,7 +123,11 @@ describe('wal.replay through the router', () => {
     expect(ids.at(-1)).toBe(done.progress.latestId);
 
     const from = ids[4]!;
-    const later = (await app.call('wal.replay.start', { prefix: PREFIX, region: String((1n << 32n) | 2n), fromId: from })) as ReplayProgress;
+    const later = (await app.call('wal.replay.start', {
+      prefix: PREFIX,
+      region: String((1n << 32n) | 2n),
+      fromId: from,
+    })) as ReplayProgress;
     expect((await doneOf(later.jobId)).progress.delivered).toBe(6);
     expect(chunksOf(later.jobId).flat()[0]?.id).toBe(from);
   });
@@ -105,12 +135,26 @@ describe('wal.replay through the router', () => {
   it('cancels a paced replay mid-stream and forgets unknown jobs', async () => {
     app = await walApp();
     await seed(app.io, 40);
-    const started = (await app.call('wal.replay.start', { prefix: PREFIX, region: '1:1', chunkSize: 1, ratePerSecond: 5 })) as ReplayProgress;
-    await nextEvent(app, (event: ApiEvent): event is ApiEvent => event.type === 'wal.replay.chunk' && event.jobId === started.jobId);
-    expect(((await app.router.call('wal.replay.cancel', { jobId: started.jobId })) as ReplayProgress).state).toBe('cancelled');
+    const started = (await app.call('wal.replay.start', {
+      prefix: PREFIX,
+      region: '1:1',
+      chunkSize: 1,
+      ratePerSecond: 5,
+    })) as ReplayProgress;
+    await nextEvent(
+      app,
+      (event: ApiEvent): event is ApiEvent =>
+        event.type === 'wal.replay.chunk' && event.jobId === started.jobId,
+    );
+    expect(
+      ((await app.router.call('wal.replay.cancel', { jobId: started.jobId })) as ReplayProgress)
+        .state,
+    ).toBe('cancelled');
     const done = await doneOf(started.jobId);
     expect(done.progress.state).toBe('cancelled');
     expect(done.progress.delivered).toBeLessThan(10);
-    expect((await failureOf(app.router.call('wal.replay.pause', { jobId: 'nope' }))).code).toBe('ReplayJobNotFound');
+    expect((await failureOf(app.router.call('wal.replay.pause', { jobId: 'nope' }))).code).toBe(
+      'ReplayJobNotFound',
+    );
   });
 });

@@ -44,7 +44,12 @@ export async function walApp(): Promise<WalApp> {
  * the generator's region choice spreads evenly over all regions only then.
  */
 export async function seed(io: LocalObjectIo, count: number, regions = 4): Promise<void> {
-  const store = await ObjectStoreLogStore.open(io, { root: 'wal', nodeId: 0n, generation: 0, flushIntervalMs: 10 });
+  const store = await ObjectStoreLogStore.open(io, {
+    root: 'wal',
+    nodeId: 0n,
+    generation: 0,
+    flushIntervalMs: 10,
+  });
   const report = await runLoad(store, { regions, writers: 1, count, size: 64 }, () => undefined);
   await store.stop();
   if (report.firstError instanceof Error) throw report.firstError;
@@ -52,7 +57,9 @@ export async function seed(io: LocalObjectIo, count: number, regions = 4): Promi
 }
 
 /** The code and fields of the typed error `promise` rejects with. */
-export async function failureOf(promise: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
+export async function failureOf(
+  promise: Promise<unknown>,
+): Promise<{ code: string; details: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {
@@ -63,7 +70,10 @@ export async function failureOf(promise: Promise<unknown>): Promise<{ code: stri
 }
 
 /** Resolves once `predicate` holds for a published event. */
-export function nextEvent<T extends ApiEvent>(app: WalApp, predicate: (event: ApiEvent) => event is T): Promise<T> {
+export function nextEvent<T extends ApiEvent>(
+  app: WalApp,
+  predicate: (event: ApiEvent) => event is T,
+): Promise<T> {
   return new Promise((resolve) => {
     const found = app.events.find(predicate);
     if (found) return resolve(found);

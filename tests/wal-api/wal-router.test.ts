@@ -4,7 +4,13 @@
  * the watermark persisted and visible to `wal.inspect`, the region table, metrics and audit.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { InspectView, ObsoletePreview, RegionsView, WalListedPrefix, WriterView } from '../../src/shared/contract/wal';
+import type {
+  InspectView,
+  ObsoletePreview,
+  RegionsView,
+  WalListedPrefix,
+  WriterView,
+} from '../../src/shared/contract/wal';
 import { CONNECTION, PREFIX, failureOf, seed, walApp, type WalApp } from './support';
 
 let app: WalApp;
@@ -18,7 +24,8 @@ const SEEDED = 40;
 const PER_REGION = SEEDED / 4;
 const REGION_1 = (1n << 32n) | 1n;
 const inspect = async () => (await app.call('wal.inspect', { prefix: PREFIX })) as InspectView;
-const regions = async () => ((await app.call('wal.regions', { prefix: PREFIX })) as RegionsView).regions;
+const regions = async () =>
+  ((await app.call('wal.regions', { prefix: PREFIX })) as RegionsView).regions;
 
 describe('reading a prefix', () => {
   it('lists the prefix and inspects it read-only', async () => {
@@ -31,15 +38,31 @@ describe('reading a prefix', () => {
     expect(report.registerWrittenAtMs).not.toBeNull();
     const rows = await regions();
     expect(rows.map((row) => row.regionId)).toEqual([1n, 2n, 3n, 4n].map((n) => (1n << 32n) | n));
-    expect(rows.every((row) => row.entries === PER_REGION && row.firstId > 0n && row.latestId >= row.firstId && row.holes === 0)).toBe(true);
-    const page = (await app.call('wal.objects', { prefix: PREFIX, limit: 2 })) as { total: number; rows: Array<{ status: string; segments: number | null }> };
+    expect(
+      rows.every(
+        (row) =>
+          row.entries === PER_REGION &&
+          row.firstId > 0n &&
+          row.latestId >= row.firstId &&
+          row.holes === 0,
+      ),
+    ).toBe(true);
+    const page = (await app.call('wal.objects', { prefix: PREFIX, limit: 2 })) as {
+      total: number;
+      rows: Array<{ status: string; segments: number | null }>;
+    };
     expect(page.rows).toHaveLength(2);
     expect(page.total).toBeGreaterThan(2);
     expect(page.rows.every((row) => row.status === 'chain' && row.segments !== null)).toBe(true);
   });
 
   it('shows the register history and the sealed directory with its budget', async () => {
-    const manifest = (await app.call('wal.manifest', { prefix: PREFIX })) as { register: { sealed: unknown[] }; history: Array<{ version: number }>; sealedDirectoryBytes: number; sealedDirectoryBudget: number };
+    const manifest = (await app.call('wal.manifest', { prefix: PREFIX })) as {
+      register: { sealed: unknown[] };
+      history: Array<{ version: number }>;
+      sealedDirectoryBytes: number;
+      sealedDirectoryBudget: number;
+    };
     expect(manifest.register.sealed).toHaveLength(1);
     expect(manifest.history.length).toBeGreaterThan(0);
     expect(manifest.history[0]!.version).toBeGreaterThan(manifest.history.at(-1)!.version - 1);
@@ -48,20 +71,50 @@ describe('reading a prefix', () => {
   });
 
   it('refuses bad input before any handler runs, naming the field', async () => {
-    expect((await failureOf(app.call('wal.inspect', { prefix: 'nowhere' }))).details.field).toBe('prefix');
-    expect((await failureOf(app.call('wal.obsolete.preview', { prefix: PREFIX, region: '1:x', id: 5n }))).details.field).toBe('region');
-    expect((await failureOf(app.call('wal.obsolete.preview', { prefix: PREFIX, region: '1:1', id: -1n }))).details.field).toBe('id');
-    expect((await failureOf(app.call('wal.replay.start', { prefix: PREFIX, region: '1:1', chunkSize: 0 }))).details.field).toBe('chunkSize');
-    expect((await failureOf(app.call('wal.objects', { prefix: PREFIX, limit: 501 }))).details.field).toBe('limit');
-    expect((await failureOf(app.call('wal.inspect', { prefix: PREFIX, extra: 1 }))).code).toBe('InvalidInput');
-    expect(await failureOf(app.call('wal.inspect', { prefix: 'other/nodes/0/generations/0' }))).toMatchObject({ code: 'NotAWalPrefix' });
+    expect((await failureOf(app.call('wal.inspect', { prefix: 'nowhere' }))).details.field).toBe(
+      'prefix',
+    );
+    expect(
+      (await failureOf(app.call('wal.obsolete.preview', { prefix: PREFIX, region: '1:x', id: 5n })))
+        .details.field,
+    ).toBe('region');
+    expect(
+      (
+        await failureOf(
+          app.call('wal.obsolete.preview', { prefix: PREFIX, region: '1:1', id: -1n }),
+        )
+      ).details.field,
+    ).toBe('id');
+    expect(
+      (
+        await failureOf(
+          app.call('wal.replay.start', { prefix: PREFIX, region: '1:1', chunkSize: 0 }),
+        )
+      ).details.field,
+    ).toBe('chunkSize');
+    expect(
+      (await failureOf(app.call('wal.objects', { prefix: PREFIX, limit: 501 }))).details.field,
+    ).toBe('limit');
+    expect((await failureOf(app.call('wal.inspect', { prefix: PREFIX, extra: 1 }))).code).toBe(
+      'InvalidInput',
+    );
+    expect(
+      await failureOf(app.call('wal.inspect', { prefix: 'other/nodes/0/generations/0' })),
+    ).toMatchObject({ code: 'NotAWalPrefix' });
   });
 
   it('verifies one WAL object, and refuses keys outside the WAL root', async () => {
-    const page = (await app.call('wal.objects', { prefix: PREFIX, limit: 1 })) as { rows: Array<{ key: string }> };
-    const verdict = (await app.call('wal.verifyObject', { key: page.rows[0]!.key })) as { ok: boolean; gone: boolean };
+    const page = (await app.call('wal.objects', { prefix: PREFIX, limit: 1 })) as {
+      rows: Array<{ key: string }>;
+    };
+    const verdict = (await app.call('wal.verifyObject', { key: page.rows[0]!.key })) as {
+      ok: boolean;
+      gone: boolean;
+    };
     expect(verdict).toMatchObject({ ok: true, gone: false });
-    expect((await failureOf(app.call('wal.verifyObject', { key: 'connections.json' }))).code).toBe('NotAWalObject');
+    expect((await failureOf(app.call('wal.verifyObject', { key: 'connections.json' }))).code).toBe(
+      'NotAWalObject',
+    );
   });
 });
 
@@ -74,41 +127,82 @@ describe('operating a prefix', () => {
       ['wal.namespaces.create', { prefix: PREFIX, region: '2:1' }],
       ['wal.load.start', { prefix: PREFIX }],
     ] as const) {
-      expect(await failureOf(app.call(name, input))).toMatchObject({ code: 'ReadOnly', details: { action: name } });
+      expect(await failureOf(app.call(name, input))).toMatchObject({
+        code: 'ReadOnly',
+        details: { action: name },
+      });
     }
     expect(((await app.call('wal.prefixes', {})) as WalListedPrefix[])[0]!.openInApp).toBe(false);
   });
 
   it('refuses to take a fresh register without takeOver, naming the prefix', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
-    expect(await failureOf(app.call('wal.writer.open', { prefix: PREFIX }))).toMatchObject({ code: 'LiveWriter', details: { prefix: PREFIX } });
+    expect(await failureOf(app.call('wal.writer.open', { prefix: PREFIX }))).toMatchObject({
+      code: 'LiveWriter',
+      details: { prefix: PREFIX },
+    });
     expect(await app.call('wal.writer.state', { prefix: PREFIX })).toBeNull();
-    expect(await failureOf(app.call('wal.obsolete', { prefix: PREFIX, region: '1:1', id: 1n }))).toMatchObject({ code: 'WriterNotOpen' });
+    expect(
+      await failureOf(app.call('wal.obsolete', { prefix: PREFIX, region: '1:1', id: 1n })),
+    ).toMatchObject({ code: 'WriterNotOpen' });
   });
 
   it('previews and applies an obsolete; the watermark is persisted and visible to inspect', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
-    const opened = (await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true })) as WriterView;
+    const opened = (await app.call('wal.writer.open', {
+      prefix: PREFIX,
+      takeOver: true,
+    })) as WriterView;
     expect(opened.state.poisoned).toBeNull();
     const region = (await regions()).find((row) => row.regionId === REGION_1)!;
-    const middle = (await app.call('wal.obsolete.preview', { prefix: PREFIX, region: '1:1', id: region.latestId })) as ObsoletePreview;
-    expect(middle).toMatchObject({ watermark: 0n, latestId: region.latestId, hiddenEntries: PER_REGION, noChange: false });
+    const middle = (await app.call('wal.obsolete.preview', {
+      prefix: PREFIX,
+      region: '1:1',
+      id: region.latestId,
+    })) as ObsoletePreview;
+    expect(middle).toMatchObject({
+      watermark: 0n,
+      latestId: region.latestId,
+      hiddenEntries: PER_REGION,
+      noChange: false,
+    });
     expect(middle.hiddenObjects).toBe(region.objects);
 
-    const above = await failureOf(app.call('wal.obsolete', { prefix: PREFIX, region: String(REGION_1), id: region.latestId + 1n }));
-    expect(above).toMatchObject({ code: 'ObsoleteAboveLatest', details: { latest: region.latestId } });
+    const above = await failureOf(
+      app.call('wal.obsolete', {
+        prefix: PREFIX,
+        region: String(REGION_1),
+        id: region.latestId + 1n,
+      }),
+    );
+    expect(above).toMatchObject({
+      code: 'ObsoleteAboveLatest',
+      details: { latest: region.latestId },
+    });
 
     const target = region.firstId; // hides exactly the first entry
-    const preview = (await app.call('wal.obsolete.preview', { prefix: PREFIX, region: '1:1', id: target })) as ObsoletePreview;
+    const preview = (await app.call('wal.obsolete.preview', {
+      prefix: PREFIX,
+      region: '1:1',
+      id: target,
+    })) as ObsoletePreview;
     expect(preview.hiddenEntries).toBe(1);
-    const applied = (await app.call('wal.obsolete', { prefix: PREFIX, region: '1:1', id: target })) as ObsoletePreview;
+    const applied = (await app.call('wal.obsolete', {
+      prefix: PREFIX,
+      region: '1:1',
+      id: target,
+    })) as ObsoletePreview;
     expect(applied).toEqual(preview);
     expect((await regions()).find((row) => row.regionId === REGION_1)?.watermark).toBe(target);
     const report = await inspect();
     expect(report.openInApp).toBe(true);
     expect(report.register.watermarks).toContainEqual({ regionId: REGION_1, watermark: target });
     expect(report.regions.find((row) => row.regionId === REGION_1)?.watermark).toBe(target);
-    const again = (await app.call('wal.obsolete.preview', { prefix: PREFIX, region: '1:1', id: target })) as ObsoletePreview;
+    const again = (await app.call('wal.obsolete.preview', {
+      prefix: PREFIX,
+      region: '1:1',
+      id: target,
+    })) as ObsoletePreview;
     expect(again).toMatchObject({ noChange: true, hiddenEntries: 0 });
 
     const audit = await app.services.audit.recent(5);
@@ -122,24 +216,39 @@ describe('operating a prefix', () => {
   it('obsoletes a region wholly, edits the region table and closes with a sealed epoch', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
     await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true });
-    const all = (await app.call('wal.obsoleteAll', { prefix: PREFIX, region: '1:2' })) as ObsoletePreview;
+    const all = (await app.call('wal.obsoleteAll', {
+      prefix: PREFIX,
+      region: '1:2',
+    })) as ObsoletePreview;
     expect(all.hiddenEntries).toBe(PER_REGION);
     await app.call('wal.namespaces.create', { prefix: PREFIX, region: '7:1' });
-    expect((await regions()).find((row) => row.regionId === (7n << 32n) + 1n)?.listedInTable).toBe(true);
+    expect((await regions()).find((row) => row.regionId === (7n << 32n) + 1n)?.listedInTable).toBe(
+      true,
+    );
     await app.call('wal.namespaces.delete', { prefix: PREFIX, region: '7:1' });
-    expect((await regions()).find((row) => row.regionId === (7n << 32n) + 1n)?.listedInTable ?? false).toBe(false);
+    expect(
+      (await regions()).find((row) => row.regionId === (7n << 32n) + 1n)?.listedInTable ?? false,
+    ).toBe(false);
     const metrics = (await app.call('wal.metrics', { prefix: PREFIX })) as { prometheus: string };
     expect(metrics.prometheus).toContain('# TYPE');
     const closed = (await app.call('wal.writer.close', { prefix: PREFIX })) as { sealed: boolean };
     expect(closed.sealed).toBe(true);
     expect((await inspect()).register.sealed).toHaveLength(2);
-    expect(app.events.filter((event) => event.type === 'wal.writer.state').at(-1)).toMatchObject({ writer: null });
+    expect(app.events.filter((event) => event.type === 'wal.writer.state').at(-1)).toMatchObject({
+      writer: null,
+    });
   });
 
   it('runs the in-app load generator with samples and live state', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
     await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true });
-    await app.call('wal.load.start', { prefix: PREFIX, regions: 2, writers: 2, count: 100, size: 32 });
+    await app.call('wal.load.start', {
+      prefix: PREFIX,
+      regions: 2,
+      writers: 2,
+      count: 100,
+      size: 32,
+    });
     const last = await new Promise<{ acknowledged: number }>((resolve) => {
       const stop = app.services.events.subscribe((event) => {
         if (event.type === 'wal.load.sample' && !event.running) {
@@ -151,7 +260,9 @@ describe('operating a prefix', () => {
     expect(last.acknowledged).toBe(100);
     const writer = (await app.call('wal.writer.state', { prefix: PREFIX })) as WriterView;
     expect(writer.load).toMatchObject({ running: false, acknowledged: 100, failed: 0 });
-    expect(app.events.some((event) => event.type === 'wal.writer.state' && event.writer !== null)).toBe(true);
+    expect(
+      app.events.some((event) => event.type === 'wal.writer.state' && event.writer !== null),
+    ).toBe(true);
     const rows = await regions();
     expect(rows.reduce((sum, row) => sum + row.entries, 0)).toBe(SEEDED + 100);
   });

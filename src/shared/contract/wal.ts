@@ -42,9 +42,17 @@ export function parseEntryId(text: string): bigint | null {
 
 /** Region ids arrive as `tableId:regionNumber`, a decimal string, or a bigint on the wire. */
 export const WalRegionId = z.union([z.bigint(), z.string().max(32)]).transform((value, ctx) => {
-  const region = typeof value === 'bigint' ? (value >= 0n && value < U64_LIMIT ? value : null) : parseWalRegion(value);
+  const region =
+    typeof value === 'bigint'
+      ? value >= 0n && value < U64_LIMIT
+        ? value
+        : null
+      : parseWalRegion(value);
   if (region === null) {
-    ctx.addIssue({ code: 'custom', message: 'must be tableId:regionNumber (two u32) or a decimal u64' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be tableId:regionNumber (two u32) or a decimal u64',
+    });
     return z.NEVER;
   }
   return region;
@@ -52,7 +60,12 @@ export const WalRegionId = z.union([z.bigint(), z.string().max(32)]).transform((
 
 /** Entry ids are u64 bigints (the wire codec carries them); decimal strings are accepted too. */
 export const WalEntryId = z.union([z.bigint(), z.string().max(32)]).transform((value, ctx) => {
-  const id = typeof value === 'bigint' ? (value >= 0n && value < U64_LIMIT ? value : null) : parseEntryId(value);
+  const id =
+    typeof value === 'bigint'
+      ? value >= 0n && value < U64_LIMIT
+        ? value
+        : null
+      : parseEntryId(value);
   if (id === null) {
     ctx.addIssue({ code: 'custom', message: 'must be a u64 entry id' });
     return z.NEVER;
@@ -65,7 +78,10 @@ export const WalPrefix = z
   .string()
   .min(1)
   .max(1024)
-  .regex(/^(?:[^/]+\/)*nodes\/\d{1,20}\/generations\/\d{1,10}$/, 'must be <root>/nodes/<nodeId>/generations/<generation>');
+  .regex(
+    /^(?:[^/]+\/)*nodes\/\d{1,20}\/generations\/\d{1,10}$/,
+    'must be <root>/nodes/<nodeId>/generations/<generation>',
+  );
 
 export const JobId = z.string().min(1).max(64);
 
@@ -84,7 +100,12 @@ export const WalListedPrefix = z.object({
 });
 export type WalListedPrefix = z.infer<typeof WalListedPrefix>;
 
-export const WalObjectRef = z.object({ seq: z.bigint(), epoch: z.bigint(), key: z.string(), size: z.number() });
+export const WalObjectRef = z.object({
+  seq: z.bigint(),
+  epoch: z.bigint(),
+  key: z.string(),
+  size: z.number(),
+});
 export type WalObjectRef = z.infer<typeof WalObjectRef>;
 
 export const SealRecordView = z.object({
@@ -109,7 +130,11 @@ export const RegisterView = z.object({
 });
 export type RegisterView = z.infer<typeof RegisterView>;
 
-export const InspectFailureView = z.object({ code: z.string(), message: z.string(), key: z.string().nullable() });
+export const InspectFailureView = z.object({
+  code: z.string(),
+  message: z.string(),
+  key: z.string().nullable(),
+});
 export type InspectFailureView = z.infer<typeof InspectFailureView>;
 
 export const InspectView = z.object({
@@ -125,6 +150,8 @@ export const InspectView = z.object({
   nextSeq: z.bigint().nullable(),
   chainObjects: z.number(),
   chainBytes: z.number(),
+  /** Breaks in the chain's sequence (sequences consumed by failed batches, start gaps). */
+  chainGaps: z.number(),
   orphans: z.array(WalObjectRef),
   excluded: z.array(WalObjectRef),
   missing: z.array(z.string()),
@@ -154,7 +181,13 @@ export const WalObjectRow = WalObjectRef.extend({
 });
 export type WalObjectRow = z.infer<typeof WalObjectRow>;
 
-export const WalObjectPage = z.object({ total: z.number(), offset: z.number(), rows: z.array(WalObjectRow) });
+/** `gaps`: breaks in the sequence of the chain objects (over every page). */
+export const WalObjectPage = z.object({
+  total: z.number(),
+  offset: z.number(),
+  gaps: z.number(),
+  rows: z.array(WalObjectRow),
+});
 
 export const RegionRow = z.object({
   regionId: z.bigint(),
@@ -200,10 +233,14 @@ export const WriterStateView = z.object({
   writerId: z.string(),
   ackMode: z.enum(['durable', 'enqueued']),
   ackFence: z.enum(['register', 'none']),
-  openBatch: z.object({ seq: z.bigint(), entries: z.number(), bytes: z.number(), ageMs: z.number() }).nullable(),
+  openBatch: z
+    .object({ seq: z.bigint(), entries: z.number(), bytes: z.number(), ageMs: z.number() })
+    .nullable(),
   sealedWaiting: z.number(),
   awaitingFence: z.number(),
-  createsInFlight: z.array(z.object({ seq: z.bigint(), attempt: z.number(), elapsedMs: z.number() })),
+  createsInFlight: z.array(
+    z.object({ seq: z.bigint(), attempt: z.number(), elapsedMs: z.number() }),
+  ),
   orphanCreatesInFlight: z.number(),
   heldAppends: z.number(),
   indexedTip: z.object({ seq: z.bigint(), epoch: z.bigint() }).nullable(),
@@ -259,7 +296,15 @@ export type ReplayProgress = z.infer<typeof ReplayProgress>;
 
 export const ManifestView = z.object({
   register: RegisterView,
-  history: z.array(z.object({ version: z.number(), writerId: z.string(), writerEpoch: z.bigint().nullable(), tail: z.string().nullable(), fieldNames: z.array(z.string()) })),
+  history: z.array(
+    z.object({
+      version: z.number(),
+      writerId: z.string(),
+      writerEpoch: z.bigint().nullable(),
+      tail: z.string().nullable(),
+      fieldNames: z.array(z.string()),
+    }),
+  ),
   sealedDirectoryBytes: z.number(),
   sealedDirectoryBudget: z.number(),
 });
@@ -277,6 +322,8 @@ export const ObjectVerdictView = z.object({
 
 /** Payload bytes one replayed entry carries to the page; larger entries are cut. */
 export const REPLAY_PAYLOAD_BYTES = 16 * 1024;
+/** A replay chunk is sent once its payloads reach this many bytes, whatever its entry count. */
+export const REPLAY_CHUNK_BYTES = 1024 * 1024;
 /** Entries per replay chunk event, at most. */
 export const MAX_REPLAY_CHUNK = 500;
 /** Writer state events per second per writer, at most. */
@@ -286,15 +333,29 @@ const loadFields = {
   regions: z.int().min(1).max(64).default(4),
   writers: z.int().min(1).max(256).default(8),
   count: z.int().min(1).max(10_000_000).default(100_000),
-  size: z.int().min(1).max(1024 * 1024).default(256),
+  size: z
+    .int()
+    .min(1)
+    .max(1024 * 1024)
+    .default(256),
 };
 
 export const walProcedures = {
-  'wal.prefixes': procedure('read', 'WAL prefixes (node, generation) under the connection\'s WAL root', z.object({ connectionId: ConnectionId }).strict(), z.array(WalListedPrefix)),
-  'wal.inspect': procedure('read', 'Recover a prefix read-only: register, tip, chain, orphans, regions, open failure', PrefixInput, InspectView),
+  'wal.prefixes': procedure(
+    'read',
+    "WAL prefixes (node, generation) under the connection's WAL root",
+    z.object({ connectionId: ConnectionId }).strict(),
+    z.array(WalListedPrefix),
+  ),
+  'wal.inspect': procedure(
+    'read',
+    'Recover a prefix read-only: register, tip, chain, orphans, regions, open failure',
+    PrefixInput,
+    InspectView,
+  ),
   'wal.objects': procedure(
     'read',
-    'One page of the prefix\'s objects (chain, orphans, excluded) by sequence',
+    "One page of the prefix's objects (chain, orphans, excluded) by sequence",
     z
       .object({
         ...prefixFields,
@@ -305,10 +366,30 @@ export const walProcedures = {
       .strict(),
     WalObjectPage,
   ),
-  'wal.regions': procedure('read', 'Per region: entries, first / latest / durable id, watermark, objects, bytes, holes', PrefixInput, RegionsView),
-  'wal.manifest': procedure('read', 'The register decoded, its version history and the sealed directory\'s budget', z.object({ ...prefixFields, limit: z.int().min(1).max(256).default(32) }).strict(), ManifestView),
-  'wal.verifyObject': procedure('read', 'Read one WAL object whole and run every check of the format', z.object({ connectionId: ConnectionId, key: ObjectKey }).strict(), ObjectVerdictView),
-  'wal.metrics': procedure('read', 'The metrics of the writer this app holds on the prefix: Prometheus text and a JSON snapshot', PrefixInput, z.object({ prometheus: z.string(), snapshot: z.record(z.string(), z.unknown()) })),
+  'wal.regions': procedure(
+    'read',
+    'Per region: entries, first / latest / durable id, watermark, objects, bytes, holes',
+    PrefixInput,
+    RegionsView,
+  ),
+  'wal.manifest': procedure(
+    'read',
+    "The register decoded, its version history and the sealed directory's budget",
+    z.object({ ...prefixFields, limit: z.int().min(1).max(256).default(32) }).strict(),
+    ManifestView,
+  ),
+  'wal.verifyObject': procedure(
+    'read',
+    'Read one WAL object whole and run every check of the format',
+    z.object({ connectionId: ConnectionId, key: ObjectKey }).strict(),
+    ObjectVerdictView,
+  ),
+  'wal.metrics': procedure(
+    'read',
+    'The metrics of the writer this app holds on the prefix: Prometheus text and a JSON snapshot',
+    PrefixInput,
+    z.object({ prometheus: z.string(), snapshot: z.record(z.string(), z.unknown()) }),
+  ),
   'wal.replay.start': procedure(
     'read',
     'Stream a region from an id as `wal.replay.chunk` events (read-only; bounded, cancellable)',
@@ -326,10 +407,30 @@ export const walProcedures = {
       .strict(),
     ReplayProgress,
   ),
-  'wal.replay.pause': procedure('read', 'Pause a replay job (it holds no more than one chunk)', z.object({ jobId: JobId }).strict(), ReplayProgress),
-  'wal.replay.resume': procedure('read', 'Resume a paused replay job', z.object({ jobId: JobId }).strict(), ReplayProgress),
-  'wal.replay.cancel': procedure('read', 'Cancel a replay job', z.object({ jobId: JobId }).strict(), ReplayProgress),
-  'wal.replay.progress': procedure('read', 'Where a replay job is', z.object({ jobId: JobId }).strict(), ReplayProgress),
+  'wal.replay.pause': procedure(
+    'read',
+    'Pause a replay job (it holds no more than one chunk)',
+    z.object({ jobId: JobId }).strict(),
+    ReplayProgress,
+  ),
+  'wal.replay.resume': procedure(
+    'read',
+    'Resume a paused replay job',
+    z.object({ jobId: JobId }).strict(),
+    ReplayProgress,
+  ),
+  'wal.replay.cancel': procedure(
+    'read',
+    'Cancel a replay job',
+    z.object({ jobId: JobId }).strict(),
+    ReplayProgress,
+  ),
+  'wal.replay.progress': procedure(
+    'read',
+    'Where a replay job is',
+    z.object({ jobId: JobId }).strict(),
+    ReplayProgress,
+  ),
   'wal.writer.open': procedure(
     'operate',
     'Open a writer in the app on the prefix (takes the epoch: fences any other writer)',
@@ -346,22 +447,78 @@ export const walProcedures = {
   ),
   'wal.writer.close': procedure(
     'operate',
-    'Stop the writer the app holds on the prefix (records the epoch\'s seal)',
+    "Stop the writer the app holds on the prefix (records the epoch's seal)",
     PrefixInput,
     z.object({ sealed: z.boolean(), lastSeq: z.bigint().nullable(), lost: z.number() }),
   ),
-  'wal.writer.state': procedure('read', 'The writer this app holds on the prefix, or null', PrefixInput, WriterView.nullable()),
-  'wal.load.start': procedure('operate', 'Run the load generator on the writer the app holds (samples as `wal.load.sample`)', z.object({ ...prefixFields, ...loadFields }).strict(), z.object({ running: z.boolean() })),
-  'wal.load.stop': procedure('operate', 'Stop the load generator', PrefixInput, z.object({ acknowledged: z.number(), failed: z.number() })),
-  'wal.obsolete.preview': procedure('read', 'What obsoleting a region up to an id would hide', z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId }).strict(), ObsoletePreview),
-  'wal.obsolete': procedure('operate', 'Raise a region\'s obsolete watermark to an id no greater than its latest durable id', z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId }).strict(), ObsoletePreview),
-  'wal.obsoleteAll': procedure('operate', 'Raise a region\'s watermark to its latest id', RegionInput, ObsoletePreview),
-  'wal.namespaces.create': procedure('operate', 'List a region in the register\'s region table', RegionInput, z.object({ regionId: z.bigint() })),
-  'wal.namespaces.delete': procedure('operate', 'Obsolete a region wholly and remove it from the region table', RegionInput, z.object({ regionId: z.bigint() })),
+  'wal.writer.state': procedure(
+    'read',
+    'The writer this app holds on the prefix, or null',
+    PrefixInput,
+    WriterView.nullable(),
+  ),
+  'wal.load.start': procedure(
+    'operate',
+    'Run the load generator on the writer the app holds (samples as `wal.load.sample`)',
+    z.object({ ...prefixFields, ...loadFields }).strict(),
+    z.object({ running: z.boolean() }),
+  ),
+  'wal.load.stop': procedure(
+    'operate',
+    'Stop the load generator',
+    PrefixInput,
+    z.object({ acknowledged: z.number(), failed: z.number() }),
+  ),
+  'wal.obsolete.preview': procedure(
+    'read',
+    'What obsoleting a region up to an id would hide',
+    z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId }).strict(),
+    ObsoletePreview,
+  ),
+  'wal.obsolete': procedure(
+    'operate',
+    "Raise a region's obsolete watermark to an id no greater than its latest durable id",
+    z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId }).strict(),
+    ObsoletePreview,
+  ),
+  'wal.obsoleteAll': procedure(
+    'operate',
+    "Raise a region's watermark to its latest id",
+    RegionInput,
+    ObsoletePreview,
+  ),
+  'wal.namespaces.create': procedure(
+    'operate',
+    "List a region in the register's region table",
+    RegionInput,
+    z.object({ regionId: z.bigint() }),
+  ),
+  'wal.namespaces.delete': procedure(
+    'operate',
+    'Obsolete a region wholly and remove it from the region table',
+    RegionInput,
+    z.object({ regionId: z.bigint() }),
+  ),
 };
 
 export type WalEvent =
-  | { readonly type: 'wal.writer.state'; readonly connectionId: string; readonly prefix: string; readonly writer: WriterView | null }
-  | { readonly type: 'wal.replay.chunk'; readonly jobId: string; readonly entries: readonly ReplayEntryView[]; readonly progress: ReplayProgress }
+  | {
+      readonly type: 'wal.writer.state';
+      readonly connectionId: string;
+      readonly prefix: string;
+      readonly writer: WriterView | null;
+    }
+  | {
+      readonly type: 'wal.replay.chunk';
+      readonly jobId: string;
+      readonly entries: readonly ReplayEntryView[];
+      readonly progress: ReplayProgress;
+    }
   | { readonly type: 'wal.replay.done'; readonly jobId: string; readonly progress: ReplayProgress }
-  | { readonly type: 'wal.load.sample'; readonly connectionId: string; readonly prefix: string; readonly sample: LoadSample; readonly running: boolean };
+  | {
+      readonly type: 'wal.load.sample';
+      readonly connectionId: string;
+      readonly prefix: string;
+      readonly sample: LoadSample;
+      readonly running: boolean;
+    };

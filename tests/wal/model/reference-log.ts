@@ -15,7 +15,10 @@
  *   anything else is an append that failed or has not settled yet, with its own bytes;
  * - an append that failed is never read again once its store acknowledged an append issued
  *   after the failure ("entries reappear on replay only if nothing was acknowledged after");
- * - watermarks never go down and survive a reopen (the register shows exactly the model's).
+ * - watermarks never go down and survive a reopen (the register shows exactly the model's);
+ * - enqueued mode: an acknowledgement is not a durability report; entries must be read back
+ *   once `waitDurable` or a stop that lost nothing reported them durable, and a stop's lost
+ *   backlog never exceeds what was not yet reported durable.
  * It never touches storage; the test feeds it what the store returned.
  */
 import { expect } from 'vitest';
@@ -45,6 +48,9 @@ interface EntryRecord {
   fate: Fate;
   /** When the fate was learned (the clock), so a read judges only what preceded it. */
   fatedAt: number;
+  /** When the entry was known durable (acknowledged in durable mode, or confirmed later in
+   * enqueued mode); Infinity until then. Only durable entries must be read back. */
+  durableAt: number;
   id: EntryId | null;
   readonly call: AppendCall;
   failedAtClock: number;
@@ -75,6 +81,7 @@ export class ReferenceLog {
         bytes: part.bytes,
         fate: 'unsettled',
         fatedAt: 0,
+        durableAt: Number.POSITIVE_INFINITY,
         id: null,
         call,
         failedAtClock: 0,
@@ -83,7 +90,8 @@ export class ReferenceLog {
     return call;
   }
 
-  acknowledge(call: AppendCall, ids: ReadonlyArray<EntryId>): void {
+  /** `durable`: the acknowledgement is a durability report (durable mode). */
+  acknowledge(call: AppendCall, ids: ReadonlyArray<EntryId>, durable: boolean): void {
     this.clock += 1;
     call.parts.forEach((part, i) => {
       const id = ids[i] ?? 0n;
@@ -95,6 +103,7 @@ export class ReferenceLog {
       const record = this.recordOf(part.tag);
       record.fate = 'acked';
       record.fatedAt = this.clock;
+      if (durable) record.durableAt = this.clock;
       record.id = id;
     });
     for (const region of new Set(call.parts.map((p) => p.region)))
@@ -121,11 +130,42 @@ export class ReferenceLog {
     this.failures.push({ storeNo: call.storeNo, clock, tags: call.parts.map((p) => p.tag) });
   }
 
+  /**
+   * enqueued: the store reported its acknowledged entries durable - of one region through
+   * `upTo` (waitDurable), or all of them (a stop that lost nothing).
+   */
+  confirmDurable(storeNo: number, region: RegionId | null, upTo: EntryId | null): void {
+    const clock = ++this.clock;
+    for (const record of this.entries.values()) {
+      if (record.fate !== 'acked' || record.call.storeNo !== storeNo || record.durableAt <= clock)
+        continue;
+      if (region !== null && record.region !== region) continue;
+      if (upTo !== null && (record.id ?? 0n) > upTo) continue;
+      record.durableAt = clock;
+    }
+  }
+
+  /** Acknowledged entries of a store not yet known durable (what a lost backlog may hold). */
+  unconfirmed(storeNo: number): number {
+    let count = 0;
+    for (const record of this.entries.values()) {
+      if (
+        record.fate === 'acked' &&
+        record.call.storeNo === storeNo &&
+        record.durableAt === Number.POSITIVE_INFINITY
+      )
+        count += 1;
+    }
+    return count;
+  }
+
   /** `obsolete(region, id)` passed: the watermark rises (never falls) and so does the floor. */
-  obsoleted(region: RegionId, id: EntryId): void {
+  obsoleted(region: RegionId, watermark: EntryId, asked: EntryId = watermark): void {
     this.clock += 1;
-    if (id > (this.watermarks.get(region) ?? 0n)) this.watermarks.set(region, id);
-    if (id > this.floor) this.floor = id;
+    expect(watermark >= this.watermark(region), `watermark of ${region} went down`).toBe(true);
+    this.watermarks.set(region, watermark);
+    // Every later id lies above the id asked for (enqueued clamps only ids it handed out).
+    if (asked > this.floor) this.floor = asked;
   }
 
   watermark(region: RegionId): EntryId {
@@ -192,7 +232,7 @@ export class ReferenceLog {
       previous = entry.id;
     }
     for (const [id, tag] of this.acked.get(region) ?? []) {
-      if (id < fromId || id <= watermark || this.recordOf(tag).fatedAt > startedAt) continue;
+      if (id < fromId || id <= watermark || this.recordOf(tag).durableAt > startedAt) continue;
       expect(seenTags.has(tag), `${where}: acknowledged ${tag} (${id}) missing`).toBe(true);
     }
   }

@@ -12,14 +12,18 @@ import type { WalWorld } from './wal-world';
 
 /** Writer settings that change the shape of the pipeline: tiny batches, one or many creates. */
 export interface WorldShape {
+  readonly ackMode: 'durable' | 'enqueued';
   readonly maxBatchBytes: number;
   readonly maxInFlightCreates: number;
 }
 
-export const worldShape: fc.Arbitrary<WorldShape> = fc.record({
-  maxBatchBytes: fc.constantFrom(1, 600, 8 * 1024 * 1024),
-  maxInFlightCreates: fc.integer({ min: 1, max: 4 }),
-});
+export function worldShape(ackMode: WorldShape['ackMode']): fc.Arbitrary<WorldShape> {
+  return fc.record({
+    ackMode: fc.constant(ackMode),
+    maxBatchBytes: fc.constantFrom(1, 600, 8 * 1024 * 1024),
+    maxInFlightCreates: fc.integer({ min: 1, max: 4 }),
+  });
+}
 
 export const MODEL_REGIONS = [REGION_A, REGION_B, REGION_C] as const;
 
@@ -137,6 +141,10 @@ const obsoleteAll = region.map((where) =>
   command(`obsoleteAll(${where & 0xffn})`, (w) => w.obsoleteAll(where)),
 );
 
+const waitDurable = region.map((where) =>
+  command(`waitDurable(${where & 0xffn}, handed out)`, (w) => w.waitDurable(where)),
+);
+
 const stop = fc.constant(command('stop', (w) => w.stop()));
 const reopen = fc.constant(command('reopen', (w) => w.reopen()));
 
@@ -170,6 +178,7 @@ export const WAL_COMMANDS: ReadonlyArray<fc.Arbitrary<WalCommand>> = [
   fault,
   obsolete,
   obsoleteAll,
+  waitDurable,
   stop,
   reopen,
   reopen,

@@ -46,9 +46,12 @@ export class WalWorld {
   private readonly slots: StoreSlot[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private tags = 0;
+  /** durable mode: an acknowledgement is a durability report. */
+  readonly durable: boolean;
 
   constructor(shape: WorldShape) {
     this.config = laneConfig({ flushIntervalMs: 10, ...shape });
+    this.durable = shape.ackMode === 'durable';
   }
 
   get current(): StoreSlot {
@@ -96,6 +99,7 @@ export class WalWorld {
       this.log.acknowledge(
         call,
         idsOfAppend(parts, result.value.lastEntryIds).map((w) => w.id),
+        this.durable,
       );
       return;
     }
@@ -111,7 +115,10 @@ export class WalWorld {
     if (stoppedBefore) return expect(code).toBe('Stopped');
     if (code === 'Stopped') return expect(slot.stopped, 'Stopped before stop').toBe(true);
     if (code === 'Fenced') return expect(slot.replaced, 'Fenced without a newer writer').toBe(true);
-    expect(FAULT_CODES.has(code ?? ''), `unexpected append failure ${code}`).toBe(true);
+    // enqueued: a transient failure is retried, never reported to the append.
+    expect(this.durable && FAULT_CODES.has(code ?? ''), `unexpected append failure ${code}`).toBe(
+      true,
+    );
     expect(this.io.fired, `append failed with ${code} though no fault fired`).toBeGreaterThan(
       slot.firedAtQuiet,
     );
@@ -126,7 +133,12 @@ export class WalWorld {
     const slot = this.current;
     const result = await settle(slot.store.obsolete(providerOf(slot.store, region), region, id));
     if (slot.stopped) return expect(codeOf(result.ok ? undefined : result.error)).toBe('Stopped');
-    if (result.ok) return this.log.obsoleted(region, id);
+    if (result.ok)
+      return this.log.obsoleted(
+        region,
+        this.durable ? id : await this.persistedWatermark(region, id),
+        id,
+      );
     // Retryable (open batch holds entries) or an id whose object is not durable yet.
     expect(['WalObjectSequenceUnsettled', 'InvalidEntryId']).toContain(codeOf(result.error));
   }
@@ -142,6 +154,7 @@ export class WalWorld {
       return;
     }
     const latest = slot.store.latestEntryId(providerOf(slot.store, region));
+    if (!this.durable) return this.obsoleteAllEnqueued(slot, region, latest);
     // Collection may have removed (and a reopen forgotten) objects wholly at or below the
     // watermarks; every acknowledged id above the region's watermark is still indexed.
     const visible = this.log.ackedIds(region).filter((id) => id > this.log.watermark(region));
@@ -150,6 +163,47 @@ export class WalWorld {
     );
     await slot.store.obsoleteAll(providerOf(slot.store, region), region);
     this.log.obsoleted(region, latest);
+  }
+
+  /** enqueued: the durable id moves while uploads run; the register says what was recorded. */
+  private async obsoleteAllEnqueued(
+    slot: StoreSlot,
+    region: bigint,
+    latestBefore: EntryId,
+  ): Promise<void> {
+    await slot.store.obsoleteAll(providerOf(slot.store, region), region);
+    const handed = slot.store.handedOutEntryId(providerOf(slot.store, region));
+    const recorded = await this.persistedWatermark(region, handed);
+    expect(recorded >= latestBefore || recorded === this.log.watermark(region)).toBe(true);
+    this.log.obsoleted(region, recorded);
+  }
+
+  /** The watermark the register holds for `region`, which must lie in [model's, max(model's, asked)]. */
+  private async persistedWatermark(region: bigint, asked: EntryId): Promise<EntryId> {
+    const { register } = await inspectPrefix(this.io, this.config);
+    const recorded = register.watermarks.find((w) => w.regionId === region)?.watermark ?? 0n;
+    const before = this.log.watermark(region);
+    expect(
+      recorded >= before && recorded <= (asked > before ? asked : before),
+      `watermark ${recorded} of ${region}`,
+    ).toBe(true);
+    return recorded;
+  }
+
+  /** `waitDurable` through the largest id handed out: then every entry before it is durable. */
+  async waitDurable(region: bigint): Promise<void> {
+    const slot = this.current;
+    const provider = providerOf(slot.store, region);
+    if (slot.stopped) {
+      await expect(slot.store.waitDurable(provider, 1n)).rejects.toMatchObject({ code: 'Stopped' });
+      return;
+    }
+    const target = slot.store.handedOutEntryId(provider);
+    await slot.store.waitDurable(provider, target);
+    // durable mode returns at once (wal.md): there, only acknowledged ids are known durable.
+    if (this.durable) return;
+    expect(slot.store.latestEntryId(provider) >= target, 'waitDurable returned early').toBe(true);
+    this.log.confirmDurable(slot.no, region, target);
   }
 
   async read(region: bigint, fromId: EntryId): Promise<void> {
@@ -173,13 +227,19 @@ export class WalWorld {
     );
   }
 
-  async stop(): Promise<void> {
+  async stop(expectNoLoss = false): Promise<void> {
     const slot = this.current;
     const wasStopped = slot.stopped;
     slot.stopped = true;
     const report = await slot.store.stop();
     if (wasStopped) return;
-    expect(report).toMatchObject({ sealed: true, lost: null, terminal: null });
+    expect(report).toMatchObject({ sealed: true, terminal: null });
+    if (report.lost === null) this.log.confirmDurable(slot.no, null, null);
+    else {
+      // enqueued, a transient failure after stop began: the backlog is dropped and reported.
+      expect(this.durable || expectNoLoss, `stop lost ${report.lost.count} entries`).toBe(false);
+      expect(report.lost.count).toBeLessThanOrEqual(this.log.unconfirmed(slot.no));
+    }
     this.log.sealRecords.push({
       firstEpoch: slot.store.epoch,
       lastEpoch: slot.store.epoch,
@@ -253,7 +313,7 @@ export class WalWorld {
   async finish(regions: readonly bigint[]): Promise<void> {
     this.io.clear();
     await this.settleInFlight();
-    if (!this.current.stopped) await this.stop();
+    if (!this.current.stopped) await this.stop(true);
     await this.openNext();
     for (const region of regions) await this.read(region, 0n);
     await this.append([[regions[0] ?? 1n, 8]], true);

@@ -5,35 +5,51 @@ import type { WalService } from '../../services/wal/wal-service';
 
 type WalProcedures = typeof walProcedures;
 type WalHandlers = {
-  [K in keyof WalProcedures]: (input: z.output<WalProcedures[K]['input']>) => Promise<z.output<WalProcedures[K]['output']>>;
+  [K in keyof WalProcedures]: (
+    input: z.output<WalProcedures[K]['input']>,
+  ) => Promise<z.output<WalProcedures[K]['output']>>;
 };
 
 export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers {
   return {
     'wal.prefixes': ({ connectionId }) => wal.prefixes(connectionId),
     'wal.inspect': ({ connectionId, prefix }) => wal.inspect(connectionId, prefix),
-    'wal.objects': ({ connectionId, prefix, status, offset, limit }) => wal.objects(connectionId, prefix, status, offset, limit),
+    'wal.objects': ({ connectionId, prefix, status, offset, limit }) =>
+      wal.objects(connectionId, prefix, status, offset, limit),
     'wal.regions': ({ connectionId, prefix }) => wal.regions(connectionId, prefix),
     'wal.manifest': ({ connectionId, prefix, limit }) => wal.manifest(connectionId, prefix, limit),
     'wal.verifyObject': async ({ connectionId, key }) => {
       const verdict = await wal.verifyObject(connectionId, key);
-      return { ...verdict, check: verdict.check ?? null, detail: verdict.detail ?? null, gone: verdict.gone === true };
+      return {
+        ...verdict,
+        check: verdict.check ?? null,
+        detail: verdict.detail ?? null,
+        gone: verdict.gone === true,
+      };
     },
     'wal.metrics': ({ connectionId, prefix }) => wal.metrics(connectionId, prefix),
-    'wal.replay.start': ({ connectionId, prefix, ...request }) => wal.startReplay(connectionId, prefix, request),
+    'wal.replay.start': ({ connectionId, prefix, ...request }) =>
+      wal.startReplay(connectionId, prefix, request),
     'wal.replay.pause': async ({ jobId }) => wal.pauseReplay(jobId),
     'wal.replay.resume': async ({ jobId }) => wal.resumeReplay(jobId),
     'wal.replay.cancel': async ({ jobId }) => wal.cancelReplay(jobId),
     'wal.replay.progress': async ({ jobId }) => wal.replayProgress(jobId),
-    'wal.writer.open': ({ connectionId, prefix, ...options }) => wal.openWriter(connectionId, prefix, options),
+    'wal.writer.open': ({ connectionId, prefix, ...options }) =>
+      wal.openWriter(connectionId, prefix, options),
     'wal.writer.close': ({ connectionId, prefix }) => wal.closeWriter(connectionId, prefix),
     'wal.writer.state': ({ connectionId, prefix }) => wal.writerState(connectionId, prefix),
-    'wal.load.start': ({ connectionId, prefix, ...spec }) => wal.startLoad(connectionId, prefix, spec),
+    'wal.load.start': ({ connectionId, prefix, ...spec }) =>
+      wal.startLoad(connectionId, prefix, spec),
     'wal.load.stop': ({ connectionId, prefix }) => wal.stopLoad(connectionId, prefix),
-    'wal.obsolete.preview': ({ connectionId, prefix, region, id }) => wal.previewObsolete(connectionId, prefix, region, id),
-    'wal.obsolete': ({ connectionId, prefix, region, id }) => wal.obsolete(connectionId, prefix, region, id),
-    'wal.obsoleteAll': ({ connectionId, prefix, region }) => wal.obsoleteAll(connectionId, prefix, region),
-    'wal.namespaces.create': ({ connectionId, prefix, region }) => wal.createNamespace(connectionId, prefix, region),
-    'wal.namespaces.delete': ({ connectionId, prefix, region }) => wal.deleteNamespace(connectionId, prefix, region),
+    'wal.obsolete.preview': ({ connectionId, prefix, region, id }) =>
+      wal.previewObsolete(connectionId, prefix, region, id),
+    'wal.obsolete': ({ connectionId, prefix, region, id }) =>
+      wal.obsolete(connectionId, prefix, region, id),
+    'wal.obsoleteAll': ({ connectionId, prefix, region }) =>
+      wal.obsoleteAll(connectionId, prefix, region),
+    'wal.namespaces.create': ({ connectionId, prefix, region }) =>
+      wal.createNamespace(connectionId, prefix, region),
+    'wal.namespaces.delete': ({ connectionId, prefix, region }) =>
+      wal.deleteNamespace(connectionId, prefix, region),
   };
 }

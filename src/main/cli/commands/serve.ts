@@ -32,7 +32,8 @@ export function registerServe(program: Command): void {
         const server = await startWebServer({ router: createRouter(services), events: services.events, rendererDir: options.renderer, port });
         if (options.json) printJson({ url: server.url, port: server.port, dataDir });
         else process.stdout.write(`Cairn browser mode: ${server.url}\n(data directory ${dataDir}; Ctrl+C stops it)\n`);
-        const stop = () => void server.close().then(() => process.exit(0));
+        // Writers opened in the app stop cleanly, so their epochs are sealed, not taken over later.
+        const stop = () => void Promise.allSettled([services.wal.closeAll(), server.close()]).then(() => process.exit(0));
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       }),

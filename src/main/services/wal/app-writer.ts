@@ -4,7 +4,12 @@
  * 10 times a second, and the in-app load generator. Owns the writer's lifetime: `close` stops
  * the load, then the store. Never checks access or the live-writer window (the service does).
  */
-import type { LoadSample, ObsoletePreview, RegionRow, WriterView } from '../../../shared/contract/wal';
+import type {
+  LoadSample,
+  ObsoletePreview,
+  RegionRow,
+  WriterView,
+} from '../../../shared/contract/wal';
 import { WRITER_STATE_EVENTS_PER_SECOND } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
@@ -37,7 +42,8 @@ interface LoadRun {
 }
 
 export class AppWriter {
-  private readonly announce: Throttled<WriterView>;
+  /** The view is computed when an announcement leaves, not on every state change. */
+  private readonly announce: Throttled<void>;
   private readonly unsubscribe: () => void;
   private load: LoadRun | null = null;
   private closing: Promise<StopReport> | null = null;
@@ -47,11 +53,15 @@ export class AppWriter {
     readonly store: ObjectStoreLogStore,
     private readonly listeners: AppWriterListeners,
   ) {
-    this.announce = throttle((view) => listeners.onState(view), WRITER_STATE_EVENTS_PER_SECOND);
-    this.unsubscribe = store.onStateChange(() => this.announce.push(this.view()));
+    this.announce = throttle(() => listeners.onState(this.view()), WRITER_STATE_EVENTS_PER_SECOND);
+    this.unsubscribe = store.onStateChange(() => this.announce.push(undefined));
   }
 
-  static async open(io: ObjectIo, config: ObjectStoreWalConfigInput, listeners: AppWriterListeners): Promise<AppWriter> {
+  static async open(
+    io: ObjectIo,
+    config: ObjectStoreWalConfigInput,
+    listeners: AppWriterListeners,
+  ): Promise<AppWriter> {
     const metrics = createWalMetrics();
     const session = await openWriter(io, config, { maintenance: false, metrics });
     return new AppWriter(session, ObjectStoreLogStore.fromSession(session, { metrics }), listeners);
@@ -80,10 +90,16 @@ export class AppWriter {
   /** The live catalog's regions with the writer's durable and handed-out ids. */
   regions(): RegionRow[] {
     const usable = this.store.state().poisoned === null && !this.store.state().stopped;
-    return regionRowsOf(this.session.catalog, this.session.register.current().control, usable ? {
-      durableId: (region) => this.store.latestEntryId(this.provider(region)),
-      handedOutId: (region) => this.store.handedOutEntryId(this.provider(region)),
-    } : {});
+    return regionRowsOf(
+      this.session.catalog,
+      this.session.register.current().control,
+      usable
+        ? {
+            durableId: (region) => this.store.latestEntryId(this.provider(region)),
+            handedOutId: (region) => this.store.handedOutEntryId(this.provider(region)),
+          }
+        : {},
+    );
   }
 
   /** The chain as the writer indexed it, and the orphans its open met. */
@@ -100,22 +116,28 @@ export class AppWriter {
   }
 
   previewObsolete(region: bigint, id: bigint): ObsoletePreview {
-    return previewObsolete(this.session.catalog, region, id, this.store.latestEntryId(this.provider(region)));
+    return previewObsolete(
+      this.session.catalog,
+      region,
+      id,
+      this.store.latestEntryId(this.provider(region)),
+    );
   }
 
   /** Raises the watermark to `id` (at most the latest durable id); returns what it hid. */
   async obsolete(region: bigint, id: bigint): Promise<ObsoletePreview> {
     const preview = this.previewObsolete(region, id);
-    if (id > preview.latestId) throw new ObsoleteAboveLatestError(this.prefix, formatRegionId(region), id, preview.latestId);
+    if (id > preview.latestId)
+      throw new ObsoleteAboveLatestError(this.prefix, formatRegionId(region), id, preview.latestId);
     await this.store.obsolete(this.provider(region), region, id);
-    this.announce.push(this.view());
+    this.announce.push(undefined);
     return preview;
   }
 
   async obsoleteAll(region: bigint): Promise<ObsoletePreview> {
     const preview = this.previewObsolete(region, this.store.latestEntryId(this.provider(region)));
     await this.store.obsoleteAll(this.provider(region), region);
-    this.announce.push(this.view());
+    this.announce.push(undefined);
     return preview;
   }
 
@@ -123,7 +145,10 @@ export class AppWriter {
     if (this.load?.running) throw new LoadAlreadyRunningError(this.prefix);
     const abort = new AbortController();
     const sampler = new LoadSampler();
-    const timer = setInterval(() => this.listeners.onLoadSample(sampler.sample(), true), LOAD_SAMPLE_INTERVAL_MS);
+    const timer = setInterval(
+      () => this.listeners.onLoadSample(sampler.sample(), true),
+      LOAD_SAMPLE_INTERVAL_MS,
+    );
     const done = runLoad(this.store, spec, (ack) => sampler.recordAck(ack.latencyMs), abort.signal);
     const run: LoadRun = { abort, sampler, done, running: true };
     this.load = run;
@@ -131,7 +156,7 @@ export class AppWriter {
       (report) => this.finishLoad(run, timer, report.failed),
       () => this.finishLoad(run, timer, sampler.totals.failed),
     );
-    this.announce.push(this.view());
+    this.announce.push(undefined);
   }
 
   async stopLoad(): Promise<{ acknowledged: number; failed: number }> {
@@ -159,6 +184,6 @@ export class AppWriter {
     run.running = false;
     run.sampler.recordFailures(failed);
     this.listeners.onLoadSample(run.sampler.sample(), false);
-    if (this.closing === null) this.announce.push(this.view());
+    if (this.closing === null) this.announce.push(undefined);
   }
 }

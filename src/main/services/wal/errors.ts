@@ -3,13 +3,21 @@ import { CairnError } from '../../engine/errors';
 
 export class NotAWalPrefixError extends CairnError {
   constructor(prefix: string, root: string) {
-    super('NotAWalPrefix', `${prefix} is not a WAL prefix under ${root} (expected ${root}/nodes/<nodeId>/generations/<generation>)`, { prefix, root });
+    super(
+      'NotAWalPrefix',
+      `${prefix} is not a WAL prefix under ${root} (expected ${root}/nodes/<nodeId>/generations/<generation>)`,
+      { prefix, root },
+    );
   }
 }
 
 export class WriterNotOpenError extends CairnError {
   constructor(prefix: string, action: string) {
-    super('WriterNotOpen', `${action} needs a writer opened in this app on ${prefix}: open it as writer first`, { prefix, action });
+    super(
+      'WriterNotOpen',
+      `${action} needs a writer opened in this app on ${prefix}: open it as writer first`,
+      { prefix, action },
+    );
   }
 }
 
@@ -21,19 +29,27 @@ export class WriterAlreadyOpenError extends CairnError {
 
 export class ObsoleteAboveLatestError extends CairnError {
   constructor(prefix: string, region: string, id: bigint, latest: bigint) {
-    super('ObsoleteAboveLatest', `cannot obsolete region ${region} of ${prefix} up to ${id}: its latest durable id is ${latest}`, { prefix, region, id, latest });
+    super(
+      'ObsoleteAboveLatest',
+      `cannot obsolete region ${region} of ${prefix} up to ${id}: its latest durable id is ${latest}`,
+      { prefix, region, id, latest },
+    );
   }
 }
 
 export class ReplayJobNotFoundError extends CairnError {
   constructor(jobId: string) {
-    super('ReplayJobNotFound', `no replay job has id ${jobId} (finished jobs are forgotten)`, { jobId });
+    super('ReplayJobNotFound', `no replay job has id ${jobId} (finished jobs are forgotten)`, {
+      jobId,
+    });
   }
 }
 
 export class TooManyReplayJobsError extends CairnError {
   constructor(limit: number) {
-    super('TooManyReplayJobs', `${limit} replay jobs are running already: cancel one first`, { limit });
+    super('TooManyReplayJobs', `${limit} replay jobs are running already: cancel one first`, {
+      limit,
+    });
   }
 }
 

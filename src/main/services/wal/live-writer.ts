@@ -16,7 +16,7 @@ export class LiveWriterError extends CairnError {
   constructor(prefix: string, ageMs: number) {
     super(
       'LiveWriter',
-      `${prefix} was written ${Math.round(ageMs / 1000)} s ago: a writer may be live, and taking the epoch fences it; pass --take-over to do it anyway`,
+      `${prefix} was written ${Math.round(ageMs / 1000)} s ago: a writer may be live, and taking the epoch fences it; take over to do it anyway (--take-over, or "Take over as writer" in the console)`,
       { prefix, ageMs },
     );
   }
@@ -26,13 +26,20 @@ export class LiveWriterError extends CairnError {
 export async function registerWrittenAt(io: ObjectIo, prefix: string): Promise<Date | null> {
   let newest: { key: string; at?: Date } | null = null;
   for await (const page of io.list(`${manifestCell(prefix)}/`)) {
-    for (const object of page.objects) if (newest === null || object.key > newest.key) newest = { key: object.key, at: object.lastModified };
+    for (const object of page.objects)
+      if (newest === null || object.key > newest.key)
+        newest = { key: object.key, at: object.lastModified };
   }
   return newest?.at ?? null;
 }
 
 /** Refuses (LiveWriter) when the register is fresh and the caller did not ask to take over. */
-export async function checkNoLiveWriter(io: ObjectIo, prefix: string, takeOver: boolean, now = Date.now()): Promise<void> {
+export async function checkNoLiveWriter(
+  io: ObjectIo,
+  prefix: string,
+  takeOver: boolean,
+  now = Date.now(),
+): Promise<void> {
   if (takeOver) return;
   const written = await registerWrittenAt(io, prefix);
   const ageMs = written === null ? Infinity : now - written.getTime();

@@ -56,9 +56,10 @@ export async function runLoad(
   let failed = 0;
   let firstError: unknown = undefined;
   const started = performance.now();
-  const writer = async (writerIndex: number): Promise<void> => {
+  const writer = async (): Promise<void> => {
     while (issued < spec.count && firstError === undefined && !signal?.aborted) {
-      const region = loadRegion((writerIndex + issued) % spec.regions);
+      // Round-robin over the append order, so every region gets its share whatever the writers.
+      const region = loadRegion(issued % spec.regions);
       issued += 1;
       const data = randomBytes(spec.size);
       const provider = { prefix: target.prefix, regionId: region };
@@ -75,6 +76,6 @@ export async function runLoad(
       }
     }
   };
-  await Promise.all(Array.from({ length: spec.writers }, (_, index) => writer(index)));
+  await Promise.all(Array.from({ length: spec.writers }, () => writer()));
   return { acknowledged, failed, bytes: acknowledged * spec.size, seconds: (performance.now() - started) / 1000, firstError };
 }

@@ -34,7 +34,10 @@ export class LoadSampler {
     const sample: LoadSample = {
       atMs: Date.now(),
       appendsPerSecond: this.windowAcks / seconds,
-      ackLatencyMs: { mean: this.windowAcks === 0 ? 0 : this.windowLatencySum / this.windowAcks, max: this.windowLatencyMax },
+      ackLatencyMs: {
+        mean: this.windowAcks === 0 ? 0 : this.windowLatencySum / this.windowAcks,
+        max: this.windowLatencyMax,
+      },
       acknowledged: this.acknowledged,
       failed: this.failed,
     };

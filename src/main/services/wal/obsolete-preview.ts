@@ -6,7 +6,12 @@
 import type { ObsoletePreview } from '../../../shared/contract/wal';
 import type { ObjectCatalog } from '../../engine/wal/catalog';
 
-export function previewObsolete(catalog: ObjectCatalog, region: bigint, id: bigint, latestId = catalog.latestEntryId(region)): ObsoletePreview {
+export function previewObsolete(
+  catalog: ObjectCatalog,
+  region: bigint,
+  id: bigint,
+  latestId = catalog.latestEntryId(region),
+): ObsoletePreview {
   const watermark = catalog.watermark(region);
   let hiddenEntries = 0;
   let hiddenObjects = 0;
@@ -24,5 +29,14 @@ export function previewObsolete(catalog: ObjectCatalog, region: bigint, id: bigi
       }
     }
   }
-  return { region, id, watermark, latestId, hiddenEntries, hiddenObjects, hiddenBytes, noChange: id <= watermark };
+  return {
+    region,
+    id,
+    watermark,
+    latestId,
+    hiddenEntries,
+    hiddenObjects,
+    hiddenBytes,
+    noChange: id <= watermark,
+  };
 }

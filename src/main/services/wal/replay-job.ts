@@ -1,11 +1,16 @@
 /**
  * One replay of a region: pulls entries from a read stream and hands them on in chunks of at
- * most `chunkSize`, so the job never holds more than one chunk (the engine's reader holds a
+ * most `chunkSize` (and about REPLAY_CHUNK_BYTES), so the job never holds more than one chunk (the engine's reader holds a
  * few objects of read-ahead); optional pacing (entries per second), pause / resume, and
  * cancellation through an AbortController that also ends the underlying read. Payloads are
  * cut to REPLAY_PAYLOAD_BYTES before they leave. Never writes to storage.
  */
-import { REPLAY_PAYLOAD_BYTES, type ReplayEntryView, type ReplayProgress } from '../../../shared/contract/wal';
+import {
+  REPLAY_CHUNK_BYTES,
+  REPLAY_PAYLOAD_BYTES,
+  type ReplayEntryView,
+  type ReplayProgress,
+} from '../../../shared/contract/wal';
 import { isCairnError } from '../../engine/errors';
 import type { WalEntry } from '../../engine/wal/entry';
 
@@ -43,7 +48,14 @@ export class ReplayJob {
   }
 
   progress(): ReplayProgress {
-    return { jobId: this.id, state: this.state, delivered: this.delivered, lastId: this.lastId, latestId: this.spec.latestId, error: this.error };
+    return {
+      jobId: this.id,
+      state: this.state,
+      delivered: this.delivered,
+      lastId: this.lastId,
+      latestId: this.spec.latestId,
+      error: this.error,
+    };
   }
 
   get active(): boolean {
@@ -81,21 +93,32 @@ export class ReplayJob {
 
   private chunkSize(): number {
     const rate = this.spec.ratePerSecond;
-    return rate === undefined ? this.spec.chunkSize : Math.max(1, Math.min(this.spec.chunkSize, Math.ceil(rate / PACED_CHUNKS_PER_SECOND)));
+    return rate === undefined
+      ? this.spec.chunkSize
+      : Math.max(1, Math.min(this.spec.chunkSize, Math.ceil(rate / PACED_CHUNKS_PER_SECOND)));
   }
 
   private async run(): Promise<void> {
     const size = this.chunkSize();
     let chunk: ReplayEntryView[] = [];
+    let chunkBytes = 0;
     try {
       for await (const entry of this.source) {
         if (!this.active) break;
-        chunk.push({ id: entry.id, size: entry.data.length, data: entry.data.slice(0, REPLAY_PAYLOAD_BYTES) });
+        chunk.push({
+          id: entry.id,
+          size: entry.data.length,
+          data: entry.data.slice(0, REPLAY_PAYLOAD_BYTES),
+        });
+        chunkBytes += Math.min(entry.data.length, REPLAY_PAYLOAD_BYTES);
         this.lastId = entry.id;
-        const reachedMax = this.spec.maxEntries !== undefined && this.delivered + chunk.length >= this.spec.maxEntries;
-        if (chunk.length >= size || reachedMax) {
+        const reachedMax =
+          this.spec.maxEntries !== undefined &&
+          this.delivered + chunk.length >= this.spec.maxEntries;
+        if (chunk.length >= size || chunkBytes >= REPLAY_CHUNK_BYTES || reachedMax) {
           await this.deliver(chunk);
           chunk = [];
+          chunkBytes = 0;
           if (reachedMax) break;
         }
         if (!this.active) break;
@@ -105,7 +128,9 @@ export class ReplayJob {
     } catch (error) {
       if (this.active) {
         this.state = 'failed';
-        this.error = isCairnError(error) ? { code: error.code, message: error.message } : { code: 'Internal', message: 'the read failed (see the main process log)' };
+        this.error = isCairnError(error)
+          ? { code: error.code, message: error.message }
+          : { code: 'Internal', message: 'the read failed (see the main process log)' };
       }
     }
     this.sink.done(this.progress());

@@ -41,6 +41,7 @@ export class ReplayJobs {
 
   private forgetOldFinished(): void {
     const finished = [...this.jobs.values()].filter((job) => !job.active);
-    for (const job of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) this.jobs.delete(job.id);
+    for (const job of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT)))
+      this.jobs.delete(job.id);
   }
 }

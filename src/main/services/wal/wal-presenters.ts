@@ -2,7 +2,14 @@
  * The engine's WAL reports in the contract's shapes: the register, an inspection, the writer's
  * state and region rows. Pure translation; never decides anything the engine decides.
  */
-import type { InspectFailureView, InspectView, RegisterView, RegionRow, WalObjectRef, WriterStateView } from '../../../shared/contract/wal';
+import type {
+  InspectFailureView,
+  InspectView,
+  RegisterView,
+  RegionRow,
+  WalObjectRef,
+  WriterStateView,
+} from '../../../shared/contract/wal';
 import type { ObjectCatalog, RegionSummary } from '../../engine/wal/catalog';
 import type { InspectReport } from '../../engine/wal/inspect';
 import type { ControlState, RecoveredObject } from '../../engine/wal/session';
@@ -11,7 +18,11 @@ import { LIVE_WRITER_WINDOW_MS } from './live-writer';
 
 const byId = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function registerViewOf(version: number | null, control: ControlState, otherFields: Record<string, string> = {}): RegisterView {
+export function registerViewOf(
+  version: number | null,
+  control: ControlState,
+  otherFields: Record<string, string> = {},
+): RegisterView {
   return {
     exists: version !== null,
     version,
@@ -20,10 +31,21 @@ export function registerViewOf(version: number | null, control: ControlState, ot
     tail: control.tail,
     boundary: control.boundary,
     sealed: control.segments.map((record) => ({ ...record })),
-    watermarks: [...control.watermarks].sort(([a], [b]) => byId(a, b)).map(([regionId, watermark]) => ({ regionId, watermark })),
-    regions: [...control.regions].sort(([a], [b]) => byId(a, b)).map(([regionId, record]) => ({ regionId, createdAtMs: record.createdAtMs })),
+    watermarks: [...control.watermarks]
+      .sort(([a], [b]) => byId(a, b))
+      .map(([regionId, watermark]) => ({ regionId, watermark })),
+    regions: [...control.regions]
+      .sort(([a], [b]) => byId(a, b))
+      .map(([regionId, record]) => ({ regionId, createdAtMs: record.createdAtMs })),
     otherFields,
   };
+}
+
+/** Breaks in an ascending sequence list: places where the next sequence is not the one after. */
+export function sequenceGaps(seqs: readonly bigint[]): number {
+  let gaps = 0;
+  for (let i = 1; i < seqs.length; i++) if ((seqs[i] ?? 0n) !== (seqs[i - 1] ?? 0n) + 1n) gaps += 1;
+  return gaps;
 }
 
 export function objectRefOf(object: RecoveredObject): WalObjectRef {
@@ -37,8 +59,14 @@ function failureOf(report: InspectReport): InspectFailureView | null {
   return { code: report.failure.code, message: report.failure.message, key };
 }
 
-export function inspectViewOf(report: InspectReport, registerWrittenAtMs: number | null, openInApp: boolean, now = Date.now()): InspectView {
-  const registerAgeMs = registerWrittenAtMs === null ? null : Math.max(0, now - registerWrittenAtMs);
+export function inspectViewOf(
+  report: InspectReport,
+  registerWrittenAtMs: number | null,
+  openInApp: boolean,
+  now = Date.now(),
+): InspectView {
+  const registerAgeMs =
+    registerWrittenAtMs === null ? null : Math.max(0, now - registerWrittenAtMs);
   const register = report.register;
   return {
     prefix: report.prefix,
@@ -57,6 +85,7 @@ export function inspectViewOf(report: InspectReport, registerWrittenAtMs: number
     nextSeq: report.nextSeq,
     chainObjects: report.chain.length,
     chainBytes: report.chain.reduce((sum, object) => sum + object.size, 0),
+    chainGaps: sequenceGaps(report.chain.map((object) => object.seq)),
     orphans: report.orphans.map(objectRefOf),
     excluded: report.excluded.map(objectRefOf),
     missing: [...report.missing],
@@ -72,7 +101,10 @@ export function writerStateViewOf(state: WriterStateSnapshot): WriterStateView {
     ...state,
     openBatch: state.openBatch === null ? null : { ...state.openBatch },
     createsInFlight: state.createsInFlight.map((create) => ({ ...create })),
-    indexedTip: state.indexedTip === null ? null : { seq: state.indexedTip.seq, epoch: state.indexedTip.epoch },
+    indexedTip:
+      state.indexedTip === null
+        ? null
+        : { seq: state.indexedTip.seq, epoch: state.indexedTip.epoch },
     fenceRound: state.fenceRound === null ? null : { ...state.fenceRound },
     poisoned: state.poisoned === null ? null : { ...state.poisoned },
   };
@@ -85,9 +117,19 @@ export interface RegionFacts {
 }
 
 /** Every region of the catalog and of the register's tables, by region id. */
-export function regionRowsOf(catalog: ObjectCatalog, control: ControlState, facts: RegionFacts = {}): RegionRow[] {
-  const summaries = new Map<bigint, RegionSummary>(catalog.regions().map((summary) => [summary.regionId, summary]));
-  const ids = new Set<bigint>([...summaries.keys(), ...control.regions.keys(), ...control.watermarks.keys()]);
+export function regionRowsOf(
+  catalog: ObjectCatalog,
+  control: ControlState,
+  facts: RegionFacts = {},
+): RegionRow[] {
+  const summaries = new Map<bigint, RegionSummary>(
+    catalog.regions().map((summary) => [summary.regionId, summary]),
+  );
+  const ids = new Set<bigint>([
+    ...summaries.keys(),
+    ...control.regions.keys(),
+    ...control.watermarks.keys(),
+  ]);
   return [...ids].sort(byId).map((regionId) => {
     const summary = summaries.get(regionId);
     const latestId = summary?.latestId ?? 0n;

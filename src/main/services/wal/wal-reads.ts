@@ -8,7 +8,11 @@ import type { ManifestView, RegionsView, WalObjectRow } from '../../../shared/co
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ObjectCatalog } from '../../engine/wal/catalog';
 import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
-import { decodeControlFields, emptyControlState, unknownControlFields } from '../../engine/wal/control-fields';
+import {
+  decodeControlFields,
+  emptyControlState,
+  unknownControlFields,
+} from '../../engine/wal/control-fields';
 import { isWalError } from '../../engine/wal/errors';
 import { inspectPrefix } from '../../engine/wal/inspect';
 import { openReadOnly, type ReadOnlyLog } from '../../engine/wal/read-only-log';
@@ -19,11 +23,19 @@ import { regionRowsOf, registerViewOf } from './wal-presenters';
 
 /** Recovery failures that mean "this prefix does not open", which views report instead of failing. */
 export function isRecoveryFailure(error: unknown): boolean {
-  return isWalError(error, 'CorruptObject') || isWalError(error, 'ConflictingObject') || isWalError(error, 'NoCompleteChain') || isWalError(error, 'TailMissing');
+  return (
+    isWalError(error, 'CorruptObject') ||
+    isWalError(error, 'ConflictingObject') ||
+    isWalError(error, 'NoCompleteChain') ||
+    isWalError(error, 'TailMissing')
+  );
 }
 
 /** The read-only log of a prefix, or null when its recovery fails. */
-export async function readOnlyOrNull(io: ObjectIo, config: ObjectStoreWalConfigInput): Promise<ReadOnlyLog | null> {
+export async function readOnlyOrNull(
+  io: ObjectIo,
+  config: ObjectStoreWalConfigInput,
+): Promise<ReadOnlyLog | null> {
   try {
     return await openReadOnly(io, config);
   } catch (error) {
@@ -32,7 +44,10 @@ export async function readOnlyOrNull(io: ObjectIo, config: ObjectStoreWalConfigI
   }
 }
 
-export async function readOnlyRegions(io: ObjectIo, config: ObjectStoreWalConfigInput): Promise<RegionsView> {
+export async function readOnlyRegions(
+  io: ObjectIo,
+  config: ObjectStoreWalConfigInput,
+): Promise<RegionsView> {
   const log = await readOnlyOrNull(io, config);
   if (log !== null) return { source: 'read-only', regions: regionRowsOf(log.catalog, log.control) };
   const report = await inspectPrefix(io, config);
@@ -65,17 +80,39 @@ export function chainRowsOf(catalog: ObjectCatalog): WalObjectRow[] {
   }));
 }
 
-export function unreadRowsOf(objects: readonly RecoveredObject[], status: 'chain' | 'orphan' | 'excluded'): WalObjectRow[] {
-  return objects.map((object) => ({ seq: object.seq, epoch: object.epoch, key: object.key, size: object.size, status, segments: null, entries: null }));
+export function unreadRowsOf(
+  objects: readonly RecoveredObject[],
+  status: 'chain' | 'orphan' | 'excluded',
+): WalObjectRow[] {
+  return objects.map((object) => ({
+    seq: object.seq,
+    epoch: object.epoch,
+    key: object.key,
+    size: object.size,
+    status,
+    segments: null,
+    entries: null,
+  }));
 }
 
-export async function readOnlyObjects(io: ObjectIo, config: ObjectStoreWalConfigInput): Promise<ObjectLists> {
+export async function readOnlyObjects(
+  io: ObjectIo,
+  config: ObjectStoreWalConfigInput,
+): Promise<ObjectLists> {
   const log = await readOnlyOrNull(io, config);
   if (log !== null) {
-    return { chain: chainRowsOf(log.catalog), orphans: unreadRowsOf(log.summary.orphans, 'orphan'), excluded: unreadRowsOf(log.summary.excluded, 'excluded') };
+    return {
+      chain: chainRowsOf(log.catalog),
+      orphans: unreadRowsOf(log.summary.orphans, 'orphan'),
+      excluded: unreadRowsOf(log.summary.excluded, 'excluded'),
+    };
   }
   const report = await inspectPrefix(io, config);
-  return { chain: unreadRowsOf(report.chain, 'chain'), orphans: unreadRowsOf(report.orphans, 'orphan'), excluded: unreadRowsOf(report.excluded, 'excluded') };
+  return {
+    chain: unreadRowsOf(report.chain, 'chain'),
+    orphans: unreadRowsOf(report.orphans, 'orphan'),
+    excluded: unreadRowsOf(report.excluded, 'excluded'),
+  };
 }
 
 function fieldOrNull<T>(decode: () => T): T | null {
@@ -87,13 +124,21 @@ function fieldOrNull<T>(decode: () => T): T | null {
 }
 
 /** The register now, its stored versions (newest first) and the sealed directory's budget. */
-export async function manifestOf(io: ObjectIo, prefix: string, limit: number): Promise<ManifestView> {
+export async function manifestOf(
+  io: ObjectIo,
+  prefix: string,
+  limit: number,
+): Promise<ManifestView> {
   const store = registerStoreOf(io, prefix);
   const current = await store.read();
   const control = current === null ? emptyControlState() : decodeControlFields(current.fields);
   const history = await store.history(limit);
   return {
-    register: registerViewOf(current?.version ?? null, control, current === null ? {} : unknownControlFields(current.fields)),
+    register: registerViewOf(
+      current?.version ?? null,
+      control,
+      current === null ? {} : unknownControlFields(current.fields),
+    ),
     history: history.map((entry) => {
       const decoded = fieldOrNull(() => decodeControlFields(entry.fields));
       return {

@@ -27,8 +27,15 @@ import { checkNoLiveWriter, registerWrittenAt } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { previewObsolete } from './obsolete-preview';
 import { ReplayJobs } from './replay-jobs';
-import { inspectViewOf } from './wal-presenters';
-import { chainRowsOf, manifestOf, readOnlyObjects, readOnlyRegions, unreadRowsOf, type ObjectLists } from './wal-reads';
+import { inspectViewOf, sequenceGaps } from './wal-presenters';
+import {
+  chainRowsOf,
+  manifestOf,
+  readOnlyObjects,
+  readOnlyRegions,
+  unreadRowsOf,
+  type ObjectLists,
+} from './wal-reads';
 import { checkWalObjectKey, targetOf, walRootOf, type WalTarget } from './wal-target';
 
 /** What the service needs of ConnectionsService. */
@@ -70,7 +77,10 @@ export class WalService {
   async prefixes(connectionId: string): Promise<WalListedPrefix[]> {
     const { io, root } = await this.connections.io(connectionId);
     const listed = await listPrefixes(io, walRootOf(root));
-    return listed.map((entry) => ({ ...entry, openInApp: this.writers.has(slotOf(connectionId, entry.prefix)) }));
+    return listed.map((entry) => ({
+      ...entry,
+      openInApp: this.writers.has(slotOf(connectionId, entry.prefix)),
+    }));
   }
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {
@@ -80,14 +90,34 @@ export class WalService {
     return inspectViewOf(report, written?.getTime() ?? null, this.writers.has(at.slot));
   }
 
-  async objects(connectionId: string, prefix: string, status: 'all' | WalObjectRow['status'], offset: number, limit: number): Promise<{ total: number; offset: number; rows: WalObjectRow[] }> {
+  async objects(
+    connectionId: string,
+    prefix: string,
+    status: 'all' | WalObjectRow['status'],
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; offset: number; gaps: number; rows: WalObjectRow[] }> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
     const lists: ObjectLists = writer
-      ? { chain: chainRowsOf(writer.catalog), orphans: unreadRowsOf(writer.orphansAtOpen, 'orphan'), excluded: [] }
+      ? {
+          chain: chainRowsOf(writer.catalog),
+          orphans: unreadRowsOf(writer.orphansAtOpen, 'orphan'),
+          excluded: [],
+        }
       : await readOnlyObjects(at.io, at.config);
-    const rows = status === 'all' ? [...lists.chain, ...lists.orphans, ...lists.excluded].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0)) : lists[status === 'chain' ? 'chain' : status === 'orphan' ? 'orphans' : 'excluded'];
-    return { total: rows.length, offset, rows: rows.slice(offset, offset + limit) };
+    const rows =
+      status === 'all'
+        ? [...lists.chain, ...lists.orphans, ...lists.excluded].sort((a, b) =>
+            a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
+          )
+        : lists[status === 'chain' ? 'chain' : status === 'orphan' ? 'orphans' : 'excluded'];
+    return {
+      total: rows.length,
+      offset,
+      gaps: sequenceGaps(lists.chain.map((row) => row.seq)),
+      rows: rows.slice(offset, offset + limit),
+    };
   }
 
   async regions(connectionId: string, prefix: string): Promise<RegionsView> {
@@ -108,39 +138,80 @@ export class WalService {
     return verifyObject(io, key);
   }
 
-  async metrics(connectionId: string, prefix: string): Promise<{ prometheus: string; snapshot: Record<string, unknown> }> {
+  async metrics(
+    connectionId: string,
+    prefix: string,
+  ): Promise<{ prometheus: string; snapshot: Record<string, unknown> }> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.metrics');
-    return { prometheus: writer.store.prometheus({ connection: connectionId }), snapshot: { ...writer.store.metrics() } };
+    return {
+      prometheus: writer.store.prometheus({ connection: connectionId }),
+      snapshot: { ...writer.store.metrics() },
+    };
   }
 
   // ----- writers -----
 
-  async openWriter(connectionId: string, prefix: string, options: OpenWriterOptions): Promise<WriterView> {
+  async openWriter(
+    connectionId: string,
+    prefix: string,
+    options: OpenWriterOptions,
+  ): Promise<WriterView> {
     const at = await this.locate(connectionId, prefix);
-    if (this.writers.has(at.slot) || this.opening.has(at.slot)) throw new WriterAlreadyOpenError(at.prefix);
+    if (this.writers.has(at.slot) || this.opening.has(at.slot))
+      throw new WriterAlreadyOpenError(at.prefix);
     this.opening.add(at.slot);
     try {
       await checkNoLiveWriter(at.io, at.prefix, options.takeOver);
-      const config = { ...at.config, ackMode: options.ackMode, flushIntervalMs: options.flushIntervalMs };
+      const config = {
+        ...at.config,
+        ackMode: options.ackMode,
+        flushIntervalMs: options.flushIntervalMs,
+      };
       const writer = await AppWriter.open(at.io, config, {
-        onState: (view) => this.events.publish({ type: 'wal.writer.state', connectionId, prefix: at.prefix, writer: view }),
-        onLoadSample: (sample, running) => this.events.publish({ type: 'wal.load.sample', connectionId, prefix: at.prefix, sample, running }),
+        onState: (view) =>
+          this.events.publish({
+            type: 'wal.writer.state',
+            connectionId,
+            prefix: at.prefix,
+            writer: view,
+          }),
+        onLoadSample: (sample, running) =>
+          this.events.publish({
+            type: 'wal.load.sample',
+            connectionId,
+            prefix: at.prefix,
+            sample,
+            running,
+          }),
       });
       this.writers.set(at.slot, writer);
       const view = writer.view();
-      this.events.publish({ type: 'wal.writer.state', connectionId, prefix: at.prefix, writer: view });
+      this.events.publish({
+        type: 'wal.writer.state',
+        connectionId,
+        prefix: at.prefix,
+        writer: view,
+      });
       return view;
     } finally {
       this.opening.delete(at.slot);
     }
   }
 
-  async closeWriter(connectionId: string, prefix: string): Promise<{ sealed: boolean; lastSeq: bigint | null; lost: number }> {
+  async closeWriter(
+    connectionId: string,
+    prefix: string,
+  ): Promise<{ sealed: boolean; lastSeq: bigint | null; lost: number }> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.writer.close');
     const at = await this.locate(connectionId, prefix);
     const report = await writer.close();
     this.writers.delete(at.slot);
-    this.events.publish({ type: 'wal.writer.state', connectionId, prefix: at.prefix, writer: null });
+    this.events.publish({
+      type: 'wal.writer.state',
+      connectionId,
+      prefix: at.prefix,
+      writer: null,
+    });
     return { sealed: report.sealed, lastSeq: report.lastSeq, lost: report.lost?.count ?? 0 };
   }
 
@@ -149,18 +220,30 @@ export class WalService {
     return this.writers.get(at.slot)?.view() ?? null;
   }
 
-  async startLoad(connectionId: string, prefix: string, spec: LoadSpec): Promise<{ running: boolean }> {
+  async startLoad(
+    connectionId: string,
+    prefix: string,
+    spec: LoadSpec,
+  ): Promise<{ running: boolean }> {
     (await this.writerOf(connectionId, prefix, 'wal.load.start')).startLoad(spec);
     return { running: true };
   }
 
-  async stopLoad(connectionId: string, prefix: string): Promise<{ acknowledged: number; failed: number }> {
+  async stopLoad(
+    connectionId: string,
+    prefix: string,
+  ): Promise<{ acknowledged: number; failed: number }> {
     return (await this.writerOf(connectionId, prefix, 'wal.load.stop')).stopLoad();
   }
 
   // ----- watermarks and the region table -----
 
-  async previewObsolete(connectionId: string, prefix: string, region: bigint, id: bigint): Promise<ObsoletePreview> {
+  async previewObsolete(
+    connectionId: string,
+    prefix: string,
+    region: bigint,
+    id: bigint,
+  ): Promise<ObsoletePreview> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
     if (writer) return writer.previewObsolete(region, id);
@@ -168,21 +251,38 @@ export class WalService {
     return previewObsolete(log.catalog, region, id);
   }
 
-  async obsolete(connectionId: string, prefix: string, region: bigint, id: bigint): Promise<ObsoletePreview> {
+  async obsolete(
+    connectionId: string,
+    prefix: string,
+    region: bigint,
+    id: bigint,
+  ): Promise<ObsoletePreview> {
     return (await this.writerOf(connectionId, prefix, 'wal.obsolete')).obsolete(region, id);
   }
 
-  async obsoleteAll(connectionId: string, prefix: string, region: bigint): Promise<ObsoletePreview> {
+  async obsoleteAll(
+    connectionId: string,
+    prefix: string,
+    region: bigint,
+  ): Promise<ObsoletePreview> {
     return (await this.writerOf(connectionId, prefix, 'wal.obsoleteAll')).obsoleteAll(region);
   }
 
-  async createNamespace(connectionId: string, prefix: string, region: bigint): Promise<{ regionId: bigint }> {
+  async createNamespace(
+    connectionId: string,
+    prefix: string,
+    region: bigint,
+  ): Promise<{ regionId: bigint }> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.namespaces.create');
     await writer.store.createNamespace(writer.provider(region));
     return { regionId: region };
   }
 
-  async deleteNamespace(connectionId: string, prefix: string, region: bigint): Promise<{ regionId: bigint }> {
+  async deleteNamespace(
+    connectionId: string,
+    prefix: string,
+    region: bigint,
+  ): Promise<{ regionId: bigint }> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.namespaces.delete');
     await writer.store.deleteNamespace(writer.provider(region));
     return { regionId: region };
@@ -191,13 +291,33 @@ export class WalService {
   // ----- replay -----
 
   /** Streams from the writer of this app when it holds the prefix, else from a read-only open. */
-  async startReplay(connectionId: string, prefix: string, request: ReplayRequest): Promise<ReplayProgress> {
+  async startReplay(
+    connectionId: string,
+    prefix: string,
+    request: ReplayRequest,
+  ): Promise<ReplayProgress> {
     const at = await this.locate(connectionId, prefix);
     const { source, latestId } = await this.replaySource(at, request.region, request.fromId);
-    const job = this.replays.start(source, { chunkSize: request.chunkSize, ratePerSecond: request.ratePerSecond, maxEntries: request.maxEntries, latestId }, {
-      chunk: (entries, progress) => this.events.publish({ type: 'wal.replay.chunk', jobId: progress.jobId, entries, progress }),
-      done: (progress) => this.events.publish({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
-    });
+    const job = this.replays.start(
+      source,
+      {
+        chunkSize: request.chunkSize,
+        ratePerSecond: request.ratePerSecond,
+        maxEntries: request.maxEntries,
+        latestId,
+      },
+      {
+        chunk: (entries, progress) =>
+          this.events.publish({
+            type: 'wal.replay.chunk',
+            jobId: progress.jobId,
+            entries,
+            progress,
+          }),
+        done: (progress) =>
+          this.events.publish({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
+      },
+    );
     return job.progress();
   }
 
@@ -232,12 +352,23 @@ export class WalService {
     return { ...target, io, root: walRoot, slot: slotOf(connectionId, target.prefix) };
   }
 
-  private async replaySource(at: Located, region: bigint, fromId: bigint): Promise<{ source: AsyncIterable<WalEntry>; latestId: bigint }> {
+  private async replaySource(
+    at: Located,
+    region: bigint,
+    fromId: bigint,
+  ): Promise<{ source: AsyncIterable<WalEntry>; latestId: bigint }> {
     const writer = this.writers.get(at.slot);
-    if (writer) return { source: writer.read(region, fromId), latestId: writer.catalog.latestEntryId(region) };
+    if (writer)
+      return {
+        source: writer.read(region, fromId),
+        latestId: writer.catalog.latestEntryId(region),
+      };
     // A prefix that does not open fails here with the recovery's typed error.
     const log = await openReadOnly(at.io, at.config);
-    return { source: log.read({ prefix: at.prefix, regionId: region }, fromId), latestId: log.catalog.latestEntryId(region) };
+    return {
+      source: log.read({ prefix: at.prefix, regionId: region }, fromId),
+      latestId: log.catalog.latestEntryId(region),
+    };
   }
 
   private async writerOf(connectionId: string, prefix: string, action: string): Promise<AppWriter> {

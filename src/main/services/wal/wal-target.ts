@@ -23,12 +23,19 @@ export interface WalTarget {
 const U64_LIMIT = 1n << 64n;
 
 /** The configuration that opens `prefix`; NotAWalPrefix unless it lies directly under `root`. */
-export function targetOf(root: string, prefix: string, extra: Partial<ObjectStoreWalConfigInput> = {}): WalTarget {
+export function targetOf(
+  root: string,
+  prefix: string,
+  extra: Partial<ObjectStoreWalConfigInput> = {},
+): WalTarget {
   const folder = `${root}/nodes/`;
-  const match = prefix.startsWith(folder) ? /^(0|[1-9]\d{0,19})\/generations\/(0|[1-9]\d{0,9})$/.exec(prefix.slice(folder.length)) : null;
+  const match = prefix.startsWith(folder)
+    ? /^(0|[1-9]\d{0,19})\/generations\/(0|[1-9]\d{0,9})$/.exec(prefix.slice(folder.length))
+    : null;
   const nodeId = match === null ? null : BigInt(match[1] ?? '');
   const generation = match === null ? null : Number(match[2] ?? '');
-  if (nodeId === null || generation === null || nodeId >= U64_LIMIT || generation > 0xffff_ffff) throw new NotAWalPrefixError(prefix, root);
+  if (nodeId === null || generation === null || nodeId >= U64_LIMIT || generation > 0xffff_ffff)
+    throw new NotAWalPrefixError(prefix, root);
   // The canonical form, so one prefix is one writer slot whatever the caller typed.
   const canonical = walPrefix(root, nodeId, generation);
   return { prefix: canonical, config: { ...extra, root, nodeId, generation } };
@@ -36,5 +43,6 @@ export function targetOf(root: string, prefix: string, extra: Partial<ObjectStor
 
 /** Checks that `key` is a WAL object under the WAL root (the console verifies nothing else). */
 export function checkWalObjectKey(root: string, key: string): void {
-  if (!key.startsWith(`${root}/nodes/`) || seqOfAnyObjectKey(key) === null) throw new NotAWalObjectError(key, root);
+  if (!key.startsWith(`${root}/nodes/`) || seqOfAnyObjectKey(key) === null)
+    throw new NotAWalObjectError(key, root);
 }

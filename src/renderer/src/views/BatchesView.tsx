@@ -6,6 +6,7 @@
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { LoadControls } from './wal/LoadControls';
+import { MetricsExport } from './wal/MetricsExport';
 import { ObjectTable } from './wal/ObjectTable';
 import { FailureNotice } from './wal/OpenFailure';
 import { PrefixPicker } from './wal/PrefixPicker';
@@ -22,7 +23,9 @@ export function BatchesView() {
         <h1 id="batches-title">Batches</h1>
         <PrefixPicker />
       </header>
-      {prefix !== null && <BatchesOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />}
+      {prefix !== null && (
+        <BatchesOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />
+      )}
     </section>
   );
 }
@@ -30,27 +33,49 @@ export function BatchesView() {
 function BatchesOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
   const operator = useOperator(connectionId);
   const writer = useLiveWriter(connectionId, prefix);
-  const inspect = useApiQuery('wal.inspect', { connectionId, prefix }, { enabled: writer === null });
+  const inspect = useApiQuery(
+    'wal.inspect',
+    { connectionId, prefix },
+    { enabled: writer === null },
+  );
   return (
     <div className="wal-main">
-      <WriterControls connectionId={connectionId} prefix={prefix} writer={writer} inspect={inspect.data} operator={operator} />
+      <WriterControls
+        connectionId={connectionId}
+        prefix={prefix}
+        writer={writer}
+        inspect={inspect.data}
+        operator={operator}
+      />
       {writer !== null ? (
         <>
           <SequenceStrip writer={writer} />
           {operator && <LoadControls connectionId={connectionId} prefix={prefix} writer={writer} />}
+          <MetricsExport connectionId={connectionId} prefix={prefix} />
         </>
       ) : (
         <>
-          {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
+          {inspect.error && (
+            <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />
+          )}
           {inspect.data && (
             <section aria-label="Chain summary" className="wal-panel">
-              <p className="muted small">Not written by this app: the chain as a read-only recovery finds it.</p>
+              <p className="muted small">
+                Not written by this app: the chain as a read-only recovery finds it.
+              </p>
               {inspect.data.failure && <FailureNotice failure={inspect.data.failure} />}
               <dl className="facts">
                 <dt>Tip</dt>
-                <dd>{inspect.data.tip ? `seq ${String(inspect.data.tip.seq)} · epoch ${String(inspect.data.tip.epoch)}` : 'none'}</dd>
+                <dd>
+                  {inspect.data.tip
+                    ? `seq ${String(inspect.data.tip.seq)} · epoch ${String(inspect.data.tip.epoch)}`
+                    : 'none'}
+                </dd>
                 <dt>Chain</dt>
-                <dd>{inspect.data.chainObjects.toLocaleString()} objects</dd>
+                <dd>
+                  {inspect.data.chainObjects.toLocaleString()} objects · {inspect.data.chainGaps}{' '}
+                  gaps
+                </dd>
                 <dt>Orphans</dt>
                 <dd>{inspect.data.orphans.length}</dd>
                 <dt>Excluded (sealed epochs)</dt>
@@ -58,7 +83,11 @@ function BatchesOf({ connectionId, prefix }: { connectionId: string; prefix: str
                 <dt>Missing (collected meanwhile)</dt>
                 <dd>{inspect.data.missing.length}</dd>
                 <dt>Next start</dt>
-                <dd>{inspect.data.nextSeq === null ? 'sequences exhausted' : `seq ${String(inspect.data.nextSeq)} (start gap above every listed object)`}</dd>
+                <dd>
+                  {inspect.data.nextSeq === null
+                    ? 'sequences exhausted'
+                    : `seq ${String(inspect.data.nextSeq)} (start gap above every listed object)`}
+                </dd>
                 <dt>Boundary</dt>
                 <dd>{String(inspect.data.register.boundary)}</dd>
               </dl>

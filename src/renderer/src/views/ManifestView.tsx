@@ -23,7 +23,13 @@ export function ManifestView() {
         <h1 id="manifest-title">Manifest</h1>
         <PrefixPicker />
       </header>
-      {prefix !== null && <ManifestOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />}
+      {prefix !== null && (
+        <ManifestOf
+          key={`${connectionId}\n${prefix}`}
+          connectionId={connectionId}
+          prefix={prefix}
+        />
+      )}
     </section>
   );
 }
@@ -33,9 +39,15 @@ function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: st
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
   return (
     <div className="wal-main">
-      <p className="muted small">View only: the register is changed by its writer, never edited by hand.</p>
-      {inspect.data?.failure && <OpenFailurePanel connectionId={connectionId} failure={inspect.data.failure} />}
-      {manifest.error && <ErrorPanel error={manifest.error} onRetry={() => void manifest.refetch()} />}
+      <p className="muted small">
+        View only: the register is changed by its writer, never edited by hand.
+      </p>
+      {inspect.data?.failure && (
+        <OpenFailurePanel connectionId={connectionId} failure={inspect.data.failure} />
+      )}
+      {manifest.error && (
+        <ErrorPanel error={manifest.error} onRetry={() => void manifest.refetch()} />
+      )}
       {manifest.data && (
         <>
           <RegisterFields manifest={manifest.data} />
@@ -49,23 +61,47 @@ function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: st
 
 function RegisterFields({ manifest }: { manifest: Manifest }) {
   const register = manifest.register;
-  if (!register.exists) return <p className="muted">No writer ever opened this prefix: the register does not exist yet.</p>;
+  if (!register.exists)
+    return (
+      <p className="muted">No writer ever opened this prefix: the register does not exist yet.</p>
+    );
   return (
     <section aria-label="Register" className="wal-panel">
       <h2>Register · version {register.version}</h2>
       <dl className="facts">
         <dt>Writer epoch</dt>
-        <dd className="mono" aria-label="Writer epoch">{String(register.writerEpoch)}</dd>
+        <dd className="mono" aria-label="Writer epoch">
+          {String(register.writerEpoch)}
+        </dd>
         <dt>Writer id</dt>
         <dd className="mono">{register.writerId}</dd>
         <dt>Tail hint</dt>
-        <dd className="mono">{register.tail ? `seq ${String(register.tail.seq)} · epoch ${String(register.tail.epoch)}` : 'none'}</dd>
+        <dd className="mono">
+          {register.tail
+            ? `seq ${String(register.tail.seq)} · epoch ${String(register.tail.epoch)}`
+            : 'none'}
+        </dd>
         <dt>Boundary</dt>
         <dd className="mono">{String(register.boundary)}</dd>
         <dt>Watermarks</dt>
-        <dd className="mono" aria-label="Watermarks">{register.watermarks.length === 0 ? 'none' : register.watermarks.map((mark) => `${regionName(mark.regionId)} ≤ ${String(mark.watermark)}`).join(', ')}</dd>
+        <dd className="mono" aria-label="Watermarks">
+          {register.watermarks.length === 0
+            ? 'none'
+            : register.watermarks
+                .map((mark) => `${regionName(mark.regionId)} ≤ ${String(mark.watermark)}`)
+                .join(', ')}
+        </dd>
         <dt>Region table</dt>
-        <dd className="mono">{register.regions.length === 0 ? 'empty' : register.regions.map((region) => `${regionName(region.regionId)} (${new Date(region.createdAtMs).toISOString()})`).join(', ')}</dd>
+        <dd className="mono">
+          {register.regions.length === 0
+            ? 'empty'
+            : register.regions
+                .map(
+                  (region) =>
+                    `${regionName(region.regionId)} (${new Date(region.createdAtMs).toISOString()})`,
+                )
+                .join(', ')}
+        </dd>
         {Object.entries(register.otherFields).map(([name, value]) => (
           <div key={name}>
             <dt className="mono">{name}</dt>
@@ -83,7 +119,15 @@ function SealedDirectory({ manifest }: { manifest: Manifest }) {
     <section aria-label="Sealed directory" className="wal-panel">
       <h2>Sealed epochs</h2>
       <div className="wal-gauge">
-        <meter aria-label="Sealed directory budget" min={0} max={budget} low={budget * 0.6} high={budget * 0.85} optimum={0} value={used} />
+        <meter
+          aria-label="Sealed directory budget"
+          min={0}
+          max={budget}
+          low={budget * 0.6}
+          high={budget * 0.85}
+          optimum={0}
+          value={used}
+        />
         <span className="small">
           {formatBytes(used)} of {formatBytes(budget)} ({((used / budget) * 100).toFixed(1)}%)
         </span>
@@ -100,13 +144,17 @@ function SealedDirectory({ manifest }: { manifest: Manifest }) {
           {manifest.register.sealed.map((record) => (
             <tr key={`${String(record.firstEpoch)}-${String(record.lastEpoch)}`}>
               <td className="mono">{sealEpochs(record)}</td>
-              <td className="mono">{record.lastSeq === null ? 'none on the chain' : `seq ${String(record.lastSeq)}`}</td>
+              <td className="mono">
+                {record.lastSeq === null ? 'none on the chain' : `seq ${String(record.lastSeq)}`}
+              </td>
               <td>{record.reason}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {manifest.register.sealed.length === 0 && <p className="muted small">No epoch has ended yet.</p>}
+      {manifest.register.sealed.length === 0 && (
+        <p className="muted small">No epoch has ended yet.</p>
+      )}
     </section>
   );
 }
@@ -129,7 +177,9 @@ function History({ manifest }: { manifest: Manifest }) {
           {manifest.history.map((entry) => (
             <tr key={entry.version}>
               <td className="mono">{entry.version}</td>
-              <td className="mono">{entry.writerEpoch === null ? 'malformed' : String(entry.writerEpoch)}</td>
+              <td className="mono">
+                {entry.writerEpoch === null ? 'malformed' : String(entry.writerEpoch)}
+              </td>
               <td className="mono small">{entry.writerId}</td>
               <td className="mono">{entry.tail ?? 'none'}</td>
               <td className="small">{entry.fieldNames.join(', ')}</td>

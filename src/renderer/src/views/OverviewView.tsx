@@ -20,8 +20,12 @@ export function OverviewView() {
       <header className="view-header">
         <h1 id="overview-title">Overview</h1>
       </header>
-      {prefixes.error && <ErrorPanel error={prefixes.error} onRetry={() => void prefixes.refetch()} />}
-      {prefixes.data?.length === 0 && <p className="muted">No WAL prefix under this connection yet.</p>}
+      {prefixes.error && (
+        <ErrorPanel error={prefixes.error} onRetry={() => void prefixes.refetch()} />
+      )}
+      {prefixes.data?.length === 0 && (
+        <p className="muted">No WAL prefix under this connection yet.</p>
+      )}
       {prefixes.data && prefixes.data.length > 0 && (
         <table className="table" aria-label="WAL prefixes">
           <thead>
@@ -37,7 +41,12 @@ export function OverviewView() {
           </thead>
           <tbody>
             {prefixes.data.map((entry) => (
-              <PrefixRow key={entry.prefix} connectionId={connectionId} entry={entry} selected={entry.prefix === prefix} />
+              <PrefixRow
+                key={entry.prefix}
+                connectionId={connectionId}
+                entry={entry}
+                selected={entry.prefix === prefix}
+              />
             ))}
           </tbody>
         </table>
@@ -47,12 +56,29 @@ export function OverviewView() {
   );
 }
 
-function PrefixRow({ connectionId, entry, selected }: { connectionId: string; entry: WalListedPrefix; selected: boolean }) {
+function PrefixRow({
+  connectionId,
+  entry,
+  selected,
+}: {
+  connectionId: string;
+  entry: WalListedPrefix;
+  selected: boolean;
+}) {
   const select = useUiStore((state) => state.selectWalPrefix);
-  const inspect = useApiQuery('wal.inspect', { connectionId, prefix: entry.prefix }, { refetchInterval: entry.openInApp ? 5000 : false });
+  // A prefix written here shows the writer's live catalog; a recovery is read once.
+  const inspect = useApiQuery('wal.inspect', { connectionId, prefix: entry.prefix });
   const writer = useLiveWriter(connectionId, entry.openInApp ? entry.prefix : null);
   const report = inspect.data;
-  const state = writer?.state.poisoned ? `poisoned: ${writer.state.poisoned.code}` : report?.failure ? `open fails: ${report.failure.code}` : inspect.error ? `error: ${inspect.error.code}` : report ? 'healthy' : '…';
+  const state = writer?.state.poisoned
+    ? `poisoned: ${writer.state.poisoned.code}`
+    : report?.failure
+      ? `open fails: ${report.failure.code}`
+      : inspect.error
+        ? `error: ${inspect.error.code}`
+        : report
+          ? 'healthy'
+          : '…';
   return (
     <tr aria-selected={selected}>
       <th scope="row">
@@ -60,11 +86,35 @@ function PrefixRow({ connectionId, entry, selected }: { connectionId: string; en
           {entry.prefix}
         </button>
       </th>
-      <td className="mono">{report ? (report.register.exists ? String(report.register.writerEpoch) : 'none') : '…'}</td>
-      <td>{report ? `${report.chainObjects.toLocaleString()} chain · ${report.orphans.length} orphans` : '…'}</td>
-      <td>{report ? formatBytes(report.chainBytes) : '…'}</td>
-      <td className="mono">{report?.register.tail ? `seq ${String(report.register.tail.seq)} · epoch ${String(report.register.tail.epoch)}` : 'none'}</td>
-      <td>{entry.openInApp ? `open here${writer ? ` (epoch ${String(writer.state.epoch)})` : ''}` : 'not in this app'}</td>
+      <td className="mono">
+        {writer
+          ? String(writer.state.epoch)
+          : report
+            ? report.register.exists
+              ? String(report.register.writerEpoch)
+              : 'none'
+            : '…'}
+      </td>
+      <td>
+        {writer
+          ? `${writer.indexedObjects.toLocaleString()} indexed · ${writer.orphansAtOpen} orphans`
+          : report
+            ? `${report.chainObjects.toLocaleString()} chain · ${report.orphans.length} orphans`
+            : '…'}
+      </td>
+      <td>
+        {writer ? formatBytes(writer.indexedBytes) : report ? formatBytes(report.chainBytes) : '…'}
+      </td>
+      <td className="mono">
+        {report?.register.tail
+          ? `seq ${String(report.register.tail.seq)} · epoch ${String(report.register.tail.epoch)}`
+          : 'none'}
+      </td>
+      <td>
+        {entry.openInApp
+          ? `open here${writer ? ` (epoch ${String(writer.state.epoch)})` : ''}`
+          : 'not in this app'}
+      </td>
       <td className={state === 'healthy' ? undefined : 'wal-warn'}>{state}</td>
     </tr>
   );
@@ -73,20 +123,44 @@ function PrefixRow({ connectionId, entry, selected }: { connectionId: string; en
 function LoadChart({ connectionId, prefix }: { connectionId: string; prefix: string }) {
   const { samples, running } = useLoadSamples(connectionId, prefix);
   const times = useMemo(() => samples.map((sample) => sample.atMs / 1000), [samples]);
-  const rate = useMemo(() => [{ label: 'appends/s', color: '#3b82f6', values: samples.map((sample) => sample.appendsPerSecond) }], [samples]);
-  const latency = useMemo(
+  const rate = useMemo(
     () => [
-      { label: 'mean ack ms', color: '#10b981', values: samples.map((sample) => sample.ackLatencyMs.mean) },
-      { label: 'max ack ms', color: '#f59e0b', values: samples.map((sample) => sample.ackLatencyMs.max) },
+      {
+        label: 'appends/s',
+        color: '#3b82f6',
+        values: samples.map((sample) => sample.appendsPerSecond),
+      },
     ],
     [samples],
   );
-  if (samples.length === 0) return <p className="muted small">Append-rate and latency charts appear while the in-app load generator runs on {prefix} (Batches view).</p>;
+  const latency = useMemo(
+    () => [
+      {
+        label: 'mean ack ms',
+        color: '#10b981',
+        values: samples.map((sample) => sample.ackLatencyMs.mean),
+      },
+      {
+        label: 'max ack ms',
+        color: '#f59e0b',
+        values: samples.map((sample) => sample.ackLatencyMs.max),
+      },
+    ],
+    [samples],
+  );
+  if (samples.length === 0)
+    return (
+      <p className="muted small">
+        Append-rate and latency charts appear while the in-app load generator runs on {prefix}{' '}
+        (Batches view).
+      </p>
+    );
   const last = samples[samples.length - 1];
   return (
     <section aria-label="Load charts" className="wal-charts">
       <p role="status" aria-label="Load status">
-        {running ? 'Load running' : 'Load finished'} · {last?.acknowledged.toLocaleString()} acknowledged · {last?.appendsPerSecond.toFixed(0)} appends/s
+        {running ? 'Load running' : 'Load finished'} · {last?.acknowledged.toLocaleString()}{' '}
+        acknowledged · {last?.appendsPerSecond.toFixed(0)} appends/s
       </p>
       <LiveChart title="Append rate" times={times} series={rate} />
       <LiveChart title="Ack latency" times={times} series={latency} />

@@ -23,7 +23,9 @@ export function RegionsView() {
         <h1 id="regions-title">Regions</h1>
         <PrefixPicker />
       </header>
-      {prefix !== null && <RegionsOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />}
+      {prefix !== null && (
+        <RegionsOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />
+      )}
     </section>
   );
 }
@@ -32,12 +34,28 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
   const operator = useOperator(connectionId);
   const writer = useLiveWriter(connectionId, prefix);
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
-  const regions = useApiQuery('wal.regions', { connectionId, prefix }, { refetchInterval: writer !== null ? 2000 : false });
+  const regions = useApiQuery(
+    'wal.regions',
+    { connectionId, prefix },
+    { refetchInterval: writer !== null ? 2000 : false },
+  );
   const actions = writer !== null && operator;
   return (
     <div className="wal-main">
-      <WriterControls connectionId={connectionId} prefix={prefix} writer={writer} inspect={inspect.data} operator={operator} />
-      {writer === null && <p className="muted small">This app does not write this prefix{inspect.data?.register.exists ? ' (another process may)' : ''}: the table is a read-only recovery. Region actions need a writer opened here{operator ? '' : ' and operator mode'}.</p>}
+      <WriterControls
+        connectionId={connectionId}
+        prefix={prefix}
+        writer={writer}
+        inspect={inspect.data}
+        operator={operator}
+      />
+      {writer === null && (
+        <p className="muted small">
+          This app does not write this prefix
+          {inspect.data?.register.exists ? ' (another process may)' : ''}: the table is a read-only
+          recovery. Region actions need a writer opened here{operator ? '' : ' and operator mode'}.
+        </p>
+      )}
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
       {regions.error && <ErrorPanel error={regions.error} onRetry={() => void regions.refetch()} />}
       {regions.data && (
@@ -68,7 +86,9 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
                 <td className="mono">{String(region.latestId)}</td>
                 <td className="mono">
                   {String(region.durableId)}
-                  {region.handedOutId !== null && region.handedOutId !== region.durableId && <span className="muted small"> (handed out {String(region.handedOutId)})</span>}
+                  {region.handedOutId !== null && region.handedOutId !== region.durableId && (
+                    <span className="muted small"> (handed out {String(region.handedOutId)})</span>
+                  )}
                 </td>
                 <td className="mono" aria-label={`Watermark of ${regionName(region.regionId)}`}>
                   {String(region.watermark)}
@@ -80,7 +100,11 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
                 {actions && (
                   <td className="wal-actions">
                     <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
-                    <ObsoleteAllDialog connectionId={connectionId} prefix={prefix} region={region} />
+                    <ObsoleteAllDialog
+                      connectionId={connectionId}
+                      prefix={prefix}
+                      region={region}
+                    />
                   </td>
                 )}
               </tr>
@@ -88,7 +112,9 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
           </tbody>
         </table>
       )}
-      {regions.data?.regions.length === 0 && <p className="muted">No region has entries or a watermark yet.</p>}
+      {regions.data?.regions.length === 0 && (
+        <p className="muted">No region has entries or a watermark yet.</p>
+      )}
       {actions && <NamespaceActions connectionId={connectionId} prefix={prefix} />}
     </div>
   );

@@ -28,7 +28,9 @@ export function ReplayView() {
         <h1 id="replay-title">Replay</h1>
         <PrefixPicker />
       </header>
-      {prefix !== null && <ReplayOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />}
+      {prefix !== null && (
+        <ReplayOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />
+      )}
     </section>
   );
 }
@@ -45,8 +47,14 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
     const parsedRegion = parseWalRegion(formText(form, 'region'));
     const fromId = parseEntryId(formText(form, 'from') || '1');
     const rateText = formText(form, 'rate');
-    const rate = rateText === '' ? undefined : /^\d{1,7}$/.test(rateText) && Number(rateText) > 0 ? Number(rateText) : null;
-    if (parsedRegion === null) return setProblem('region: must be tableId:regionNumber or a decimal u64');
+    const rate =
+      rateText === ''
+        ? undefined
+        : /^\d{1,7}$/.test(rateText) && Number(rateText) > 0
+          ? Number(rateText)
+          : null;
+    if (parsedRegion === null)
+      return setProblem('region: must be tableId:regionNumber or a decimal u64');
     if (fromId === null) return setProblem('from: must be a u64 entry id');
     if (rate === null) return setProblem('pace: must be a whole number of entries per second');
     setProblem(null);
@@ -60,17 +68,36 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
     <div className="wal-main">
       <form className="wal-replay-form" aria-label="Replay a region" onSubmit={submit} noValidate>
         <label>
-          Region <input name="region" className="mono" placeholder="1:1" defaultValue="1:1" autoComplete="off" />
+          Region{' '}
+          <input
+            name="region"
+            className="mono"
+            placeholder="1:1"
+            defaultValue="1:1"
+            autoComplete="off"
+          />
         </label>
         <label>
-          From id <input name="from" className="mono" defaultValue="1" inputMode="numeric" autoComplete="off" />
+          From id{' '}
+          <input
+            name="from"
+            className="mono"
+            defaultValue="1"
+            inputMode="numeric"
+            autoComplete="off"
+          />
         </label>
         <label>
-          Pace (entries/s) <input name="rate" inputMode="numeric" placeholder="unpaced" autoComplete="off" />
+          Pace (entries/s){' '}
+          <input name="rate" inputMode="numeric" placeholder="unpaced" autoComplete="off" />
         </label>
         <label>
           Keep newest
-          <select aria-label="Keep newest" value={keep} onChange={(event) => setKeep(Number(event.target.value))}>
+          <select
+            aria-label="Keep newest"
+            value={keep}
+            onChange={(event) => setKeep(Number(event.target.value))}
+          >
             {KEEP_CHOICES.map((choice) => (
               <option key={choice} value={choice}>
                 {choice}
@@ -81,10 +108,18 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
         <button type="submit" className="primary">
           Start replay
         </button>
-        <button type="button" disabled={progress?.state !== 'running'} onClick={() => void replay.pause()}>
+        <button
+          type="button"
+          disabled={progress?.state !== 'running'}
+          onClick={() => void replay.pause()}
+        >
           Pause
         </button>
-        <button type="button" disabled={progress?.state !== 'paused'} onClick={() => void replay.resume()}>
+        <button
+          type="button"
+          disabled={progress?.state !== 'paused'}
+          onClick={() => void replay.resume()}
+        >
           Resume
         </button>
         <button type="button" disabled={!active} onClick={() => void replay.cancel()}>
@@ -98,20 +133,32 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
       )}
       {replay.error && <ErrorPanel error={replay.error} />}
       {progress && <ReplayProgressBar progress={progress} />}
-      {progress?.error && <ErrorPanel error={{ name: progress.error.code, message: progress.error.message }} />}
+      {progress?.error && (
+        <ErrorPanel error={{ name: progress.error.code, message: progress.error.message }} />
+      )}
       <ReplayRows rows={replay.rows} region={region} keep={keep} />
     </div>
   );
 }
 
-function ReplayProgressBar({ progress }: { progress: NonNullable<ReturnType<typeof useReplay>['progress']> }) {
+function ReplayProgressBar({
+  progress,
+}: {
+  progress: NonNullable<ReturnType<typeof useReplay>['progress']>;
+}) {
   // Ids are not dense across objects, so progress is shown as ids reached of the latest id.
-  const fraction = progress.latestId === 0n ? 1 : Number((progress.lastId * 1000n) / progress.latestId) / 1000;
+  const fraction =
+    progress.latestId === 0n ? 1 : Number((progress.lastId * 1000n) / progress.latestId) / 1000;
   return (
     <div className="wal-replay-progress">
-      <progress aria-label="Replay progress" max={1} value={progress.state === 'finished' ? 1 : fraction} />
+      <progress
+        aria-label="Replay progress"
+        max={1}
+        value={progress.state === 'finished' ? 1 : fraction}
+      />
       <span role="status" aria-label="Replay status">
-        {progress.state} · {progress.delivered.toLocaleString()} entries · last id {String(progress.lastId)} of {String(progress.latestId)}
+        {progress.state} · {progress.delivered.toLocaleString()} entries · last id{' '}
+        {String(progress.lastId)} of {String(progress.latestId)}
       </span>
     </div>
   );
@@ -122,7 +169,15 @@ interface ShownRow {
   readonly text: string;
 }
 
-function ReplayRows({ rows, region, keep }: { rows: readonly ReplayEntryView[]; region: bigint | null; keep: number }) {
+function ReplayRows({
+  rows,
+  region,
+  keep,
+}: {
+  rows: readonly ReplayEntryView[];
+  region: bigint | null;
+  keep: number;
+}) {
   const [text, setText] = useState('');
   const [path, setPath] = useState('');
   const [newestFirst, setNewestFirst] = useState(true);
@@ -130,33 +185,70 @@ function ReplayRows({ rows, region, keep }: { rows: readonly ReplayEntryView[]; 
   const pathFilter = useMemo(() => (path.trim() === '' ? null : parseJsonPath(path)), [path]);
   const shown = useMemo(() => {
     const decoded: ShownRow[] = rows.map((entry) => ({ entry, text: payloadText(entry.data) }));
-    const filtered = decoded.filter((row) => (text === '' || row.text.includes(text)) && (pathFilter === null || pathFilter instanceof Error || matchesJsonPath(pathFilter, row.text)));
+    const filtered = decoded.filter(
+      (row) =>
+        (text === '' || row.text.includes(text)) &&
+        (pathFilter === null ||
+          pathFilter instanceof Error ||
+          matchesJsonPath(pathFilter, row.text)),
+    );
     return newestFirst ? filtered.reverse() : filtered;
   }, [rows, text, pathFilter, newestFirst]);
   const chosen = shown.find((row) => row.entry.id === selected)?.entry ?? null;
 
   const exportNdjson = () => {
-    const lines = shown.map((row) => JSON.stringify({ region: region === null ? null : regionName(region), id: String(row.entry.id), size: row.entry.size, truncated: row.entry.size > row.entry.data.length, data: bytesToBase64(row.entry.data) }));
-    downloadText(`replay-${region === null ? 'region' : regionName(region).replace(':', '-')}.ndjson`, lines.join('\n') + (lines.length > 0 ? '\n' : ''));
+    const lines = shown.map((row) =>
+      JSON.stringify({
+        region: region === null ? null : regionName(region),
+        id: String(row.entry.id),
+        size: row.entry.size,
+        truncated: row.entry.size > row.entry.data.length,
+        data: bytesToBase64(row.entry.data),
+      }),
+    );
+    downloadText(
+      `replay-${region === null ? 'region' : regionName(region).replace(':', '-')}.ndjson`,
+      lines.join('\n') + (lines.length > 0 ? '\n' : ''),
+    );
   };
 
   return (
     <section aria-label="Replayed entries" className="wal-panel">
       <div className="wal-replay-filters">
         <label>
-          Text filter <input aria-label="Text filter" value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" />
+          Text filter{' '}
+          <input
+            aria-label="Text filter"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            autoComplete="off"
+          />
         </label>
         <label>
-          JSON path <input aria-label="JSON path filter" className="mono" placeholder="$.a.b == value" value={path} onChange={(event) => setPath(event.target.value)} autoComplete="off" />
+          JSON path{' '}
+          <input
+            aria-label="JSON path filter"
+            className="mono"
+            placeholder="$.a.b == value"
+            value={path}
+            onChange={(event) => setPath(event.target.value)}
+            autoComplete="off"
+          />
         </label>
         <label className="inline">
-          <input type="checkbox" checked={newestFirst} onChange={(event) => setNewestFirst(event.target.checked)} /> Newest first
+          <input
+            type="checkbox"
+            checked={newestFirst}
+            onChange={(event) => setNewestFirst(event.target.checked)}
+          />{' '}
+          Newest first
         </label>
         <button type="button" onClick={exportNdjson} disabled={shown.length === 0}>
           Export NDJSON
         </button>
         <span className="small muted" role="status" aria-label="Rows shown">
-          {shown.length.toLocaleString()} shown of {rows.length.toLocaleString()} kept (newest {keep})
+          {shown.length.toLocaleString()} shown of {rows.length.toLocaleString()} kept (newest{' '}
+          {keep})
         </span>
       </div>
       {pathFilter instanceof Error && (
@@ -178,11 +270,30 @@ function ReplayRows({ rows, region, keep }: { rows: readonly ReplayEntryView[]; 
 }
 
 /** The kept rows, virtualized: only the visible ones are in the page. */
-function ReplayGrid({ rows, selected, onSelect }: { rows: readonly ShownRow[]; selected: bigint | null; onSelect: (id: bigint) => void }) {
+function ReplayGrid({
+  rows,
+  selected,
+  onSelect,
+}: {
+  rows: readonly ShownRow[];
+  selected: bigint | null;
+  onSelect: (id: bigint) => void;
+}) {
   const scroller = useRef<HTMLDivElement | null>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 28, overscan: 10 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 28,
+    overscan: 10,
+  });
   return (
-    <div ref={scroller} className="virtual-list wal-replay-list" role="grid" aria-label="Replayed entries list" aria-rowcount={rows.length}>
+    <div
+      ref={scroller}
+      className="virtual-list wal-replay-list"
+      role="grid"
+      aria-label="Replayed entries list"
+      aria-rowcount={rows.length}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
@@ -214,6 +325,7 @@ function ReplayGrid({ rows, selected, onSelect }: { rows: readonly ShownRow[]; s
 
 function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  for (let at = 0; at < bytes.length; at += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
   return btoa(binary);
 }

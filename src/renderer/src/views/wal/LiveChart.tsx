@@ -13,7 +13,17 @@ export interface ChartSeries {
   readonly values: readonly number[];
 }
 
-export function LiveChart({ title, times, series, height = 160 }: { title: string; times: readonly number[]; series: readonly ChartSeries[]; height?: number }) {
+export function LiveChart({
+  title,
+  times,
+  series,
+  height = 160,
+}: {
+  title: string;
+  times: readonly number[];
+  series: readonly ChartSeries[];
+  height?: number;
+}) {
   const host = useRef<HTMLDivElement | null>(null);
   const plot = useRef<uPlot | null>(null);
   const labels = series.map((line) => `${line.label}|${line.color}`).join(',');
@@ -26,15 +36,20 @@ export function LiveChart({ title, times, series, height = 160 }: { title: strin
       height,
       legend: { show: true },
       scales: { x: { time: true } },
-      series: [{}, ...labels.split(',').map((entry) => {
-        const [label, color] = entry.split('|');
-        return { label, stroke: color, width: 2 };
-      })],
+      series: [
+        {},
+        ...labels.split(',').map((entry) => {
+          const [label, color] = entry.split('|');
+          return { label, stroke: color, width: 2 };
+        }),
+      ],
       axes: [{ stroke: 'currentColor' }, { stroke: 'currentColor' }],
     };
     const created = new uPlot(options, [[], ...labels.split(',').map(() => [])], element);
     plot.current = created;
-    const resize = new ResizeObserver(() => created.setSize({ width: Math.max(element.clientWidth, 240), height }));
+    const resize = new ResizeObserver(() =>
+      created.setSize({ width: Math.max(element.clientWidth, 240), height }),
+    );
     resize.observe(element);
     return () => {
       resize.disconnect();

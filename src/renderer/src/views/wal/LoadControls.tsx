@@ -9,7 +9,15 @@ function intOf(text: string, fallback: number): number {
   return /^\d{1,9}$/.test(text) ? Number(text) : fallback;
 }
 
-export function LoadControls({ connectionId, prefix, writer }: { connectionId: string; prefix: string; writer: WriterView }) {
+export function LoadControls({
+  connectionId,
+  prefix,
+  writer,
+}: {
+  connectionId: string;
+  prefix: string;
+  writer: WriterView;
+}) {
   const start = useApiMutation('wal.load.start', ['wal.writer.state']);
   const stop = useApiMutation('wal.load.stop', ['wal.writer.state', 'wal.regions']);
   const push = useToasts((state) => state.push);
@@ -51,12 +59,26 @@ export function LoadControls({ connectionId, prefix, writer }: { connectionId: s
       <button
         type="button"
         disabled={!running || stop.isPending}
-        onClick={() => stop.mutate({ connectionId, prefix }, { onSuccess: (totals) => push({ tone: 'ok', title: 'Load stopped', description: `${totals.acknowledged} acknowledged, ${totals.failed} failed` }) })}
+        onClick={() =>
+          stop.mutate(
+            { connectionId, prefix },
+            {
+              onSuccess: (totals) =>
+                push({
+                  tone: 'ok',
+                  title: 'Load stopped',
+                  description: `${totals.acknowledged} acknowledged, ${totals.failed} failed`,
+                }),
+            },
+          )
+        }
       >
         Stop load
       </button>
       <span role="status" aria-label="Load progress" className="small">
-        {writer.load ? `${writer.load.running ? 'Running' : 'Stopped'} · ${writer.load.acknowledged.toLocaleString()} acknowledged · ${writer.load.failed} failed` : 'No load run yet'}
+        {writer.load
+          ? `${writer.load.running ? 'Running' : 'Stopped'} · ${writer.load.acknowledged.toLocaleString()} acknowledged · ${writer.load.failed} failed`
+          : 'No load run yet'}
       </span>
       {problem && (
         <p role="alert" className="form-problem">

@@ -6,10 +6,22 @@ import { formatBytes } from '../format';
 
 const PAGE = 100;
 
-export function ObjectTable({ connectionId, prefix, live }: { connectionId: string; prefix: string; live: boolean }) {
+export function ObjectTable({
+  connectionId,
+  prefix,
+  live,
+}: {
+  connectionId: string;
+  prefix: string;
+  live: boolean;
+}) {
   const [status, setStatus] = useState<'all' | 'chain' | 'orphan' | 'excluded'>('all');
   const [offset, setOffset] = useState(0);
-  const page = useApiQuery('wal.objects', { connectionId, prefix, status, offset, limit: PAGE }, { refetchInterval: live ? 2000 : false, placeholderData: (previous) => previous });
+  const page = useApiQuery(
+    'wal.objects',
+    { connectionId, prefix, status, offset, limit: PAGE },
+    { refetchInterval: live ? 2000 : false, placeholderData: (previous) => previous },
+  );
   return (
     <section aria-label="Objects" className="wal-panel">
       <header className="wal-panel-header">
@@ -61,13 +73,28 @@ export function ObjectTable({ connectionId, prefix, live }: { connectionId: stri
             </tbody>
           </table>
           <div className="wal-pager">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            <button
+              type="button"
+              disabled={offset === 0}
+              onClick={() => setOffset(Math.max(0, offset - PAGE))}
+            >
               Previous
             </button>
-            <span className="small muted">
-              {page.data.total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + PAGE, page.data.total)} of ${page.data.total.toLocaleString()}`}
+            <span className="small muted" role="status" aria-label="Chain gaps">
+              {page.data.gaps === 0
+                ? 'no gaps in the chain'
+                : `${page.data.gaps} gaps in the chain`}
             </span>
-            <button type="button" disabled={offset + PAGE >= page.data.total} onClick={() => setOffset(offset + PAGE)}>
+            <span className="small muted">
+              {page.data.total === 0
+                ? 'none'
+                : `${offset + 1}–${Math.min(offset + PAGE, page.data.total)} of ${page.data.total.toLocaleString()}`}
+            </span>
+            <button
+              type="button"
+              disabled={offset + PAGE >= page.data.total}
+              onClick={() => setOffset(offset + PAGE)}
+            >
               Next
             </button>
           </div>

@@ -29,7 +29,13 @@ export function FailureNotice({ failure }: { failure: InspectFailureView }) {
   );
 }
 
-export function OpenFailurePanel({ connectionId, failure }: { connectionId: string; failure: InspectFailureView }) {
+export function OpenFailurePanel({
+  connectionId,
+  failure,
+}: {
+  connectionId: string;
+  failure: InspectFailureView;
+}) {
   return (
     <section aria-label="Open failure" className="wal-panel">
       <h2>This prefix does not open</h2>
@@ -45,10 +51,18 @@ function NamedObject({ connectionId, objectKey }: { connectionId: string; object
   const download = async () => {
     setDownloading(true);
     try {
-      const first = await api.call('objects.get', { connectionId, key: objectKey, range: { start: 0, end: DOWNLOAD_CHUNK - 1 } });
+      const first = await api.call('objects.get', {
+        connectionId,
+        key: objectKey,
+        range: { start: 0, end: DOWNLOAD_CHUNK - 1 },
+      });
       const parts: BlobPart[] = [new Uint8Array(first.bytes)];
       for (let start = DOWNLOAD_CHUNK; start < first.size; start += DOWNLOAD_CHUNK) {
-        const part = await api.call('objects.get', { connectionId, key: objectKey, range: { start, end: start + DOWNLOAD_CHUNK - 1 } });
+        const part = await api.call('objects.get', {
+          connectionId,
+          key: objectKey,
+          range: { start, end: start + DOWNLOAD_CHUNK - 1 },
+        });
         parts.push(new Uint8Array(part.bytes));
       }
       downloadBlob(objectKey.split('/').pop() ?? 'object.wal', new Blob(parts));
@@ -63,7 +77,13 @@ function NamedObject({ connectionId, objectKey }: { connectionId: string; object
       {verdict.data && (
         <dl className="facts" aria-label="Verify report">
           <dt>Verdict</dt>
-          <dd>{verdict.data.ok ? 'ok' : verdict.data.gone ? 'gone (collected meanwhile)' : `damaged: ${verdict.data.check ?? '?'}`}</dd>
+          <dd>
+            {verdict.data.ok
+              ? 'ok'
+              : verdict.data.gone
+                ? 'gone (collected meanwhile)'
+                : `damaged: ${verdict.data.check ?? '?'}`}
+          </dd>
           <dt>Size</dt>
           <dd>{verdict.data.size.toLocaleString()} bytes</dd>
           {verdict.data.detail && (

@@ -4,12 +4,24 @@ import { useSelectedPrefix } from './use-wal';
 
 export function PrefixPicker() {
   const { prefix, prefixes, select } = useSelectedPrefix();
-  if (prefixes.error) return <ErrorPanel error={prefixes.error} onRetry={() => void prefixes.refetch()} />;
-  if (prefixes.data?.length === 0) return <p className="muted">No WAL prefix under this connection yet (write one with <span className="mono">cairn wal append</span>).</p>;
+  if (prefixes.error)
+    return <ErrorPanel error={prefixes.error} onRetry={() => void prefixes.refetch()} />;
+  if (prefixes.data?.length === 0)
+    return (
+      <p className="muted">
+        No WAL prefix under this connection yet (write one with{' '}
+        <span className="mono">cairn wal append</span>).
+      </p>
+    );
   return (
     <label className="inline wal-prefix-picker">
       <span>WAL prefix</span>
-      <select aria-label="WAL prefix" value={prefix ?? ''} onChange={(event) => select(event.target.value)} className="mono">
+      <select
+        aria-label="WAL prefix"
+        value={prefix ?? ''}
+        onChange={(event) => select(event.target.value)}
+        className="mono"
+      >
         {prefixes.data?.map((entry) => (
           <option key={entry.prefix} value={entry.prefix}>
             {entry.prefix}

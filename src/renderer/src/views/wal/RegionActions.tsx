@@ -4,7 +4,12 @@
  * region table's create / delete. The main process checks all of it again.
  */
 import { useState } from 'react';
-import { parseEntryId, parseWalRegion, type ObsoletePreview, type RegionRow } from '../../../../shared/contract/wal';
+import {
+  parseEntryId,
+  parseWalRegion,
+  type ObsoletePreview,
+  type RegionRow,
+} from '../../../../shared/contract/wal';
 import { api } from '../../api/client';
 import { useApiMutation } from '../../api/hooks';
 import type { ApiError } from '../../../../shared/api-error';
@@ -17,15 +22,30 @@ import { formatBytes } from '../format';
 const REFRESHES = ['wal.regions', 'wal.inspect', 'wal.manifest', 'wal.writer.state'] as const;
 
 function PreviewText({ preview }: { preview: ObsoletePreview }) {
-  if (preview.noChange) return <p role="status" aria-label="Obsolete preview">Nothing changes: the watermark is already {String(preview.watermark)}.</p>;
+  if (preview.noChange)
+    return (
+      <p role="status" aria-label="Obsolete preview">
+        Nothing changes: the watermark is already {String(preview.watermark)}.
+      </p>
+    );
   return (
     <p role="status" aria-label="Obsolete preview">
-      Hides {preview.hiddenEntries.toLocaleString()} entries; {preview.hiddenObjects.toLocaleString()} objects ({formatBytes(preview.hiddenBytes)} of this region) become wholly hidden. Watermark {String(preview.watermark)} → {String(preview.id)}.
+      Hides {preview.hiddenEntries.toLocaleString()} entries;{' '}
+      {preview.hiddenObjects.toLocaleString()} objects ({formatBytes(preview.hiddenBytes)} of this
+      region) become wholly hidden. Watermark {String(preview.watermark)} → {String(preview.id)}.
     </p>
   );
 }
 
-export function ObsoleteDialog({ connectionId, prefix, region }: { connectionId: string; prefix: string; region: RegionRow }) {
+export function ObsoleteDialog({
+  connectionId,
+  prefix,
+  region,
+}: {
+  connectionId: string;
+  prefix: string;
+  region: RegionRow;
+}) {
   const name = regionName(region.regionId);
   const [idText, setIdText] = useState(String(region.latestId));
   const [preview, setPreview] = useState<ObsoletePreview | null>(null);
@@ -39,7 +59,14 @@ export function ObsoleteDialog({ connectionId, prefix, region }: { connectionId:
     if (id === null) return;
     setPreviewError(null);
     try {
-      setPreview(await api.call('wal.obsolete.preview', { connectionId, prefix, region: region.regionId, id }));
+      setPreview(
+        await api.call('wal.obsolete.preview', {
+          connectionId,
+          prefix,
+          region: region.regionId,
+          id,
+        }),
+      );
     } catch (error) {
       setPreviewError(error as ApiError);
     }
@@ -69,7 +96,11 @@ export function ObsoleteDialog({ connectionId, prefix, region }: { connectionId:
           ? Promise.resolve(false)
           : obsolete.mutateAsync({ connectionId, prefix, region: region.regionId, id }).then(
               (done) => {
-                push({ tone: 'ok', title: `Region ${name} obsolete up to ${String(done.id)}`, description: `${done.hiddenEntries} entries hidden` });
+                push({
+                  tone: 'ok',
+                  title: `Region ${name} obsolete up to ${String(done.id)}`,
+                  description: `${done.hiddenEntries} entries hidden`,
+                });
                 return true;
               },
               () => false,
@@ -78,10 +109,19 @@ export function ObsoleteDialog({ connectionId, prefix, region }: { connectionId:
     >
       <label>
         <span>Up to entry id (at most the latest durable id {String(region.durableId)})</span>
-        <input aria-label="Up to entry id" className="mono" value={idText} onChange={(event) => setIdText(event.target.value)} inputMode="numeric" autoComplete="off" />
+        <input
+          aria-label="Up to entry id"
+          className="mono"
+          value={idText}
+          onChange={(event) => setIdText(event.target.value)}
+          inputMode="numeric"
+          autoComplete="off"
+        />
       </label>
       {id === null && <p className="form-problem">id: must be a u64 entry id</p>}
-      {tooHigh && <p className="form-problem">id: above the latest durable id {String(region.durableId)}</p>}
+      {tooHigh && (
+        <p className="form-problem">id: above the latest durable id {String(region.durableId)}</p>
+      )}
       <button type="button" onClick={() => void runPreview()} disabled={id === null}>
         Preview
       </button>
@@ -91,7 +131,15 @@ export function ObsoleteDialog({ connectionId, prefix, region }: { connectionId:
   );
 }
 
-export function ObsoleteAllDialog({ connectionId, prefix, region }: { connectionId: string; prefix: string; region: RegionRow }) {
+export function ObsoleteAllDialog({
+  connectionId,
+  prefix,
+  region,
+}: {
+  connectionId: string;
+  prefix: string;
+  region: RegionRow;
+}) {
   const name = regionName(region.regionId);
   const obsoleteAll = useApiMutation('wal.obsoleteAll', REFRESHES);
   const push = useToasts((state) => state.push);
@@ -111,19 +159,32 @@ export function ObsoleteAllDialog({ connectionId, prefix, region }: { connection
       onConfirm={() =>
         obsoleteAll.mutateAsync({ connectionId, prefix, region: region.regionId }).then(
           (done) => {
-            push({ tone: 'ok', title: `Region ${name} wholly obsolete`, description: `${done.hiddenEntries} entries hidden` });
+            push({
+              tone: 'ok',
+              title: `Region ${name} wholly obsolete`,
+              description: `${done.hiddenEntries} entries hidden`,
+            });
             return true;
           },
           () => false,
         )
       }
     >
-      <p>The watermark of {name} becomes its latest id {String(region.latestId)}: every entry is hidden and its objects can be collected.</p>
+      <p>
+        The watermark of {name} becomes its latest id {String(region.latestId)}: every entry is
+        hidden and its objects can be collected.
+      </p>
     </TypedConfirmDialog>
   );
 }
 
-export function NamespaceActions({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+export function NamespaceActions({
+  connectionId,
+  prefix,
+}: {
+  connectionId: string;
+  prefix: string;
+}) {
   const [text, setText] = useState('');
   const create = useApiMutation('wal.namespaces.create', REFRESHES);
   const remove = useApiMutation('wal.namespaces.delete', REFRESHES);
@@ -132,15 +193,33 @@ export function NamespaceActions({ connectionId, prefix }: { connectionId: strin
   const name = region === null ? text : regionName(region);
   const report = (verb: string) => ({
     onSuccess: () => push({ tone: 'ok' as const, title: `Region ${name} ${verb}` }),
-    onError: (error: ApiError) => push({ tone: 'error' as const, title: error.code, description: error.message }),
+    onError: (error: ApiError) =>
+      push({ tone: 'error' as const, title: error.code, description: error.message }),
   });
   return (
-    <form className="wal-namespace-form" aria-label="Region table" onSubmit={(event) => event.preventDefault()}>
+    <form
+      className="wal-namespace-form"
+      aria-label="Region table"
+      onSubmit={(event) => event.preventDefault()}
+    >
       <label>
         <span>Region</span>
-        <input aria-label="Region for the region table" className="mono" placeholder="table:region" value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" />
+        <input
+          aria-label="Region for the region table"
+          className="mono"
+          placeholder="table:region"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          autoComplete="off"
+        />
       </label>
-      <button type="button" disabled={region === null || create.isPending} onClick={() => region !== null && create.mutate({ connectionId, prefix, region }, report('created'))}>
+      <button
+        type="button"
+        disabled={region === null || create.isPending}
+        onClick={() =>
+          region !== null && create.mutate({ connectionId, prefix, region }, report('created'))
+        }
+      >
         Create namespace
       </button>
       <TypedConfirmDialog
@@ -167,9 +246,14 @@ export function NamespaceActions({ connectionId, prefix }: { connectionId: strin
               )
         }
       >
-        <p>Deleting obsoletes every entry of {name} and removes it from the register's region table (its watermark stays).</p>
+        <p>
+          Deleting obsoletes every entry of {name} and removes it from the register's region table
+          (its watermark stays).
+        </p>
       </TypedConfirmDialog>
-      {region === null && text !== '' && <p className="form-problem">region: must be tableId:regionNumber or a decimal u64</p>}
+      {region === null && text !== '' && (
+        <p className="form-problem">region: must be tableId:regionNumber or a decimal u64</p>
+      )}
     </form>
   );
 }

@@ -8,7 +8,15 @@ import type { WriterView } from '../../../../shared/contract/wal';
 import { formatBytes } from '../format';
 import { ageText } from './wal-words';
 
-function Cell({ label, children, tone }: { label: string; children: React.ReactNode; tone?: 'busy' | 'warn' | 'idle' }) {
+function Cell({
+  label,
+  children,
+  tone,
+}: {
+  label: string;
+  children: React.ReactNode;
+  tone?: 'busy' | 'warn' | 'idle';
+}) {
   return (
     <li className={`strip-cell ${tone ?? ''}`} aria-label={label}>
       <span className="strip-label">{label}</span>
@@ -22,31 +30,53 @@ export function SequenceStrip({ writer }: { writer: WriterView }) {
   return (
     <section aria-label="Sequence strip" className="wal-panel">
       <ol className="strip">
-        <Cell label="Indexed tip">{state.indexedTip ? `seq ${String(state.indexedTip.seq)} · epoch ${String(state.indexedTip.epoch)}` : 'none'}</Cell>
+        <Cell label="Indexed tip">
+          {state.indexedTip
+            ? `seq ${String(state.indexedTip.seq)} · epoch ${String(state.indexedTip.epoch)}`
+            : 'none'}
+        </Cell>
         <Cell label="Awaiting fence" tone={state.awaitingFence > 0 ? 'busy' : 'idle'}>
           {state.awaitingFence}
-          {state.fenceRound && ` (round of ${state.fenceRound.covers}, ${ageText(state.fenceRound.elapsedMs)})`}
+          {state.fenceRound &&
+            ` (round of ${state.fenceRound.covers}, ${ageText(state.fenceRound.elapsedMs)})`}
         </Cell>
         <Cell label="Creates in flight" tone={state.createsInFlight.length > 0 ? 'busy' : 'idle'}>
           {state.createsInFlight.length === 0
             ? 'none'
-            : state.createsInFlight.map((create) => `seq ${String(create.seq)} · try ${create.attempt} · ${ageText(create.elapsedMs)}`).join(', ')}
+            : state.createsInFlight
+                .map(
+                  (create) =>
+                    `seq ${String(create.seq)} · try ${create.attempt} · ${ageText(create.elapsedMs)}`,
+                )
+                .join(', ')}
         </Cell>
         <Cell label="Sealed waiting" tone={state.sealedWaiting > 0 ? 'busy' : 'idle'}>
           {state.sealedWaiting}
         </Cell>
         <Cell label="Open batch" tone={state.openBatch ? 'busy' : 'idle'}>
-          {state.openBatch ? `seq ${String(state.openBatch.seq)} · ${state.openBatch.entries} entries · ${formatBytes(state.openBatch.bytes)} · ${ageText(state.openBatch.ageMs)}` : 'empty'}
+          {state.openBatch
+            ? `seq ${String(state.openBatch.seq)} · ${state.openBatch.entries} entries · ${formatBytes(state.openBatch.bytes)} · ${ageText(state.openBatch.ageMs)}`
+            : 'empty'}
         </Cell>
         <Cell label="Next sequence">{String(state.nextSeq)}</Cell>
       </ol>
       <dl className="facts strip-facts">
         <dt>Indexed objects</dt>
-        <dd aria-label="Indexed objects">{writer.indexedObjects.toLocaleString()} ({formatBytes(writer.indexedBytes)})</dd>
+        <dd aria-label="Indexed objects">
+          {writer.indexedObjects.toLocaleString()} ({formatBytes(writer.indexedBytes)})
+        </dd>
         <dt>Start gap</dt>
-        <dd>certified seq {String(state.certified)}{state.gapBlocked ? ' · creates blocked at B + 64' : ''}</dd>
+        <dd>
+          certified seq {String(state.certified)}
+          {state.gapBlocked ? ' · creates blocked at B + 64' : ''}
+        </dd>
         <dt>Orphans</dt>
-        <dd>{writer.orphansAtOpen} met at open{state.orphanCreatesInFlight > 0 ? `, ${state.orphanCreatesInFlight} creates landing as orphans` : ''}</dd>
+        <dd>
+          {writer.orphansAtOpen} met at open
+          {state.orphanCreatesInFlight > 0
+            ? `, ${state.orphanCreatesInFlight} creates landing as orphans`
+            : ''}
+        </dd>
         <dt>Holes</dt>
         <dd className={writer.holes > 0 ? 'wal-warn' : undefined}>{writer.holes}</dd>
         <dt>Held appends</dt>

@@ -20,7 +20,17 @@ export interface TypedConfirmDialogProps {
   readonly onOpenChange?: (open: boolean) => void;
 }
 
-export function TypedConfirmDialog({ title, phrase, actionLabel, trigger, children, pending, error, onConfirm, onOpenChange }: TypedConfirmDialogProps) {
+export function TypedConfirmDialog({
+  title,
+  phrase,
+  actionLabel,
+  trigger,
+  children,
+  pending,
+  error,
+  onConfirm,
+  onOpenChange,
+}: TypedConfirmDialogProps) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const change = (next: boolean) => {
@@ -45,7 +55,13 @@ export function TypedConfirmDialog({ title, phrase, actionLabel, trigger, childr
               <span>
                 Type <strong className="mono">{phrase}</strong> to confirm
               </span>
-              <input aria-label={`Type ${phrase} to confirm`} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" className="mono" />
+              <input
+                aria-label={`Type ${phrase} to confirm`}
+                value={typed}
+                onChange={(event) => setTyped(event.target.value)}
+                autoComplete="off"
+                className="mono"
+              />
             </label>
             {error && <ErrorPanel error={error} />}
             <div className="dialog-actions">

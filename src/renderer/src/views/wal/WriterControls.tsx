@@ -9,9 +9,28 @@ import { useToasts } from '../../components/Toasts';
 import { TypedConfirmDialog } from './TypedConfirmDialog';
 import { ageText } from './wal-words';
 
-const REFRESHES = ['wal.writer.state', 'wal.prefixes', 'wal.inspect', 'wal.regions', 'wal.manifest', 'wal.objects'] as const;
+const REFRESHES = [
+  'wal.writer.state',
+  'wal.prefixes',
+  'wal.inspect',
+  'wal.regions',
+  'wal.manifest',
+  'wal.objects',
+] as const;
 
-export function WriterControls({ connectionId, prefix, writer, inspect, operator }: { connectionId: string; prefix: string; writer: WriterView | null; inspect: InspectView | undefined; operator: boolean }) {
+export function WriterControls({
+  connectionId,
+  prefix,
+  writer,
+  inspect,
+  operator,
+}: {
+  connectionId: string;
+  prefix: string;
+  writer: WriterView | null;
+  inspect: InspectView | undefined;
+  operator: boolean;
+}) {
   const open = useApiMutation('wal.writer.open', REFRESHES);
   const close = useApiMutation('wal.writer.close', REFRESHES);
   const push = useToasts((state) => state.push);
@@ -30,8 +49,16 @@ export function WriterControls({ connectionId, prefix, writer, inspect, operator
               close.mutate(
                 { connectionId, prefix },
                 {
-                  onSuccess: (report) => push({ tone: 'ok', title: 'Writer closed', description: report.sealed ? `Epoch sealed at seq ${String(report.lastSeq ?? 'none')}` : 'The epoch was not sealed' }),
-                  onError: (error) => push({ tone: 'error', title: error.code, description: error.message }),
+                  onSuccess: (report) =>
+                    push({
+                      tone: 'ok',
+                      title: 'Writer closed',
+                      description: report.sealed
+                        ? `Epoch sealed at seq ${String(report.lastSeq ?? 'none')}`
+                        : 'The epoch was not sealed',
+                    }),
+                  onError: (error) =>
+                    push({ tone: 'error', title: error.code, description: error.message }),
                 },
               )
             }
@@ -49,7 +76,9 @@ export function WriterControls({ connectionId, prefix, writer, inspect, operator
   return (
     <div className="wal-writer-controls" role="group" aria-label="Writer">
       <span className="badge" role="status" aria-label="Writer status">
-        {register?.exists ? `Not written by this app · epoch ${String(register.writerEpoch)}${inspect?.registerAgeMs != null ? ` · register written ${ageText(inspect.registerAgeMs)} ago` : ''}` : 'No writer ever opened this prefix'}
+        {register?.exists
+          ? `Not written by this app · epoch ${String(register.writerEpoch)}${inspect?.registerAgeMs != null ? ` · register written ${ageText(inspect.registerAgeMs)} ago` : ''}`
+          : 'No writer ever opened this prefix'}
       </span>
       {operator && inspect && (
         <TypedConfirmDialog
@@ -63,7 +92,11 @@ export function WriterControls({ connectionId, prefix, writer, inspect, operator
           onConfirm={() =>
             open.mutateAsync({ connectionId, prefix, takeOver: true }).then(
               (view) => {
-                push({ tone: 'ok', title: 'Writer open', description: `${prefix} at epoch ${String(view.state.epoch)}` });
+                push({
+                  tone: 'ok',
+                  title: 'Writer open',
+                  description: `${prefix} at epoch ${String(view.state.epoch)}`,
+                });
                 return true;
               },
               () => false,
@@ -71,11 +104,13 @@ export function WriterControls({ connectionId, prefix, writer, inspect, operator
           }
         >
           <p>
-            Opening a writer here takes a new epoch on <span className="mono">{prefix}</span>. Any process writing it now is <strong>fenced</strong>: its next acknowledgement fails.
+            Opening a writer here takes a new epoch on <span className="mono">{prefix}</span>. Any
+            process writing it now is <strong>fenced</strong>: its next acknowledgement fails.
           </p>
           {inspect.registerFresh && (
             <p role="alert" className="form-problem">
-              Its register was written {ageText(inspect.registerAgeMs ?? 0)} ago: a writer may be live right now.
+              Its register was written {ageText(inspect.registerAgeMs ?? 0)} ago: a writer may be
+              live right now.
             </p>
           )}
         </TypedConfirmDialog>

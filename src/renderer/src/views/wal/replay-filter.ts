@@ -14,7 +14,8 @@ const PATH_PART = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\["([^"]*)"\]/y;
 /** The filter `text` names; an Error naming what is wrong when it is malformed. */
 export function parseJsonPath(text: string): JsonPathFilter | Error {
   const match = /^\s*(\$[^=!]*?)\s*(?:(==|!=)\s*(.*?))?\s*$/.exec(text);
-  if (match === null || match[1] === undefined) return new Error('expected $.path, $.path == value or $.path != value');
+  if (match === null || match[1] === undefined)
+    return new Error('expected $.path, $.path == value or $.path != value');
   const path: Array<string | number> = [];
   const expression = match[1];
   PATH_PART.lastIndex = 1;
@@ -36,10 +37,14 @@ function literalOf(text: string): unknown {
   }
 }
 
-function valueAt(document: unknown, path: ReadonlyArray<string | number>): { found: boolean; value: unknown } {
+function valueAt(
+  document: unknown,
+  path: ReadonlyArray<string | number>,
+): { found: boolean; value: unknown } {
   let current: unknown = document;
   for (const part of path) {
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return { found: false, value: undefined };
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part))
+      return { found: false, value: undefined };
     current = (current as Record<string | number, unknown>)[part];
   }
   return { found: true, value: current };
@@ -47,7 +52,11 @@ function valueAt(document: unknown, path: ReadonlyArray<string | number>): { fou
 
 function sameValue(a: unknown, b: unknown): boolean {
   // JSON text compares structures, and a number field with a quoted number ("5") too.
-  return a === b || JSON.stringify(a) === JSON.stringify(b) || (typeof a !== 'object' && typeof b === 'string' && JSON.stringify(a) === b);
+  return (
+    a === b ||
+    JSON.stringify(a) === JSON.stringify(b) ||
+    (typeof a !== 'object' && typeof b === 'string' && JSON.stringify(a) === b)
+  );
 }
 
 export function matchesJsonPath(filter: JsonPathFilter, payloadText: string): boolean {

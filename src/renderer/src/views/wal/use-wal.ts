@@ -35,10 +35,16 @@ export function useLiveWriter(connectionId: string, prefix: string | null): Writ
   useEffect(
     () =>
       api.onEvent((event) => {
-        if (event.type !== 'wal.writer.state' || event.connectionId !== input.connectionId || event.prefix !== input.prefix) return;
+        if (
+          event.type !== 'wal.writer.state' ||
+          event.connectionId !== input.connectionId ||
+          event.prefix !== input.prefix
+        )
+          return;
         const wasOpen = queryClient.getQueryData(['wal.writer.state', input]) != null;
         queryClient.setQueryData(['wal.writer.state', input], event.writer);
-        if (wasOpen !== (event.writer !== null)) void queryClient.invalidateQueries({ queryKey: ['wal.prefixes'] });
+        if (wasOpen !== (event.writer !== null))
+          void queryClient.invalidateQueries({ queryKey: ['wal.prefixes'] });
       }),
     [queryClient, input],
   );
@@ -46,14 +52,27 @@ export function useLiveWriter(connectionId: string, prefix: string | null): Writ
 }
 
 /** Samples of the in-app load on the prefix, newest last, at most `keep`. */
-export function useLoadSamples(connectionId: string, prefix: string | null, keep = 240): { samples: LoadSample[]; running: boolean } {
+export function useLoadSamples(
+  connectionId: string,
+  prefix: string | null,
+  keep = 240,
+): { samples: LoadSample[]; running: boolean } {
   const key = `${connectionId}\n${prefix ?? ''}`;
-  const [state, setState] = useState<{ key: string; samples: LoadSample[]; running: boolean }>({ key, samples: [], running: false });
+  const [state, setState] = useState<{ key: string; samples: LoadSample[]; running: boolean }>({
+    key,
+    samples: [],
+    running: false,
+  });
   useEffect(
     () =>
       api.onEvent((event) => {
-        if (event.type !== 'wal.load.sample' || `${event.connectionId}\n${event.prefix}` !== key) return;
-        setState((previous) => ({ key, samples: [...(previous.key === key ? previous.samples : []), event.sample].slice(-keep), running: event.running }));
+        if (event.type !== 'wal.load.sample' || `${event.connectionId}\n${event.prefix}` !== key)
+          return;
+        setState((previous) => ({
+          key,
+          samples: [...(previous.key === key ? previous.samples : []), event.sample].slice(-keep),
+          running: event.running,
+        }));
       }),
     [key, keep],
   );

@@ -18,7 +18,9 @@ export function ageText(ms: number): string {
 }
 
 export function sealEpochs(record: SealRecordView): string {
-  return record.firstEpoch === record.lastEpoch ? String(record.lastEpoch) : `${record.firstEpoch}–${record.lastEpoch}`;
+  return record.firstEpoch === record.lastEpoch
+    ? String(record.lastEpoch)
+    : `${record.firstEpoch}–${record.lastEpoch}`;
 }
 
 /** The last path parts of a prefix (`node 0 · gen 0`), for compact labels. */
