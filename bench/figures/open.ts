@@ -29,7 +29,7 @@ const OBJECTS = { local: 10_000, s3: 2_000 } as const;
 const ABSOLUTE_OBJECTS = 2_000;
 const RECOVERY_CONCURRENCY = 8;
 /** Alternating passes per backend (best of them); S3 gets one, a pass there takes ~12 s. */
-const PASSES = { local: 2, s3: 1 } as const;
+const PASSES = { local: 3, s3: 1 } as const;
 const NODE = 500;
 
 export async function open(): Promise<FigureResult[]> {

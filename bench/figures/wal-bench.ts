@@ -54,8 +54,8 @@ export const STALL_GRACE_MS = 5_000;
 
 /** A run that did not finish: the engine stopped acknowledging (or storage stopped answering). */
 export class StalledRunError extends Error {
-  constructor(what: string, afterMs: number) {
-    super(`stalled: ${what} ${Math.round(afterMs / 1000)} s later`);
+  constructor(what: string) {
+    super(`stalled: ${what}`);
     this.name = 'StalledRunError';
   }
 }
@@ -71,7 +71,7 @@ export async function withDeadline<T>(
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StalledRunError(what(), ms)), Math.max(0, ms));
+    timer = setTimeout(() => reject(new StalledRunError(what())), Math.max(0, ms));
   });
   try {
     return await Promise.race([work, deadline]);
@@ -82,9 +82,11 @@ export async function withDeadline<T>(
 
 /** Stops a store, giving up (without throwing) if the stop itself never returns. */
 export async function stopStore(store: ObjectStoreLogStore): Promise<void> {
-  await withDeadline(store.stop(), STALL_GRACE_MS, () => `stop of ${store.prefix}`).catch(
-    () => undefined,
-  );
+  await withDeadline(
+    store.stop(),
+    STALL_GRACE_MS,
+    () => `stop of ${store.prefix} did not return`,
+  ).catch(() => undefined);
 }
 
 /** A steady-state window: work finished before `warmupSeconds` is not counted. */
@@ -151,7 +153,7 @@ export async function closedLoop(
   await withDeadline(
     loops,
     end - performance.now() + STALL_GRACE_MS,
-    () => `${inFlight} operations still pending`,
+    () => `${inFlight} operations unfinished ${STALL_GRACE_MS / 1000} s after the window closed`,
   );
   if (failure !== null) throw (failure as { error: unknown }).error;
   return { operations, bytes, seconds: window.seconds, latenciesMs };

@@ -164,7 +164,7 @@ export class ReferenceLog {
     this.clock += 1;
     expect(watermark >= this.watermark(region), `watermark of ${region} went down`).toBe(true);
     this.watermarks.set(region, watermark);
-    // Every later id lies above the id asked for (enqueued clamps only ids it handed out).
+    // Every later id lies above `asked`: the sequence floor, or ids handed out already.
     if (asked > this.floor) this.floor = asked;
   }
 

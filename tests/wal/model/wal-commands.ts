@@ -33,9 +33,24 @@ type WalCommand = fc.AsyncCommand<object, WalWorld>;
 function command(label: string, run: (world: WalWorld) => Promise<void>): WalCommand {
   return {
     check: () => true,
-    run: (_model, world) => run(world),
+    run: (_model, world) => withinLiveness(label, run(world)),
     toString: () => label,
   };
+}
+
+/** A liveness guard, not a timing claim: a command that never settles fails (and shrinks). */
+const HUNG_AFTER_MS = 10_000;
+
+export async function withinLiveness(label: string, running: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label} did not settle (hung)`)), HUNG_AFTER_MS);
+  });
+  try {
+    await Promise.race([running, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const region = fc.constantFrom(...MODEL_REGIONS);

@@ -9,7 +9,13 @@
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { MODEL_REGIONS, WAL_COMMANDS, worldShape, type WorldShape } from './wal-commands';
+import {
+  MODEL_REGIONS,
+  WAL_COMMANDS,
+  withinLiveness,
+  worldShape,
+  type WorldShape,
+} from './wal-commands';
 import { WalWorld } from './wal-world';
 
 const seed =
@@ -28,7 +34,7 @@ function modelProperty(ackMode: WorldShape['ackMode'], numRuns: number): Promise
         try {
           await world.start();
           await fc.asyncModelRun(() => ({ model: {}, real: world }), commands);
-          await world.finish(MODEL_REGIONS);
+          await withinLiveness('the final reopen and replay', world.finish(MODEL_REGIONS));
         } finally {
           await world.dispose();
         }

@@ -133,12 +133,17 @@ export class WalWorld {
     const slot = this.current;
     const result = await settle(slot.store.obsolete(providerOf(slot.store, region), region, id));
     if (slot.stopped) return expect(codeOf(result.ok ? undefined : result.error)).toBe('Stopped');
-    if (result.ok)
-      return this.log.obsoleted(
-        region,
-        this.durable ? id : await this.persistedWatermark(region, id),
-        id,
-      );
+    if (result.ok) {
+      // durable: the watermark becomes the larger of the two; enqueued may clamp to the durable id.
+      const before = this.log.watermark(region);
+      const recorded = this.durable
+        ? id > before
+          ? id
+          : before
+        : await this.persistedWatermark(region, id);
+      // enqueued: an id it handed out needs no floor, so only what was recorded bounds later ids.
+      return this.log.obsoleted(region, recorded, this.durable ? id : recorded);
+    }
     // Retryable (open batch holds entries) or an id whose object is not durable yet.
     expect(['WalObjectSequenceUnsettled', 'InvalidEntryId']).toContain(codeOf(result.error));
   }

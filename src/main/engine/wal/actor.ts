@@ -581,7 +581,17 @@ export class WriterActor {
         moveTo(batch, 'retry-wait');
         const delay = Math.min(2000, this.createRetryDelayMs * 2 ** Math.min(5, batch.attempt - 1));
         batch.retryAt = Date.now() + delay;
-        setTimeout(() => this.kick(), delay);
+        // The timer is the retry's only trigger: when it fires, the batch is due whatever
+        // Date.now() says. A timer may fire a millisecond before Date.now() reaches retryAt
+        // (libuv's cached loop time), and the wall clock may step back; either way
+        // `retryAt <= now` failed in startCreates and nothing ever kicked again: the backlog
+        // hung for good (found by the WAL model test, enqueued mode). Only this attempt's
+        // timer may release it, so a late timer never shortens a later retry's delay.
+        const attempt = batch.attempt;
+        setTimeout(() => {
+          if (batch.phase === 'retry-wait' && batch.attempt === attempt) batch.retryAt = 0;
+          this.kick();
+        }, delay);
         return;
       }
       case 'drop-backlog':
@@ -598,7 +608,9 @@ export class WriterActor {
 
   /** Indexes, strictly in sequence order, the created batches at the front of the pipeline. */
   private indexCreatedPrefix(): void {
-    for (const batch of this.batches) {
+    // A copy: with ackFence 'none' commitFront shifts this.batches while the loop runs, and
+    // iterating the live array would skip the batch behind each commit, stranding it.
+    for (const batch of [...this.batches]) {
       if (batch.phase === 'indexed' || batch.phase === 'fencing') continue;
       if (batch.phase !== 'created') return;
       moveTo(batch, 'indexed');
