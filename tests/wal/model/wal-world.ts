@@ -167,7 +167,8 @@ export class WalWorld {
       true,
     );
     await slot.store.obsoleteAll(providerOf(slot.store, region), region);
-    this.log.obsoleted(region, latest);
+    const before = this.log.watermark(region);
+    this.log.obsoleted(region, latest > before ? latest : before, latest);
   }
 
   /** enqueued: the durable id moves while uploads run; the register says what was recorded. */
