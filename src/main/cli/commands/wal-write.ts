@@ -136,6 +136,6 @@ async function appendAction(options: AppendOptions): Promise<void> {
   };
   const text = options.json ? toJsonText(summary) : `${summary.acknowledged} acknowledged, ${summary.failed} failed in ${summary.seconds.toFixed(2)} s (${summary.entriesPerSecond.toFixed(0)} entries/s) on ${summary.prefix}, epoch ${summary.epoch}`;
   (options.acksOut === undefined ? process.stderr : process.stdout).write(text + '\n');
-  if (report.firstError !== undefined) throw report.firstError instanceof Error ? report.firstError : new Error(String(report.firstError));
+  if (report.firstError !== undefined) throw report.firstError instanceof Error ? report.firstError : new Error(`append failed: ${JSON.stringify(report.firstError)}`);
   if (stopped.lost) throw stopped.lost;
 }

@@ -440,7 +440,7 @@ export class WriterActor {
     if (this.nextSeq > MAX_SEQ) return false;
     const now = Date.now();
     if (this.open === null) this.openBatch(now);
-    const open = this.open as OpenBatch | null;
+    const open: OpenBatch | null = this.open;
     if (open === null) return false;
     const lastEntryIds = open.admit(command.entries);
     for (const [region, id] of lastEntryIds) this.handedOut.set(region, id);

@@ -81,14 +81,10 @@ export class ObjectStoreLogStore {
     return this.session.writerId;
   }
 
-  appendBatch(entries: readonly WalEntry[]): Promise<AppendResult> {
-    try {
-      this.actor.checkUsable();
-      for (const entry of entries) regionOfProvider(this.prefix, entry.provider, entry.regionId);
-      return this.actor.append(entries);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async appendBatch(entries: readonly WalEntry[]): Promise<AppendResult> {
+    this.actor.checkUsable();
+    for (const entry of entries) regionOfProvider(this.prefix, entry.provider, entry.regionId);
+    return this.actor.append(entries);
   }
 
   entry(data: Uint8Array, id: EntryId, region: RegionId, provider: Provider): WalEntry {
@@ -103,27 +99,19 @@ export class ObjectStoreLogStore {
     return readRegion(this.reader, provider, fromId);
   }
 
-  obsolete(provider: Provider, region: RegionId, id: EntryId, options: ObsoleteOptions = {}): Promise<void> {
-    try {
-      this.actor.checkUsable();
-      regionOfProvider(this.prefix, provider, region);
-      checkObsoleteId(id);
-      options.signal?.throwIfAborted();
-      return this.actor.obsolete(region, id).then(() => this.collectAfterObsolete());
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async obsolete(provider: Provider, region: RegionId, id: EntryId, options: ObsoleteOptions = {}): Promise<void> {
+    this.actor.checkUsable();
+    regionOfProvider(this.prefix, provider, region);
+    checkObsoleteId(id);
+    options.signal?.throwIfAborted();
+    return this.actor.obsolete(region, id).then(() => this.collectAfterObsolete());
   }
 
   /** The watermark becomes the region's latest durable id (never a sentinel). */
-  obsoleteAll(provider: Provider, region: RegionId): Promise<void> {
-    try {
-      this.actor.checkUsable();
-      regionOfProvider(this.prefix, provider, region);
-      return this.actor.obsolete(region, 'latest').then(() => this.collectAfterObsolete());
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async obsoleteAll(provider: Provider, region: RegionId): Promise<void> {
+    this.actor.checkUsable();
+    regionOfProvider(this.prefix, provider, region);
+    return this.actor.obsolete(region, 'latest').then(() => this.collectAfterObsolete());
   }
 
   /**
@@ -146,13 +134,9 @@ export class ObjectStoreLogStore {
     return this.collector.onCollection(listener);
   }
 
-  waitDurable(provider: Provider, id: EntryId): Promise<void> {
-    try {
-      this.actor.checkUsable();
-      return this.actor.waitDurable(regionOfProvider(this.prefix, provider), id);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async waitDurable(provider: Provider, id: EntryId): Promise<void> {
+    this.actor.checkUsable();
+    return this.actor.waitDurable(regionOfProvider(this.prefix, provider), id);
   }
 
   /** The largest durable, indexed id of the region (0 if none); the watermark does not affect it. */
@@ -172,14 +156,10 @@ export class ObjectStoreLogStore {
     return this.actor.handedOutEntryId(regionOfProvider(this.prefix, provider));
   }
 
-  createNamespace(provider: Provider): Promise<void> {
-    try {
-      this.actor.checkUsable();
-      const region = regionOfProvider(this.prefix, provider);
-      return this.actor.changeControl((control) => withRegion(control, region, { createdAtMs: Date.now() }));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async createNamespace(provider: Provider): Promise<void> {
+    this.actor.checkUsable();
+    const region = regionOfProvider(this.prefix, provider);
+    return this.actor.changeControl((control) => withRegion(control, region, { createdAtMs: Date.now() }));
   }
 
   /** `obsoleteAll`, then the region leaves the table (its persisted watermark stays). */
