@@ -19,7 +19,7 @@ export const REGION_A: RegionId = (1n << 32n) | 1n;
 export const REGION_B: RegionId = (1n << 32n) | 2n;
 
 export function walConfig(overrides: Partial<ObjectStoreWalConfigInput> = {}): ObjectStoreWalConfigInput {
-  return { root: 'wal', nodeId: 1n, generation: 0, flushIntervalMs: 10, ...overrides } as ObjectStoreWalConfigInput;
+  return { root: 'wal', nodeId: 1n, generation: 0, flushIntervalMs: 10, ...overrides };
 }
 
 export const PREFIX = walPrefix('wal', 1n, 0);

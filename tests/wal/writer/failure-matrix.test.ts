@@ -190,7 +190,7 @@ const MATRIX: ReadonlyArray<{ row: SpecRow; name: string; run: () => Promise<voi
       })();
       expect(codeOf(terminal)).toBe('Poisoned');
       await expect(store.appendBatch([])).rejects.toBe(terminal);
-      expect(() => store.read(providerOf(store), 0n)).toThrow(terminal as Error);
+      expect(() => store.read(providerOf(store), 0n)).toThrow(terminal);
       await expect(store.obsolete(providerOf(store), REGION_A, 0n)).rejects.toBe(terminal);
       const report = await store.stop();
       expect(report.terminal).toBe(terminal);

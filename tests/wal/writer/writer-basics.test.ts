@@ -14,7 +14,6 @@ import {
   providerOf,
   readAll,
   settle,
-  until,
 } from '../support/writer-harness';
 
 describe('writer: ids, ordering, batching', () => {
