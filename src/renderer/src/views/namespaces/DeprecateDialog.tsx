@@ -4,7 +4,8 @@ import type { ListedNamespace } from '../../../../shared/contract/namespaces';
 import { useApiMutation } from '../../api/hooks';
 import { useToasts } from '../../components/Toasts';
 import { NAMESPACE_QUERIES } from './namespace-queries';
-import { TypedConfirmDialog } from './TypedConfirmDialog';
+import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
+import { NamespaceErrorNotice } from './NamespaceErrorNotice';
 
 export function DeprecateDialog(props: { connectionId: string; record: ListedNamespace; onTakeOwnership: (shard: number) => void }) {
   const { connectionId, record, onTakeOwnership } = props;
@@ -40,7 +41,16 @@ export function DeprecateDialog(props: { connectionId: string; record: ListedNam
       pending={deprecate.isPending}
       error={deprecate.error}
       onConfirm={confirm}
-      onTakeOwnership={onTakeOwnership}
+      renderError={(error, close) => (
+        <NamespaceErrorNotice
+          error={error}
+          onTakeOwnership={(shard) => {
+            // One dialog at a time: this one closes before the take-ownership one opens.
+            close();
+            onTakeOwnership(shard);
+          }}
+        />
+      )}
     >
       <p>
         The namespace moves from <strong>active</strong> to <strong>deprecated</strong>. This cannot be undone from the console; nothing is deleted.

@@ -7,7 +7,8 @@ import { shardLabel } from '../../../../shared/contract/namespaces';
 import { useApiMutation } from '../../api/hooks';
 import { useToasts } from '../../components/Toasts';
 import { NAMESPACE_QUERIES } from './namespace-queries';
-import { TypedConfirmDialog } from './TypedConfirmDialog';
+import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
+import { NamespaceErrorNotice } from './NamespaceErrorNotice';
 
 export interface TakeOwnershipDialogProps {
   readonly connectionId: string;
@@ -54,6 +55,7 @@ export function TakeOwnershipDialog({ connectionId, shard, owner, onClose }: Tak
       pending={take.isPending}
       error={take.error}
       onConfirm={confirm}
+      renderError={(error) => <NamespaceErrorNotice error={error} />}
     >
       <p>{currentOwnerText(owner)}</p>
       <p role="note" className="form-problem">

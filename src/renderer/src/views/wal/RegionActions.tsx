@@ -15,7 +15,7 @@ import { useApiMutation } from '../../api/hooks';
 import type { ApiError } from '../../../../shared/api-error';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { useToasts } from '../../components/Toasts';
-import { TypedConfirmDialog } from './TypedConfirmDialog';
+import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
 import { regionName } from './wal-words';
 import { formatBytes } from '../format';
 

@@ -6,7 +6,7 @@
 import type { InspectView, WriterView } from '../../../../shared/contract/wal';
 import { useApiMutation } from '../../api/hooks';
 import { useToasts } from '../../components/Toasts';
-import { TypedConfirmDialog } from './TypedConfirmDialog';
+import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
 import { ageText } from './wal-words';
 
 const REFRESHES = [

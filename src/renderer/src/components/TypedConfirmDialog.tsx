@@ -1,50 +1,45 @@
 /**
  * A confirmation the user must type, not click through: the action stays disabled until the
- * typed text equals `phrase`. Used for deprecating a namespace and taking a shard.
+ * typed text equals `phrase`. Every destructive or fencing action of the console uses it.
+ * Open state is the dialog's own unless the owner passes `open`.
  */
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { ApiError } from '../../../../shared/api-error';
-import { NamespaceErrorNotice } from './NamespaceErrorNotice';
+import type { ApiError } from '../../../shared/api-error';
+import { ErrorPanel } from './ErrorPanel';
 
 export interface TypedConfirmDialogProps {
   readonly title: string;
   /** What the user types to confirm. */
   readonly phrase: string;
   readonly actionLabel: string;
-  /** Opens the dialog; absent when the owner opens it (`open`). */
+  /** Opens the dialog; absent when the owner opens it through `open`. */
   readonly trigger?: ReactNode;
-  readonly open: boolean;
-  readonly onOpenChange: (open: boolean) => void;
-  readonly children: ReactNode;
+  readonly open?: boolean;
+  readonly onOpenChange?: (open: boolean) => void;
+  readonly children?: ReactNode;
   readonly pending: boolean;
   readonly error: ApiError | null;
   /** Runs the action; resolves true when it succeeded (the dialog then closes). */
   readonly onConfirm: () => Promise<boolean>;
-  readonly onTakeOwnership?: (shard: number) => void;
+  /** How a refusal is shown; `close` shuts this dialog (to open another one). Default: ErrorPanel. */
+  readonly renderError?: (error: ApiError, close: () => void) => ReactNode;
 }
 
 export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
-  const { title, phrase, actionLabel, trigger, open, onOpenChange, children, pending, error, onConfirm, onTakeOwnership } = props;
+  const { title, phrase, actionLabel, trigger, children, pending, error, onConfirm, onOpenChange, renderError } = props;
+  const [ownOpen, setOwnOpen] = useState(false);
   const [typed, setTyped] = useState('');
-  const matches = typed === phrase;
-
+  const open = props.open ?? ownOpen;
   const change = (next: boolean) => {
-    onOpenChange(next);
+    setOwnOpen(next);
     if (!next) setTyped('');
+    onOpenChange?.(next);
   };
-  // One dialog at a time: this one closes before the take-ownership one opens.
-  const takeOwnership =
-    onTakeOwnership &&
-    ((shard: number) => {
-      change(false);
-      onTakeOwnership(shard);
-    });
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (matches && (await onConfirm())) change(false);
+    if (typed === phrase && (await onConfirm())) change(false);
   };
-
   return (
     <Dialog.Root open={open} onOpenChange={change}>
       {trigger !== undefined && <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>}
@@ -58,14 +53,20 @@ export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
               <span>
                 Type <strong className="mono">{phrase}</strong> to confirm
               </span>
-              <input aria-label={`Type ${phrase} to confirm`} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" className="mono" />
+              <input
+                aria-label={`Type ${phrase} to confirm`}
+                value={typed}
+                onChange={(event) => setTyped(event.target.value)}
+                autoComplete="off"
+                className="mono"
+              />
             </label>
-            {error && <NamespaceErrorNotice error={error} onTakeOwnership={takeOwnership} />}
+            {error && (renderError ? renderError(error, () => change(false)) : <ErrorPanel error={error} />)}
             <div className="dialog-actions">
               <Dialog.Close asChild>
                 <button type="button">Cancel</button>
               </Dialog.Close>
-              <button type="submit" className="primary" disabled={!matches || pending}>
+              <button type="submit" className="primary" disabled={typed !== phrase || pending}>
                 {actionLabel}
               </button>
             </div>
