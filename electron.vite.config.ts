@@ -13,7 +13,10 @@ export default defineConfig({
     // A sandboxed preload can require nothing but electron: bundle everything into it.
     build: {
       externalizeDeps: false,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') }, external: ['electron'] },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        external: ['electron'],
+      },
     },
   },
   renderer: {

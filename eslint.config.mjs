@@ -4,7 +4,15 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'bench/results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      'test-results/**',
+      'bench/results/**',
+      'playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -19,11 +27,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       // Only the safe helper opens URLs outside the app.
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[property.name='openExternal']", message: 'Use safeOpenExternal from src/main/shell/open-external.ts.' },
+        {
+          selector: "MemberExpression[property.name='openExternal']",
+          message: 'Use safeOpenExternal from src/main/shell/open-external.ts.',
+        },
       ],
     },
   },
@@ -33,8 +47,29 @@ export default tseslint.config(
   },
   {
     // The engine and everything that runs in plain Node never import Electron.
-    files: ['src/main/engine/**', 'src/main/services/**', 'src/main/api/**', 'src/main/web/**', 'src/main/cli/**', 'src/main/ipc/**', 'src/main/shell/**', 'src/shared/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/index.ts and the preload import Electron.' }] }] },
+    files: [
+      'src/main/engine/**',
+      'src/main/services/**',
+      'src/main/api/**',
+      'src/main/web/**',
+      'src/main/cli/**',
+      'src/main/ipc/**',
+      'src/main/shell/**',
+      'src/shared/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only src/main/index.ts and the preload import Electron.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The engine stands alone: nothing of services, API, transports or UI.
@@ -44,7 +79,20 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'The engine never imports Electron.' }],
-          patterns: [{ group: ['**/services/**', '**/api/**', '**/ipc/**', '**/web/**', '**/cli/**', '**/renderer/**', '**/shell/**'], message: 'The engine imports nothing from the layers above it.' }],
+          patterns: [
+            {
+              group: [
+                '**/services/**',
+                '**/api/**',
+                '**/ipc/**',
+                '**/web/**',
+                '**/cli/**',
+                '**/renderer/**',
+                '**/shell/**',
+              ],
+              message: 'The engine imports nothing from the layers above it.',
+            },
+          ],
         },
       ],
     },

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 
 // Debian's Chromium where it is installed (these machines cannot download Playwright's own);
 // CAIRN_CHROMIUM points elsewhere; otherwise Playwright's bundled browser.
-const chromium = process.env.CAIRN_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+const chromium =
+  process.env.CAIRN_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -30,12 +30,20 @@ export function localBackend(): BenchBackend {
 export function s3Backend(): BenchBackend | null {
   const endpoint = process.env.CAIRN_S3_ENDPOINT;
   if (!endpoint) return null;
-  const credentials = { accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '', secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '' };
+  const credentials = {
+    accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '',
+    secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '',
+  };
   const made: S3ObjectIo[] = [];
   return {
     name: 's3',
     fresh: async () => {
-      const config = { bucket: `cairn-bench-${randomBytes(4).toString('hex')}`, endpoint, forcePathStyle: true, credentials };
+      const config = {
+        bucket: `cairn-bench-${randomBytes(4).toString('hex')}`,
+        endpoint,
+        forcePathStyle: true,
+        credentials,
+      };
       await createBucketIfMissing(config);
       const io = new S3ObjectIo(config);
       made.push(io);

@@ -21,8 +21,13 @@ export interface FigureResult {
 
 export type Comparison = '>=' | '<=' | '<';
 
-export function judged(value: number, comparison: Comparison, bound: number): { target: string; met: boolean } {
-  const met = comparison === '>=' ? value >= bound : comparison === '<=' ? value <= bound : value < bound;
+export function judged(
+  value: number,
+  comparison: Comparison,
+  bound: number,
+): { target: string; met: boolean } {
+  const met =
+    comparison === '>=' ? value >= bound : comparison === '<=' ? value <= bound : value < bound;
   return { target: `${comparison} ${bound}`, met };
 }
 
@@ -35,8 +40,11 @@ export function printTable(results: readonly FigureResult[]): void {
     result.met === null ? '-' : result.met ? 'met' : 'NOT MET',
   ]);
   const header = ['figure', 'backend', 'value', 'target', ''];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
   console.log(line(header));
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   for (const row of rows) console.log(line(row));
@@ -50,7 +58,11 @@ function formatValue(value: number, unit: string): string {
 export function writeResults(results: readonly FigureResult[], directory: string): string {
   mkdirSync(directory, { recursive: true });
   const file = join(directory, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2) + '\n');
+  writeFileSync(
+    file,
+    JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2) +
+      '\n',
+  );
   return file;
 }
 
@@ -61,7 +73,11 @@ export function percentile(samples: readonly number[], p: number): number {
 }
 
 /** Runs `work` with `concurrency` workers pulling from `count` jobs; returns elapsed seconds. */
-export async function timedPool(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<number> {
+export async function timedPool(
+  count: number,
+  concurrency: number,
+  work: (index: number) => Promise<void>,
+): Promise<number> {
   let next = 0;
   const started = performance.now();
   await Promise.all(

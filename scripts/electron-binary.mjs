@@ -16,6 +16,10 @@ export function electronBinary(projectRoot) {
 export function tryInstallElectron(projectRoot) {
   const installer = join(projectRoot, 'node_modules', 'electron', 'install.js');
   if (!existsSync(installer)) return false;
-  const result = spawnSync(process.execPath, [installer], { cwd: projectRoot, stdio: 'ignore', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [installer], {
+    cwd: projectRoot,
+    stdio: 'ignore',
+    timeout: 120_000,
+  });
   return result.status === 0 && electronBinary(projectRoot) !== null;
 }

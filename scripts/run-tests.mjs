@@ -14,7 +14,11 @@ rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
 function run(command, args, env = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
   return result.status ?? 1;
 }
 
@@ -28,16 +32,28 @@ if (!process.env.CAIRN_S3_ENDPOINT) {
 
 const buildStatus = run(bin('electron-vite'), ['build']);
 const vitestJson = join(results, 'vitest.json');
-const vitestStatus = run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`], { NO_COLOR: '1' });
+const vitestStatus = run(
+  bin('vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+  { NO_COLOR: '1' },
+);
 const playwrightJson = join(results, 'playwright.json');
 const playwrightStatus =
-  buildStatus === 0 ? run(bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson }) : 1;
+  buildStatus === 0
+    ? run(bin('playwright'), ['test', '--reporter=list,json'], {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+      })
+    : 1;
 
 const vitest = readJson(vitestJson);
 const playwright = readJson(playwrightJson);
-const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0);
+const passed =
+  (vitest?.numPassedTests ?? 0) +
+  (playwright?.stats?.expected ?? 0) +
+  (playwright?.stats?.flaky ?? 0);
 const failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0);
-const skipped = (vitest?.numPendingTests ?? 0) + (vitest?.numTodoTests ?? 0) + (playwright?.stats?.skipped ?? 0);
+const skipped =
+  (vitest?.numPendingTests ?? 0) + (vitest?.numTodoTests ?? 0) + (playwright?.stats?.skipped ?? 0);
 const broken = [
   buildStatus !== 0 && 'the build failed',
   vitest === null && 'vitest wrote no report',

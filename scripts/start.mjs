@@ -6,16 +6,28 @@ import { fileURLToPath } from 'node:url';
 import { electronBinary, tryInstallElectron } from './electron-binary.mjs';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const build = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-  cwd: projectRoot,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const build = spawnSync(
+  process.execPath,
+  [join(projectRoot, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+  {
+    cwd: projectRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const binary = electronBinary(projectRoot) ?? (tryInstallElectron(projectRoot) ? electronBinary(projectRoot) : null);
+const binary =
+  electronBinary(projectRoot) ??
+  (tryInstallElectron(projectRoot) ? electronBinary(projectRoot) : null);
 const child = binary
   ? spawn(binary, [projectRoot], { cwd: projectRoot, stdio: 'inherit' })
-  : (console.log('Electron\'s binary is not installed and cannot be downloaded here: starting the browser mode instead.'),
-    spawn(process.execPath, [join(projectRoot, 'bin', 'cairn.mjs'), 'serve', ...process.argv.slice(2)], { cwd: projectRoot, stdio: 'inherit' }));
+  : (console.log(
+      "Electron's binary is not installed and cannot be downloaded here: starting the browser mode instead.",
+    ),
+    spawn(
+      process.execPath,
+      [join(projectRoot, 'bin', 'cairn.mjs'), 'serve', ...process.argv.slice(2)],
+      { cwd: projectRoot, stdio: 'inherit' },
+    ));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

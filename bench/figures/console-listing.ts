@@ -13,23 +13,50 @@ import { startWebServer } from '../../src/main/web/web-server';
 import { judged, percentile, type FigureResult } from '../harness';
 
 const OBJECTS = 100_000;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function consoleListing(): Promise<FigureResult[]> {
   const rendererDir = resolve(__dirname, '..', '..', 'out', 'renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error('run `npm run build` before the console figure');
+  if (!existsSync(join(rendererDir, 'index.html')))
+    throw new Error('run `npm run build` before the console figure');
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-console-'));
   const folder = join(dataDir, 'cairn-data', 'big');
   mkdirSync(folder, { recursive: true });
   // Setup only: plain writes, not the fsync'd create path being measured elsewhere.
-  for (let index = 0; index < OBJECTS; index += 1) writeFileSync(join(folder, `${String(index).padStart(8, '0')}.wal`), 'x');
-  const services = await createServices({ name: 'Cairn', version: 'bench', mode: 'browser', dataDir });
-  const server = await startWebServer({ router: createRouter(services), events: services.events, rendererDir, port: 0 });
-  const browser = await chromium.launch({ executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined, args: CHROMIUM_ARGS });
+  for (let index = 0; index < OBJECTS; index += 1)
+    writeFileSync(join(folder, `${String(index).padStart(8, '0')}.wal`), 'x');
+  const services = await createServices({
+    name: 'Cairn',
+    version: 'bench',
+    mode: 'browser',
+    dataDir,
+  });
+  const server = await startWebServer({
+    router: createRouter(services),
+    events: services.events,
+    rendererDir,
+    port: 0,
+  });
+  const browser = await chromium.launch({
+    executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,
+    args: CHROMIUM_ARGS,
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(server.url);
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Bucket browser' }).click();
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: 'Bucket browser' })
+      .click();
     await page.getByRole('textbox', { name: 'Prefix' }).fill('big/');
     const started = Date.now();
     await page.getByRole('button', { name: 'Go' }).click();
@@ -50,8 +77,22 @@ export async function consoleListing(): Promise<FigureResult[]> {
     });
     const p95 = percentile(frames, 95);
     return [
-      { figure: 'console: 100,000-object prefix, first rows', backend: 'local', value: firstRowsSeconds, unit: 's', ...judged(firstRowsSeconds, '<', 1), detail: { objects: OBJECTS } },
-      { figure: 'console: scroll frame time p95', backend: 'local', value: p95, unit: 'ms', ...judged(p95, '<', 20), detail: { frames: frames.length, p50: percentile(frames, 50) } },
+      {
+        figure: 'console: 100,000-object prefix, first rows',
+        backend: 'local',
+        value: firstRowsSeconds,
+        unit: 's',
+        ...judged(firstRowsSeconds, '<', 1),
+        detail: { objects: OBJECTS },
+      },
+      {
+        figure: 'console: scroll frame time p95',
+        backend: 'local',
+        value: p95,
+        unit: 'ms',
+        ...judged(p95, '<', 20),
+        detail: { frames: frames.length, p50: percentile(frames, 50) },
+      },
     ];
   } finally {
     await browser.close();

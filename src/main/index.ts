@@ -10,7 +10,12 @@ import { forwardEvents, registerIpcTransport } from './ipc/ipc-transport';
 import { defaultDataDir } from './services/app-paths';
 import { appVersion } from './services/app-version';
 import { createServices } from './services/services';
-import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME_PRIVILEGES, serveAppProtocol } from './shell/app-protocol';
+import {
+  APP_ENTRY_URL,
+  APP_ORIGIN,
+  APP_SCHEME_PRIVILEGES,
+  serveAppProtocol,
+} from './shell/app-protocol';
 import { guardNavigation } from './shell/navigation-guard';
 import { secureWebPreferences } from './shell/web-preferences';
 

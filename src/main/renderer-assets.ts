@@ -23,14 +23,19 @@ export interface RendererAsset {
 }
 
 /** The asset at `pathname`, the app's page for unknown paths, or null when nothing is built. */
-export async function loadRendererAsset(rootDir: string, pathname: string): Promise<RendererAsset | null> {
+export async function loadRendererAsset(
+  rootDir: string,
+  pathname: string,
+): Promise<RendererAsset | null> {
   const file = resolveInside(rootDir, pathname);
   const body = file === null ? undefined : await readIfFile(file);
   if (body !== undefined && file !== null) {
     return { body, contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
   }
   const page = await readIfFile(join(rootDir, 'index.html'));
-  return page === undefined ? null : { body: page, contentType: CONTENT_TYPES['.html'] ?? 'text/html' };
+  return page === undefined
+    ? null
+    : { body: page, contentType: CONTENT_TYPES['.html'] ?? 'text/html' };
 }
 
 function resolveInside(rootDir: string, pathname: string): string | null {

@@ -7,7 +7,11 @@ import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, type PreloadBridge } from '../shar
 import { PROCEDURE_NAMES } from '../shared/procedure-names';
 
 const procedures = Object.fromEntries(
-  PROCEDURE_NAMES.map((name) => [name, (encodedInput: string) => ipcRenderer.invoke(IPC_CALL_CHANNEL, name, String(encodedInput)) as Promise<string>]),
+  PROCEDURE_NAMES.map((name) => [
+    name,
+    (encodedInput: string) =>
+      ipcRenderer.invoke(IPC_CALL_CHANNEL, name, String(encodedInput)) as Promise<string>,
+  ]),
 );
 
 const bridge: PreloadBridge = {

@@ -12,24 +12,42 @@ afterEach(() => app.dispose());
 
 describe('demo data', () => {
   it('writes WAL epochs (stopped and taken over), an orphan, an obsoleted range, namespaces and segments', async () => {
-    const summary = (await app.router.call('demo.generate', { connectionId: 'embedded' })) as { walPrefixes: string[]; entries: number };
+    const summary = (await app.router.call('demo.generate', { connectionId: 'embedded' })) as {
+      walPrefixes: string[];
+      entries: number;
+    };
     expect(summary.walPrefixes).toEqual(['wal/nodes/0/generations/0', 'wal/nodes/0/generations/1']);
     const { io } = await app.services.connections.io('embedded');
     const report = await inspectPrefix(io, { root: 'wal', nodeId: 0n, generation: 0 });
     expect(report.failure).toBeNull();
-    expect(report.register.sealed.map((record) => record.reason)).toEqual(expect.arrayContaining(['stopped', 'taken-over']));
+    expect(report.register.sealed.map((record) => record.reason)).toEqual(
+      expect.arrayContaining(['stopped', 'taken-over']),
+    );
     // The late object of epoch 2 lies above its seal record: excluded for good (a stale object).
     expect(report.excluded.length + report.orphans.length).toBeGreaterThanOrEqual(1);
     expect(report.regions.map((region) => region.regionId)).toHaveLength(4);
     expect(report.regions[0]!.watermark).toBeGreaterThan(0n);
     expect(report.register.writerEpoch).toBe(3n);
 
-    const namespaces = (await app.router.call('namespaces.list', { connectionId: 'embedded' })) as Array<{ name: string; state: string; origin: string }>;
-    expect(namespaces.map((record) => record.name).sort()).toEqual(['analytics/events', 'audit:ledger', 'inventory', 'orders', 'payments', 'shipping/eu-west']);
+    const namespaces = (await app.router.call('namespaces.list', {
+      connectionId: 'embedded',
+    })) as Array<{ name: string; state: string; origin: string }>;
+    expect(namespaces.map((record) => record.name).sort()).toEqual([
+      'analytics/events',
+      'audit:ledger',
+      'inventory',
+      'orders',
+      'payments',
+      'shipping/eu-west',
+    ]);
     expect(namespaces.find((record) => record.name === 'inventory')?.state).toBe('deprecated');
-    expect(namespaces.find((record) => record.name === 'analytics/events')?.origin).toBe('explicit');
+    expect(namespaces.find((record) => record.name === 'analytics/events')?.origin).toBe(
+      'explicit',
+    );
 
-    const partitions = (await app.router.call('segments.partitions', { connectionId: 'embedded' })) as Array<{ topicId: string; partition: number }>;
+    const partitions = (await app.router.call('segments.partitions', {
+      connectionId: 'embedded',
+    })) as Array<{ topicId: string; partition: number }>;
     expect(partitions).toHaveLength(2);
   });
 

@@ -27,7 +27,11 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 describe('operator mode', () => {
   it('is granted on a store that enforces create-if-absent', async () => {
-    const connections = new ConnectionsService(dataDir, new EventBus(), async () => new MemoryObjectIo());
+    const connections = new ConnectionsService(
+      dataDir,
+      new EventBus(),
+      async () => new MemoryObjectIo(),
+    );
     expect((await connections.setOperator('embedded', true)).operator).toBe(true);
     expect(connections.isOperator('embedded')).toBe(true);
   });
@@ -35,7 +39,9 @@ describe('operator mode', () => {
   it('is refused, with the typed reason, on a store that overwrites instead', async () => {
     const overwriting = new FaultyObjectIo(new MemoryObjectIo(), { ignoreCreateIfAbsent: true });
     const connections = new ConnectionsService(dataDir, new EventBus(), async () => overwriting);
-    expect(await refusal(connections.setOperator('embedded', true))).toBe('CreateIfAbsentNotEnforced');
+    expect(await refusal(connections.setOperator('embedded', true))).toBe(
+      'CreateIfAbsentNotEnforced',
+    );
     expect(connections.isOperator('embedded')).toBe(false);
     // It can still be browsed read-only.
     const { io } = await connections.io('embedded');

@@ -35,7 +35,8 @@ interface Real {
 type Loss = 'none' | 'lost' | 'lost-unreadable' | 'not-applied';
 type Expected = { ok: CellFields } | 'Conflict' | 'AlreadyExists' | 'Unavailable';
 
-const stored = (m: Model, version: number): boolean => m.version > 0 && version >= m.lowest && version <= m.version;
+const stored = (m: Model, version: number): boolean =>
+  m.version > 0 && version >= m.lowest && version <= m.version;
 
 /** What a create of `version` from `base` must answer, whatever the loss, per the model. */
 function expectedCreate(m: Model, base: number, fields: CellFields, loss: Loss): Expected {
@@ -64,14 +65,17 @@ function arm(real: Real, loss: Loss, version: number): void {
   if (loss === 'not-applied') real.scripted.loseCreateOf(versionKey(CELL, version));
 }
 
-async function outcomeOf(call: () => Promise<unknown>): Promise<{ ok: CellFields; version: number } | string> {
+async function outcomeOf(
+  call: () => Promise<unknown>,
+): Promise<{ ok: CellFields; version: number } | string> {
   try {
     const snapshot = (await call()) as { fields: CellFields; version: number };
     return { ok: snapshot.fields, version: snapshot.version };
   } catch (error) {
     if (error instanceof ConflictError) return 'Conflict';
     if (error instanceof CellExistsError) return 'AlreadyExists';
-    if (error instanceof Error && 'code' in error && error.code === 'Unavailable') return 'Unavailable';
+    if (error instanceof Error && 'code' in error && error.code === 'Unavailable')
+      return 'Unavailable';
     throw error;
   }
 }
@@ -124,7 +128,9 @@ class ReadCommand implements fc.AsyncCommand<Model, Real> {
   }
   async run(m: Model, real: Real): Promise<void> {
     const snapshot = await (real.clients[this.client] as CasCell).read();
-    expect(snapshot === null ? null : { version: snapshot.version, fields: snapshot.fields }).toEqual(m.version === 0 ? null : { version: m.version, fields: m.fields });
+    expect(
+      snapshot === null ? null : { version: snapshot.version, fields: snapshot.fields },
+    ).toEqual(m.version === 0 ? null : { version: m.version, fields: m.fields });
   }
   toString(): string {
     return `read#${this.client}`;
@@ -132,13 +138,18 @@ class ReadCommand implements fc.AsyncCommand<Model, Real> {
 }
 
 class IsCurrentCommand implements fc.AsyncCommand<Model, Real> {
-  constructor(private readonly client: number, private readonly offset: number) {}
+  constructor(
+    private readonly client: number,
+    private readonly offset: number,
+  ) {}
   check(): boolean {
     return true;
   }
   async run(m: Model, real: Real): Promise<void> {
     const version = Math.max(1, m.version - this.offset);
-    expect(await (real.clients[this.client] as CasCell).isCurrent(version)).toBe(version === m.version);
+    expect(await (real.clients[this.client] as CasCell).isCurrent(version)).toBe(
+      version === m.version,
+    );
   }
   toString(): string {
     return `isCurrent#${this.client}(-${this.offset})`;
@@ -146,7 +157,10 @@ class IsCurrentCommand implements fc.AsyncCommand<Model, Real> {
 }
 
 class PruneCommand implements fc.AsyncCommand<Model, Real> {
-  constructor(private readonly client: number, private readonly keep: number) {}
+  constructor(
+    private readonly client: number,
+    private readonly keep: number,
+  ) {}
   check(): boolean {
     return true;
   }
@@ -169,7 +183,9 @@ class HistoryCommand implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, real: Real): Promise<void> {
     const versions = (await (real.clients[0] as CasCell).history(this.limit)).map((s) => s.version);
     const first = m.version === 0 ? 1 : Math.max(m.lowest, m.version - this.limit + 1);
-    expect(versions).toEqual(Array.from({ length: Math.max(0, m.version - first + 1) }, (_, i) => m.version - i));
+    expect(versions).toEqual(
+      Array.from({ length: Math.max(0, m.version - first + 1) }, (_, i) => m.version - i),
+    );
   }
   toString(): string {
     return `history(${this.limit})`;
@@ -182,22 +198,37 @@ async function storedVersions(io: MemoryObjectIo): Promise<number[]> {
 }
 
 const client = fc.integer({ min: 0, max: 1 });
-const fieldsArb = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.string({ maxLength: 3 }), { maxKeys: 2 });
+const fieldsArb = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.string({ maxLength: 3 }), {
+  maxKeys: 2,
+});
 const lossArb = fc.oneof(
   { arbitrary: fc.constant<Loss>('none'), weight: 5 },
   { arbitrary: fc.constantFrom<Loss>('lost', 'lost-unreadable', 'not-applied'), weight: 3 },
 );
-const stalenessArb = fc.oneof({ arbitrary: fc.constant(0), weight: 6 }, { arbitrary: fc.integer({ min: 1, max: 20 }), weight: 1 });
+const stalenessArb = fc.oneof(
+  { arbitrary: fc.constant(0), weight: 6 },
+  { arbitrary: fc.integer({ min: 1, max: 20 }), weight: 1 },
+);
 
 const commands = fc.commands(
   [
     fc.tuple(client, fieldsArb, lossArb).map(([c, f, l]) => new WriteCommand(c, null, f, l)),
     // Updates dominate, so runs grow past the 16 kept versions and pruning bites.
-    fc.tuple(client, stalenessArb, fieldsArb, lossArb).map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
-    fc.tuple(client, stalenessArb, fieldsArb, lossArb).map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
-    fc.tuple(client, stalenessArb, fieldsArb, lossArb).map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
-    fc.tuple(client, stalenessArb, fieldsArb, lossArb).map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
-    fc.tuple(client, stalenessArb, fieldsArb, lossArb).map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
+    fc
+      .tuple(client, stalenessArb, fieldsArb, lossArb)
+      .map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
+    fc
+      .tuple(client, stalenessArb, fieldsArb, lossArb)
+      .map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
+    fc
+      .tuple(client, stalenessArb, fieldsArb, lossArb)
+      .map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
+    fc
+      .tuple(client, stalenessArb, fieldsArb, lossArb)
+      .map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
+    fc
+      .tuple(client, stalenessArb, fieldsArb, lossArb)
+      .map(([c, s, f, l]) => new WriteCommand(c, s, f, l)),
     client.map((c) => new ReadCommand(c)),
     fc.tuple(client, fc.integer({ min: 0, max: 3 })).map(([c, o]) => new IsCurrentCommand(c, o)),
     fc.tuple(client, fc.integer({ min: 0, max: 24 })).map(([c, k]) => new PruneCommand(c, k)),
@@ -213,9 +244,20 @@ describe('CasCell against a reference register', () => {
         const memory = new MemoryObjectIo();
         const scripted = new ScriptedObjectIo(memory);
         const faulty = new FaultyObjectIo(scripted);
-        const real: Real = { memory, scripted, faulty, clients: [new CasCell(faulty, CELL, { writerId: 'w' }), new CasCell(faulty, CELL, { writerId: 'w' })] };
+        const real: Real = {
+          memory,
+          scripted,
+          faulty,
+          clients: [
+            new CasCell(faulty, CELL, { writerId: 'w' }),
+            new CasCell(faulty, CELL, { writerId: 'w' }),
+          ],
+        };
         const model: Model = { version: 0, fields: {}, lowest: 1 };
-        await fc.asyncModelRun(() => ({ model, real }), [...cmds].map((cmd) => checkedAfter(cmd)));
+        await fc.asyncModelRun(
+          () => ({ model, real }),
+          [...cmds].map((cmd) => checkedAfter(cmd)),
+        );
       }),
       { numRuns: 60 },
     );
@@ -228,7 +270,10 @@ function checkedAfter(cmd: fc.AsyncCommand<Model, Real>): fc.AsyncCommand<Model,
     check: (m) => cmd.check(m),
     async run(m, real) {
       await cmd.run(m, real);
-      const expected = m.version === 0 ? [] : Array.from({ length: m.version - m.lowest + 1 }, (_, i) => m.lowest + i);
+      const expected =
+        m.version === 0
+          ? []
+          : Array.from({ length: m.version - m.lowest + 1 }, (_, i) => m.lowest + i);
       expect(await storedVersions(real.memory)).toEqual(expected);
     },
     toString: () => cmd.toString(),

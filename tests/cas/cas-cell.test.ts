@@ -17,10 +17,15 @@ async function storedBody(io: MemoryObjectIo, version: number): Promise<Record<s
 }
 
 /** A cell with versions 1..count, each holding `n` = its version. */
-async function cellWithVersions(io: ObjectIo, count: number, writerId = 'builder'): Promise<CasCell> {
+async function cellWithVersions(
+  io: ObjectIo,
+  count: number,
+  writerId = 'builder',
+): Promise<CasCell> {
   const cell = new CasCell(io, CELL, { writerId });
   let snapshot = await cell.create({ n: '1' });
-  while (snapshot.version < count) snapshot = await cell.update(snapshot.version, { n: String(snapshot.version + 1) });
+  while (snapshot.version < count)
+    snapshot = await cell.update(snapshot.version, { n: String(snapshot.version + 1) });
   return cell;
 }
 
@@ -33,8 +38,16 @@ describe('CasCell keys and bodies', () => {
   it('creates version 1, then version + 1, as 20-digit keys holding version, writer, nonce and fields', async () => {
     const io = new MemoryObjectIo();
     const cell = new CasCell(io, CELL, { writerId: 'w1' });
-    expect(await cell.create({ a: '1' })).toEqual({ version: 1, writerId: 'w1', fields: { a: '1' } });
-    expect(await cell.update(1, { a: '2' })).toEqual({ version: 2, writerId: 'w1', fields: { a: '2' } });
+    expect(await cell.create({ a: '1' })).toEqual({
+      version: 1,
+      writerId: 'w1',
+      fields: { a: '1' },
+    });
+    expect(await cell.update(1, { a: '2' })).toEqual({
+      version: 2,
+      writerId: 'w1',
+      fields: { a: '2' },
+    });
     expect(await storedVersions(io)).toEqual([1, 2]);
     const first = await storedBody(io, 1);
     const second = await storedBody(io, 2);
@@ -50,7 +63,11 @@ describe('CasCell keys and bodies', () => {
   it('reads the newest version, whoever wrote it', async () => {
     const io = new MemoryObjectIo();
     await cellWithVersions(io, 5, 'a');
-    expect(await new CasCell(io, CELL, { writerId: 'b' }).read()).toEqual({ version: 5, writerId: 'a', fields: { n: '5' } });
+    expect(await new CasCell(io, CELL, { writerId: 'b' }).read()).toEqual({
+      version: 5,
+      writerId: 'a',
+      fields: { n: '5' },
+    });
   });
 
   it('reports a body whose version disagrees with its key as corruption', async () => {
@@ -67,13 +84,21 @@ describe('CasCell keys and bodies', () => {
     const io = new MemoryObjectIo();
     await io.putIfAbsent(key(1), new TextEncoder().encode('{"version":1,'));
     await expect(new CasCell(io, CELL).read()).rejects.toBeInstanceOf(CellCorruptError);
-    await io.putIfAbsent(key(2), bytesOf({ version: 2, writerId: 'x', nonce: 'n', fields: { a: 1 } }));
+    await io.putIfAbsent(
+      key(2),
+      bytesOf({ version: 2, writerId: 'x', nonce: 'n', fields: { a: 1 } }),
+    );
     await expect(new CasCell(io, CELL).read()).rejects.toBeInstanceOf(CellCorruptError);
   });
 
   it('ignores keys in the cell folder that are not versions', async () => {
     const io = new MemoryObjectIo();
-    for (const foreign of ['.DS_Store', '99.json', '00000000000000000099.json.tmp', 'tmp/00000000000000000099.json']) {
+    for (const foreign of [
+      '.DS_Store',
+      '99.json',
+      '00000000000000000099.json.tmp',
+      'tmp/00000000000000000099.json',
+    ]) {
       await io.putIfAbsent(`${CELL}/${foreign}`, bytesOf('junk'));
     }
     await io.putIfAbsent(`${CELL}x/00000000000000000099.json`, bytesOf('junk'));
@@ -105,7 +130,8 @@ describe('CasCell reads under concurrent writers and pruning', () => {
     const io = new ScriptedObjectIo(memory);
     io.afterNextList(async () => {
       let version = 3;
-      while (version < 30) version = (await writer.update(version, { n: String(version + 1) })).version;
+      while (version < 30)
+        version = (await writer.update(version, { n: String(version + 1) })).version;
       await writer.prune();
     });
     expect(await new CasCell(io, CELL).read()).toMatchObject({ version: 30, fields: { n: '30' } });
@@ -144,7 +170,12 @@ describe('CasCell compare-and-swap', () => {
     const memory = new MemoryObjectIo();
     const io = new ScriptedObjectIo(memory);
     const cell = new CasCell(io, CELL);
-    const results = await Promise.all([cell.create({ n: '1' }), cell.update(1, { n: '2' }), cell.read(), cell.update(2, { n: '3' })]);
+    const results = await Promise.all([
+      cell.create({ n: '1' }),
+      cell.update(1, { n: '2' }),
+      cell.read(),
+      cell.update(2, { n: '3' }),
+    ]);
     expect(results.map((r) => r?.version)).toEqual([1, 2, 2, 3]);
   });
 
@@ -175,7 +206,11 @@ describe('CasCell unknown outcomes', () => {
     const io = new FaultyObjectIo(new MemoryObjectIo());
     const cell = new CasCell(io, CELL, { writerId: 'w' });
     io.inject({ op: 'putIfAbsent', kind: 'apply-then-lose', count: 1 });
-    expect(await cell.create({ n: '1' })).toEqual({ version: 1, writerId: 'w', fields: { n: '1' } });
+    expect(await cell.create({ n: '1' })).toEqual({
+      version: 1,
+      writerId: 'w',
+      fields: { n: '1' },
+    });
     io.inject({ op: 'putIfAbsent', kind: 'apply-then-lose', count: 1 });
     expect(await cell.update(1, { n: '2' })).toMatchObject({ version: 2, fields: { n: '2' } });
     expect(io.fired).toBe(2);
@@ -198,7 +233,10 @@ describe('CasCell unknown outcomes', () => {
     const io = new ScriptedObjectIo(new MemoryObjectIo());
     const cell = await cellWithVersions(io, 1);
     io.loseCreateOf(key(2));
-    await expect(cell.update(1, { n: '2' })).rejects.toMatchObject({ code: 'Unavailable', details: { key: key(2) } });
+    await expect(cell.update(1, { n: '2' })).rejects.toMatchObject({
+      code: 'Unavailable',
+      details: { key: key(2) },
+    });
     expect(await cell.update(1, { n: '2' })).toMatchObject({ version: 2 });
     expect(await cell.read()).toMatchObject({ version: 2, fields: { n: '2' } });
   });
@@ -209,7 +247,10 @@ describe('CasCell unknown outcomes', () => {
     await cell.create({ n: '1' });
     io.inject({ op: 'putIfAbsent', kind: 'apply-then-lose', count: 1 });
     io.inject({ op: 'get', key: /00000000000000000002\.json$/, kind: 'unavailable', count: 2 });
-    await expect(cell.update(1, { n: '2' })).rejects.toMatchObject({ code: 'Unavailable', details: { key: key(2) } });
+    await expect(cell.update(1, { n: '2' })).rejects.toMatchObject({
+      code: 'Unavailable',
+      details: { key: key(2) },
+    });
     expect(cell.lastWrittenVersion).toBe(1);
     // The next operation first tries to learn the outcome; still unreadable, so it fails too.
     await expect(cell.read()).rejects.toMatchObject({ code: 'Unavailable' });
@@ -245,7 +286,9 @@ describe('CasCell pruning', () => {
     let version = (await cell.create({ n: '1' })).version;
     while (version < 40) version = (await cell.update(version, { n: String(version + 1) })).version;
     expect(await cell.prune(3)).toBe(24);
-    const deleted = io.calls.filter((c) => c.startsWith('delete ')).map((c) => c.slice('delete '.length));
+    const deleted = io.calls
+      .filter((c) => c.startsWith('delete '))
+      .map((c) => c.slice('delete '.length));
     expect(deleted).toEqual(Array.from({ length: 24 }, (_, i) => key(i + 1)));
     expect(io.maxDeletesInFlight).toBe(1);
     expect(await storedVersions(memory)).toEqual(Array.from({ length: 16 }, (_, i) => i + 25));
@@ -265,7 +308,9 @@ describe('CasCell pruning', () => {
     const cell = await cellWithVersions(io, 20, 'h');
     await cell.prune();
     const history = await cell.history(3);
-    expect(history).toEqual([18, 19, 20].reverse().map((v) => ({ version: v, writerId: 'h', fields: { n: String(v) } })));
+    expect(history).toEqual(
+      [18, 19, 20].reverse().map((v) => ({ version: v, writerId: 'h', fields: { n: String(v) } })),
+    );
     expect(await cell.history()).toHaveLength(16);
   });
 
@@ -276,7 +321,8 @@ describe('CasCell pruning', () => {
     await stale.create({ n: '1' });
     const writer = new CasCell(memory, CELL);
     let version = 1;
-    while (version < 20) version = (await writer.update(version, { n: String(version + 1) })).version;
+    while (version < 20)
+      version = (await writer.update(version, { n: String(version + 1) })).version;
     await writer.prune();
     await expect(stale.update(1, { n: 'stale' })).rejects.toBeInstanceOf(ConflictError);
     expect(io.calls.filter((c) => c.startsWith('putIfAbsent'))).toEqual([`putIfAbsent ${key(1)}`]);
@@ -289,7 +335,8 @@ describe('CasCell pruning', () => {
     await stale.create({ n: '1' });
     const writer = new CasCell(memory, CELL);
     let version = 1;
-    while (version < 20) version = (await writer.update(version, { n: String(version + 1) })).version;
+    while (version < 20)
+      version = (await writer.update(version, { n: String(version + 1) })).version;
     io.beforeNextCreate(async () => void (await writer.prune()));
     await expect(stale.update(1, { n: 'stale' })).rejects.toBeInstanceOf(ConflictError);
     // Version 2 was recreated (pruning had freed its key), then removed again.
@@ -304,7 +351,9 @@ describe('CasCell pruning', () => {
     const io = new MemoryObjectIo();
     const writer = await cellWithVersions(io, 20);
     await writer.prune();
-    await expect(new CasCell(io, CELL).create({ n: 'late' })).rejects.toBeInstanceOf(CellExistsError);
+    await expect(new CasCell(io, CELL).create({ n: 'late' })).rejects.toBeInstanceOf(
+      CellExistsError,
+    );
     expect(await storedVersions(io)).toEqual(Array.from({ length: 16 }, (_, i) => i + 5));
   });
 });

@@ -4,7 +4,15 @@
  * (after a listing page, before or instead of a create). Never used outside tests.
  */
 import { OutcomeUnknownError } from '../../src/main/engine/objectio/errors';
-import { pagesOf, type ByteRange, type GetResult, type ListOptions, type ListPage, type ObjectIo, type ObjectMeta } from '../../src/main/engine/objectio/object-io';
+import {
+  pagesOf,
+  type ByteRange,
+  type GetResult,
+  type ListOptions,
+  type ListPage,
+  type ObjectIo,
+  type ObjectMeta,
+} from '../../src/main/engine/objectio/object-io';
 
 export type Step = () => Promise<void>;
 

@@ -14,7 +14,10 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [cairn, ...args], { encoding: 'utf8', env: { ...process.env, CAIRN_DATA_DIR: join(dir, 'data') } });
+  const result = spawnSync(process.execPath, [cairn, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, CAIRN_DATA_DIR: join(dir, 'data') },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -31,21 +34,35 @@ describe('the cairn CLI', () => {
     expect(run('serve', '--port', 'abc').code).toBe(2);
   });
 
-  it('exits 1 with the typed error\'s name and fields on stderr, no stack', () => {
+  it("exits 1 with the typed error's name and fields on stderr, no stack", () => {
     const missing = run('objects', 'get', 'nope/missing', '--dir', join(dir, 'store'));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^NotFound: object not found: nope\/missing/);
-    expect(JSON.parse(missing.stderr.split('\n')[1]!)).toMatchObject({ error: 'NotFound', key: 'nope/missing' });
+    expect(JSON.parse(missing.stderr.split('\n')[1]!)).toMatchObject({
+      error: 'NotFound',
+      key: 'nope/missing',
+    });
     expect(missing.stderr).not.toContain('    at ');
   });
 
   it('adds, lists, tests and removes connections in the app data directory', () => {
-    const added = run('connections', 'add-local', '--name', 'Scratch', '--path', join(dir, 'scratch'), '--json');
+    const added = run(
+      'connections',
+      'add-local',
+      '--name',
+      'Scratch',
+      '--path',
+      join(dir, 'scratch'),
+      '--json',
+    );
     expect(added.code).toBe(0);
     const id = (JSON.parse(added.stdout) as { id: string }).id;
     const listed = JSON.parse(run('connections', 'ls', '--json').stdout) as Array<{ id: string }>;
     expect(listed.map((c) => c.id)).toEqual(['embedded', id]);
-    const tested = JSON.parse(run('connections', 'test', id, '--json').stdout) as { reachable: boolean; createIfAbsent: boolean };
+    const tested = JSON.parse(run('connections', 'test', id, '--json').stdout) as {
+      reachable: boolean;
+      createIfAbsent: boolean;
+    };
     expect(tested).toMatchObject({ reachable: true, createIfAbsent: true });
     expect(run('connections', 'rm', id).code).toBe(0);
     expect(run('connections', 'rm', 'embedded').code).toBe(1);
@@ -58,24 +75,70 @@ const s3Endpoint = process.env.CAIRN_S3_ENDPOINT;
 
 describe.skipIf(!s3Endpoint)('the cairn CLI on S3', () => {
   it('adds and tests an S3 connection and lists its objects', async () => {
-    const { createBucketIfMissing, S3ObjectIo } = await import('../../src/main/engine/objectio/s3-object-io');
+    const { createBucketIfMissing, S3ObjectIo } =
+      await import('../../src/main/engine/objectio/s3-object-io');
     const bucket = `cairn-cli-${Date.now().toString(36)}`;
-    const credentials = { accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '', secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '' };
-    await createBucketIfMissing({ bucket, endpoint: s3Endpoint, forcePathStyle: true, credentials });
+    const credentials = {
+      accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '',
+      secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '',
+    };
+    await createBucketIfMissing({
+      bucket,
+      endpoint: s3Endpoint,
+      forcePathStyle: true,
+      credentials,
+    });
     const io = new S3ObjectIo({ bucket, endpoint: s3Endpoint, forcePathStyle: true, credentials });
     await io.putIfAbsent('logs/one.txt', new TextEncoder().encode('one'));
-    const env = { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+    const env = {
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
     const runS3 = (...args: string[]) => {
-      const result = spawnSync(process.execPath, [cairn, ...args], { encoding: 'utf8', env: { ...process.env, ...env, CAIRN_DATA_DIR: join(dir, 'data-s3') } });
+      const result = spawnSync(process.execPath, [cairn, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env, CAIRN_DATA_DIR: join(dir, 'data-s3') },
+      });
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     };
-    const added = runS3('connections', 'add-s3', '--name', 'Lab', '--bucket', bucket, '--s3-endpoint', s3Endpoint!, '--path-style', '--json');
+    const added = runS3(
+      'connections',
+      'add-s3',
+      '--name',
+      'Lab',
+      '--bucket',
+      bucket,
+      '--s3-endpoint',
+      s3Endpoint!,
+      '--path-style',
+      '--json',
+    );
     expect(added.code).toBe(0);
     const id = (JSON.parse(added.stdout) as { id: string }).id;
     const tested = runS3('connections', 'test', id, '--json');
-    expect(JSON.parse(tested.stdout)).toMatchObject({ reachable: true, writable: true, createIfAbsent: true });
-    const listed = runS3('objects', 'ls', 'logs/', '--bucket', bucket, '--s3-endpoint', s3Endpoint!, '--path-style', '--json');
-    expect(listed.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { key: string }).key)).toEqual(['logs/one.txt']);
+    expect(JSON.parse(tested.stdout)).toMatchObject({
+      reachable: true,
+      writable: true,
+      createIfAbsent: true,
+    });
+    const listed = runS3(
+      'objects',
+      'ls',
+      'logs/',
+      '--bucket',
+      bucket,
+      '--s3-endpoint',
+      s3Endpoint!,
+      '--path-style',
+      '--json',
+    );
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { key: string }).key),
+    ).toEqual(['logs/one.txt']);
     io.destroy();
   });
 });

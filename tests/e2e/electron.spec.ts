@@ -16,10 +16,20 @@ const binary = (electronBinary as (root: string) => string | null)(projectRoot);
 test('the desktop window shows the console with a secure preload bridge', async () => {
   test.skip(binary === null, 'Electron binary not installed on this machine');
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-electron-'));
-  const app = await electron.launch({ executablePath: binary!, args: [projectRoot], env: { ...process.env, CAIRN_DATA_DIR: dataDir } });
+  const app = await electron.launch({
+    executablePath: binary!,
+    args: [projectRoot],
+    env: { ...process.env, CAIRN_DATA_DIR: dataDir },
+  });
   const window = await app.firstWindow();
-  await expect(window.getByRole('contentinfo', { name: 'App information' })).toContainText('Desktop (ipc)');
-  expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
-  expect(await window.evaluate(() => Object.keys((window as unknown as { cairn: object }).cairn).sort())).toEqual(['onEvent', 'procedures']);
+  await expect(window.getByRole('contentinfo', { name: 'App information' })).toContainText(
+    'Desktop (ipc)',
+  );
+  expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe(
+    'undefined',
+  );
+  expect(
+    await window.evaluate(() => Object.keys((window as unknown as { cairn: object }).cairn).sort()),
+  ).toEqual(['onEvent', 'procedures']);
   await app.close();
 });

@@ -18,26 +18,44 @@ export interface ServedApp {
 
 const projectRoot = resolve(__dirname, '..', '..');
 
-export async function startServe(dataDir: string): Promise<{ app: ServedApp; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(projectRoot, 'bin', 'cairn.mjs'), 'serve', '--dir', dataDir, '--port', '0', '--json'], {
-    cwd: projectRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...s3CredentialsEnv() },
-  });
+export async function startServe(
+  dataDir: string,
+): Promise<{ app: ServedApp; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [join(projectRoot, 'bin', 'cairn.mjs'), 'serve', '--dir', dataDir, '--port', '0', '--json'],
+    {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...s3CredentialsEnv() },
+    },
+  );
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolveLine, reject) => {
     lines.once('line', resolveLine);
     child.once('exit', (code) => reject(new Error(`cairn serve exited with ${code}`)));
   });
   const printed = JSON.parse(first) as { url: string; port: number };
-  return { app: { url: printed.url, origin: `http://127.0.0.1:${printed.port}`, port: printed.port, dataDir }, child };
+  return {
+    app: {
+      url: printed.url,
+      origin: `http://127.0.0.1:${printed.port}`,
+      port: printed.port,
+      dataDir,
+    },
+    child,
+  };
 }
 
 /** The S3 lane's keys, handed to the server the way a user's AWS credential chain would be. */
 export function s3CredentialsEnv(): Record<string, string> {
   const { CAIRN_S3_ACCESS_KEY: key, CAIRN_S3_SECRET_KEY: secret } = process.env;
   if (!key || !secret) return {};
-  return { AWS_ACCESS_KEY_ID: key, AWS_SECRET_ACCESS_KEY: secret, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  return {
+    AWS_ACCESS_KEY_ID: key,
+    AWS_SECRET_ACCESS_KEY: secret,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
 }
 
 export const test = base.extend<{ served: ServedApp }>({

@@ -39,7 +39,9 @@ test('the add form refuses bad input before sending it', async ({ page, served }
   await dialog.getByRole('button', { name: 'Save connection' }).click();
   await expect(dialog.getByRole('alert')).toContainText('bucket');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByRole('table', { name: 'Saved connections' }).getByRole('row')).toHaveCount(2);
+  await expect(page.getByRole('table', { name: 'Saved connections' }).getByRole('row')).toHaveCount(
+    2,
+  );
 });
 
 test('the operator switch changes the mode shown in the title bar', async ({ page, served }) => {
@@ -50,13 +52,19 @@ test('the operator switch changes the mode shown in the title bar', async ({ pag
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Read-only');
 });
 
-test('the bucket browser pages through folders and inspects an object', async ({ page, served }) => {
+test('the bucket browser pages through folders and inspects an object', async ({
+  page,
+  served,
+}) => {
   const store = join(served.dataDir, 'cairn-data');
   await mkdir(join(store, 'demo', 'logs'), { recursive: true });
   await writeFile(join(store, 'demo', 'logs', 'a.json'), JSON.stringify({ hello: 'cairn' }));
   await writeFile(join(store, 'demo', 'readme.txt'), 'plain text payload');
   await page.goto(served.url);
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Bucket browser' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Bucket browser' })
+    .click();
   const grid = page.getByRole('grid', { name: 'Objects' });
   await grid.getByRole('button', { name: /demo\// }).click();
   await grid.getByRole('button', { name: /logs\// }).click();
@@ -71,7 +79,9 @@ test('the bucket browser pages through folders and inspects an object', async ({
 test('requests without the token are refused', async ({ request, served }) => {
   const page = await request.get(`${served.origin}/`, { failOnStatusCode: false });
   expect(page.status()).toBe(401);
-  const asset = await request.get(`${served.origin}/index.html?token=wrong`, { failOnStatusCode: false });
+  const asset = await request.get(`${served.origin}/index.html?token=wrong`, {
+    failOnStatusCode: false,
+  });
   expect(asset.status()).toBe(401);
   const refused = await new Promise<string>((resolve) => {
     const socket = new WebSocket(`ws://127.0.0.1:${served.port}/api`);
@@ -86,9 +96,14 @@ test('operator actions appear in the activity log', async ({ page, served }) => 
   await page.goto(served.url);
   await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Activity' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Activity' })
+    .click();
   const log = page.getByRole('table', { name: 'Audit log' });
-  await expect(log.getByRole('row').filter({ hasText: 'connections.setOperator' })).toContainText('embedded');
+  await expect(log.getByRole('row').filter({ hasText: 'connections.setOperator' })).toContainText(
+    'embedded',
+  );
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export NDJSON' }).click();
   expect((await download).suggestedFilename()).toBe('cairn-activity.ndjson');
@@ -97,22 +112,37 @@ test('operator actions appear in the activity log', async ({ page, served }) => 
 test('generate demo data fills an empty store in one click', async ({ page, served }) => {
   await page.goto(served.url);
   await page.getByRole('button', { name: 'Generate demo data in Embedded store' }).click();
-  await expect(page.getByText('Demo data written to Embedded store', { exact: true })).toBeVisible();
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Bucket browser' }).click();
-  await expect(page.getByRole('grid', { name: 'Objects' }).getByRole('button', { name: /wal\// })).toBeVisible();
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Connections' }).click();
+  await expect(
+    page.getByText('Demo data written to Embedded store', { exact: true }),
+  ).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Bucket browser' })
+    .click();
+  await expect(
+    page.getByRole('grid', { name: 'Objects' }).getByRole('button', { name: /wal\// }),
+  ).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Connections' })
+    .click();
   await page.getByRole('button', { name: 'Generate demo data in Embedded store' }).click();
   await expect(page.getByText('No demo data written', { exact: true })).toBeVisible();
 });
 
-test('keyboard shortcuts switch views and are listed in a help dialog', async ({ page, served }) => {
+test('keyboard shortcuts switch views and are listed in a help dialog', async ({
+  page,
+  served,
+}) => {
   await page.goto(served.url);
   await expect(page.getByRole('contentinfo', { name: 'App information' })).toContainText('Cairn');
   await page.keyboard.press('Control+2');
   await expect(page.getByRole('heading', { name: 'Bucket browser' })).toBeVisible();
   await page.keyboard.press('Shift+?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-  await expect(help.getByRole('row').filter({ hasText: 'Tiered segments' })).toContainText('Ctrl+7');
+  await expect(help.getByRole('row').filter({ hasText: 'Tiered segments' })).toContainText(
+    'Ctrl+7',
+  );
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 });

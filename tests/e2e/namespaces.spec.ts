@@ -16,12 +16,18 @@ async function openNamespacesAsOperator(page: Page, url: string): Promise<void> 
   await page.goto(url);
   await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Namespaces' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Namespaces' })
+    .click();
   await expect(page.getByRole('heading', { name: 'Namespaces', level: 1 })).toBeVisible();
 }
 
 async function register(page: Page, name: string): Promise<void> {
-  await page.getByRole('group', { name: 'Registry actions' }).getByRole('button', { name: 'Register' }).click();
+  await page
+    .getByRole('group', { name: 'Registry actions' })
+    .getByRole('button', { name: 'Register' })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Register namespace' });
   await dialog.getByLabel('Name').fill(name);
   await dialog.getByRole('button', { name: 'Register' }).click();
@@ -29,10 +35,16 @@ async function register(page: Page, name: string): Promise<void> {
 }
 
 function rowOf(page: Page, name: string) {
-  return page.getByRole('table', { name: 'Namespaces' }).getByRole('row').filter({ has: page.getByRole('button', { name, exact: true }) });
+  return page
+    .getByRole('table', { name: 'Namespaces' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name, exact: true }) });
 }
 
-test('an operator registers, creates, places, deprecates and filters namespaces', async ({ page, served }) => {
+test('an operator registers, creates, places, deprecates and filters namespaces', async ({
+  page,
+  served,
+}) => {
   await openNamespacesAsOperator(page, served.url);
 
   await register(page, 'orders');
@@ -48,7 +60,9 @@ test('an operator registers, creates, places, deprecates and filters namespaces'
   await create.getByLabel('Config (JSON object)').fill('[1, 2]');
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(create.getByRole('alert')).toContainText('config');
-  await create.getByLabel('Config (JSON object)').fill('{"retention": {"days": 7}, "owner": "payments"}');
+  await create
+    .getByLabel('Config (JSON object)')
+    .fill('{"retention": {"days": 7}, "owner": "payments"}');
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(create).toBeHidden();
   await expect(rowOf(page, 'team/billing')).toContainText('explicit');
@@ -96,29 +110,59 @@ test('an operator registers, creates, places, deprecates and filters namespaces'
   await expect(rowOf(page, 'team/billing')).toBeVisible();
 });
 
-test('a read-only connection shows the registry without any mutation control', async ({ page, served }) => {
+test('a read-only connection shows the registry without any mutation control', async ({
+  page,
+  served,
+}) => {
   await openNamespacesAsOperator(page, served.url);
   await register(page, 'orders');
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Connections' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Connections' })
+    .click();
   await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Read-only');
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Namespaces' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Namespaces' })
+    .click();
 
   await rowOf(page, 'orders').getByRole('button', { name: 'orders' }).click();
   const drawer = page.getByRole('complementary', { name: 'Namespace details' });
   await expect(drawer).toContainText('minted');
-  await expect(page.getByRole('button', { name: /^(Register|Create explicit|Set placement|Deprecate|Take ownership)/ })).toHaveCount(0);
+  await expect(
+    page.getByRole('button', {
+      name: /^(Register|Create explicit|Set placement|Deprecate|Take ownership)/,
+    }),
+  ).toHaveCount(0);
   await expect(page.getByText('Read-only: switch this connection to operator mode')).toBeVisible();
 });
 
-test('a shard another node took is explained, and taking it back fences that node', async ({ page, served }) => {
+test('a shard another node took is explained, and taking it back fences that node', async ({
+  page,
+  served,
+}) => {
   await openNamespacesAsOperator(page, served.url);
   await register(page, 'orders');
   const shard = shardOfName('orders', 16);
   const label = String(shard).padStart(2, '0');
-  const taken = spawnSync(process.execPath, [cairn, 'ns', 'take-ownership', String(shard), '--node', '2', '--json', '--dir', join(served.dataDir, 'cairn-data')], {
-    encoding: 'utf8',
-  });
+  const taken = spawnSync(
+    process.execPath,
+    [
+      cairn,
+      'ns',
+      'take-ownership',
+      String(shard),
+      '--node',
+      '2',
+      '--json',
+      '--dir',
+      join(served.dataDir, 'cairn-data'),
+    ],
+    {
+      encoding: 'utf8',
+    },
+  );
   expect(JSON.parse(taken.stdout)).toEqual({ shard, nodeId: 2, ownerEpoch: 2 });
 
   await rowOf(page, 'orders').getByRole('button', { name: 'orders' }).click();

@@ -4,7 +4,10 @@ import { createBucketIfMissing, S3ObjectIo } from '../../src/main/engine/objecti
 import { expect, test } from './fixtures';
 
 const endpoint = process.env.CAIRN_S3_ENDPOINT;
-const credentials = { accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '', secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '' };
+const credentials = {
+  accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '',
+  secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '',
+};
 
 test('an S3 connection is added, passes the probe and is browsed', async ({ page, served }) => {
   test.skip(!endpoint, 'S3 lane skipped: CAIRN_S3_ENDPOINT is not set');
@@ -25,17 +28,27 @@ test('an S3 connection is added, passes the probe and is browsed', async ({ page
   await dialog.getByRole('button', { name: 'Save connection' }).click();
   await expect(dialog).toBeHidden();
 
-  const row = page.getByRole('table', { name: 'Saved connections' }).getByRole('row').filter({ hasText: 'Lab S3' });
+  const row = page
+    .getByRole('table', { name: 'Saved connections' })
+    .getByRole('row')
+    .filter({ hasText: 'Lab S3' });
   await row.getByRole('button', { name: 'Test Lab S3' }).click();
   await expect(row.getByRole('status')).toContainText('Reachable, conditional writes enforced');
 
   await page.getByRole('combobox', { name: 'Connection' }).selectOption({ label: 'Lab S3' });
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Bucket browser' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Bucket browser' })
+    .click();
   const grid = page.getByRole('grid', { name: 'Objects' });
   await grid.getByRole('button', { name: /wal\// }).click();
   await grid.getByRole('button', { name: /nodes\// }).click();
   await grid.getByRole('button', { name: /0\// }).click();
   await grid.getByRole('button', { name: 'marker.txt' }).click();
-  await expect(page.getByRole('complementary', { name: 'Object inspector' }).getByLabel('Payload', { exact: true })).toContainText('hello from s3');
+  await expect(
+    page
+      .getByRole('complementary', { name: 'Object inspector' })
+      .getByLabel('Payload', { exact: true }),
+  ).toContainText('hello from s3');
   io.destroy();
 });

@@ -7,11 +7,17 @@ import { expect, test } from './fixtures';
 
 const TOPIC_ID = '6f1c2d3e-0000-4000-8000-0000000000e2';
 
-test('operates a partition\'s segment metadata from the Tiered segments view', async ({ page, served }) => {
+test("operates a partition's segment metadata from the Tiered segments view", async ({
+  page,
+  served,
+}) => {
   await page.goto(served.url);
   await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Tiered segments' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Tiered segments' })
+    .click();
   await expect(page.getByRole('heading', { name: 'Tiered segments' })).toBeVisible();
 
   const picker = page.getByRole('complementary', { name: 'Topic-partitions' });
@@ -46,7 +52,9 @@ test('operates a partition\'s segment metadata from the Tiered segments view', a
   await find.getByLabel('Leader epoch').fill('1');
   await find.getByLabel('Offset').fill('60');
   await find.getByRole('button', { name: 'Find segment' }).click();
-  await expect(find.getByRole('status', { name: 'Find result' })).toHaveText('No finished segment serves offset 60 of epoch 1.');
+  await expect(find.getByRole('status', { name: 'Find result' })).toHaveText(
+    'No finished segment serves offset 60 of epoch 1.',
+  );
 
   await row.getByRole('button', { name: /^Finish copy of segment / }).click();
   const finished = table.getByRole('row').filter({ hasText: 'COPY_SEGMENT_FINISHED' });
@@ -55,15 +63,21 @@ test('operates a partition\'s segment metadata from the Tiered segments view', a
   await expect(finished.getByRole('button')).toHaveText(['Start delete']);
 
   await find.getByRole('button', { name: 'Find segment' }).click();
-  await expect(find.getByRole('status', { name: 'Find result' })).toContainText('(offsets 0–99) serves offset 60 of epoch 1.');
+  await expect(find.getByRole('status', { name: 'Find result' })).toContainText(
+    '(offsets 0–99) serves offset 60 of epoch 1.',
+  );
   const highest = page.getByRole('region', { name: 'Highest offset for epoch' });
   await highest.getByLabel('Epoch').fill('0');
   await highest.getByRole('button', { name: 'Look up highest offset' }).click();
-  await expect(highest.getByRole('status', { name: 'Highest offset result' })).toHaveText('Highest offset of epoch 0: 99');
+  await expect(highest.getByRole('status', { name: 'Highest offset result' })).toHaveText(
+    'Highest offset of epoch 0: 99',
+  );
 
   const timeline = page.getByRole('list', { name: 'Offset timeline of orders-0' });
   await expect(timeline.getByRole('listitem')).toHaveCount(1);
-  await expect(timeline.getByRole('listitem').first()).toHaveAccessibleName(/offsets 0 to 99, COPY_SEGMENT_FINISHED$/);
+  await expect(timeline.getByRole('listitem').first()).toHaveAccessibleName(
+    /offsets 0 to 99, COPY_SEGMENT_FINISHED$/,
+  );
 
   for (const [action, state] of [
     ['Mark for delete', 'DELETE_PARTITION_MARKED'],
@@ -87,13 +101,18 @@ test('operates a partition\'s segment metadata from the Tiered segments view', a
 
 test('read-only mode shows the metadata but offers no mutation', async ({ page, served }) => {
   await page.goto(served.url);
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Tiered segments' }).click();
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Tiered segments' })
+    .click();
   const picker = page.getByRole('complementary', { name: 'Topic-partitions' });
   const opener = picker.getByRole('form', { name: 'Open a partition' });
   await opener.getByRole('textbox', { name: 'Topic id' }).fill(TOPIC_ID);
   await opener.getByRole('button', { name: 'Open partition' }).click();
   await expect(page.getByRole('status', { name: 'Caught up' })).toBeVisible();
-  await expect(page.getByRole('table', { name: `Segments of ${TOPIC_ID}-0` })).toContainText('No segments.');
+  await expect(page.getByRole('table', { name: `Segments of ${TOPIC_ID}-0` })).toContainText(
+    'No segments.',
+  );
   await expect(page.getByRole('button', { name: 'Add segment' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Mark for delete' })).toHaveCount(0);
   await opener.getByRole('textbox', { name: 'Topic id' }).fill('not-a-uuid');

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CellCorruptError } from '../../src/main/engine/cas/errors';
-import { CellManifestStore, manifestCellOf } from '../../src/main/engine/manifest/cell-manifest-store';
+import {
+  CellManifestStore,
+  manifestCellOf,
+} from '../../src/main/engine/manifest/cell-manifest-store';
 import { MemoryManifestStore } from '../../src/main/engine/manifest/memory-manifest-store';
 import { FaultyObjectIo } from '../../src/main/engine/objectio/faulty-object-io';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
@@ -19,14 +22,20 @@ describe('CellManifestStore', () => {
       'stores/orders/wal/manifest/00000000000000000001.json',
       'stores/orders/wal/manifest/00000000000000000002.json',
     ]);
-    expect((await store.history()).map((h) => [h.version, h.writerId, h.fields['cairn.writer_epoch']])).toEqual([
+    expect(
+      (await store.history()).map((h) => [h.version, h.writerId, h.fields['cairn.writer_epoch']]),
+    ).toEqual([
       [2, 'opener', '2'],
       [1, 'opener', '1'],
     ]);
   });
 
   it('takes its directory budget from its options', () => {
-    expect(new CellManifestStore(new MemoryObjectIo(), 'p', { maxDirectoryBytes: 6144 }).maxDirectoryBytes()).toBe(6144);
+    expect(
+      new CellManifestStore(new MemoryObjectIo(), 'p', {
+        maxDirectoryBytes: 6144,
+      }).maxDirectoryBytes(),
+    ).toBe(6144);
     expect(new MemoryManifestStore({ maxDirectoryBytes: 100 }).maxDirectoryBytes()).toBe(100);
   });
 

@@ -8,7 +8,11 @@ import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { s3Lane } from '../support/s3';
-import { manifestStoreContract, type OpenRegister, type RegisterClient } from './manifest-store-contract';
+import {
+  manifestStoreContract,
+  type OpenRegister,
+  type RegisterClient,
+} from './manifest-store-contract';
 
 const WAL_PREFIX = 'stores/orders/wal';
 
@@ -22,7 +26,11 @@ function cellRegister(io: ObjectIo, close?: () => Promise<void>): OpenRegister {
       return {
         store,
         loseNextCreate(alsoFailReadBack) {
-          faulty.inject({ op: 'putIfAbsent', kind: alsoFailReadBack ? 'apply-then-5xx' : 'apply-then-lose', count: 1 });
+          faulty.inject({
+            op: 'putIfAbsent',
+            kind: alsoFailReadBack ? 'apply-then-5xx' : 'apply-then-lose',
+            count: 1,
+          });
           if (alsoFailReadBack) faulty.inject({ op: 'get', kind: 'unavailable', count: 1 });
         },
         faultsFired: () => faulty.fired,

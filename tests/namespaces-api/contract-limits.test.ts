@@ -20,7 +20,8 @@ describe('the namespace contract', () => {
     expect(NAMESPACE_NAME_MAX_LENGTH).toBe(NAME_MAX_LENGTH);
     expect(NAMESPACE_CONFIG_MAX_BYTES).toBe(CONFIG_MAX_BYTES);
     expect(NAMESPACE_MAX_SHARDS).toBe(MAX_SHARD_COUNT);
-    for (const shard of [0, 3, 15, 99, 999]) expect(shardLabel(shard)).toBe(engineShardLabel(shard));
+    for (const shard of [0, 3, 15, 99, 999])
+      expect(shardLabel(shard)).toBe(engineShardLabel(shard));
   });
 
   it('accepts every name character the engine accepts', () => {
@@ -29,7 +30,9 @@ describe('the namespace contract', () => {
   });
 
   it('explains a NotOwner in plain words, and nothing else', () => {
-    expect(explainNotOwner({ namespace: 'a', shard: 3, nodeId: 0, ownerNodeId: 2, ownerEpoch: 4 })).toBe(
+    expect(
+      explainNotOwner({ namespace: 'a', shard: 3, nodeId: 0, ownerNodeId: 2, ownerEpoch: 4 }),
+    ).toBe(
       'shard 03 is owned by node 2 (epoch 4); take ownership to write here. This node is 0. Taking it fences node 2 from writing to this shard.',
     );
     expect(explainNotOwner({ namespace: 'a', shard: null })).toBeNull();

@@ -27,11 +27,22 @@ export interface NamespaceApi {
 
 export async function makeNamespaceApi(clock?: () => number): Promise<NamespaceApi> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-ns-api-'));
-  const services = await createServices({ name: 'Cairn', version: '0.0.0-test', mode: 'browser', dataDir });
+  const services = await createServices({
+    name: 'Cairn',
+    version: '0.0.0-test',
+    mode: 'browser',
+    dataDir,
+  });
   const created: NamespaceCreatedEvent[] = [];
-  const namespaces = new NamespaceService(services.connections, (event) => created.push(event), { clock });
+  const namespaces = new NamespaceService(services.connections, (event) => created.push(event), {
+    clock,
+  });
   // The namespace handlers alone: every other procedure is someone else's and unused here.
-  const router = new ApiRouter(namespaceHandlers({ namespaces }) as unknown as Handlers, services.connections, services.audit);
+  const router = new ApiRouter(
+    namespaceHandlers({ namespaces }) as unknown as Handlers,
+    services.connections,
+    services.audit,
+  );
   return {
     services,
     namespaces,
@@ -56,14 +67,18 @@ export async function failureOf(promise: Promise<unknown>): Promise<Failure> {
   try {
     await promise;
   } catch (error) {
-    if (isCairnError(error)) return { code: error.code, details: { ...error.details }, message: error.message };
+    if (isCairnError(error))
+      return { code: error.code, details: { ...error.details }, message: error.message };
     throw error;
   }
   throw new Error('expected a typed error, but the call succeeded');
 }
 
 /** A clock that moves only when told, so listing order and timestamps are exact. */
-export function steppedClock(start = 1_700_000_000_000): { now: () => number; advance: (ms?: number) => void } {
+export function steppedClock(start = 1_700_000_000_000): {
+  now: () => number;
+  advance: (ms?: number) => void;
+} {
   let at = start;
   return { now: () => at, advance: (ms = 1) => void (at += ms) };
 }

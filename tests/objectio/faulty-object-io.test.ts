@@ -3,7 +3,11 @@
  * `clear`, and the store that ignores create-if-absent.
  */
 import { describe, expect, it } from 'vitest';
-import { FaultyObjectIo, type FaultKind, type FaultOp } from '../../src/main/engine/objectio/faulty-object-io';
+import {
+  FaultyObjectIo,
+  type FaultKind,
+  type FaultOp,
+} from '../../src/main/engine/objectio/faulty-object-io';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
 import type { StorageErrorCode } from '../../src/main/engine/objectio/errors';
 import { bytesOf, storageFailure } from './object-io-contract';
@@ -25,8 +29,16 @@ const calls: Record<FaultOp, (io: FaultyObjectIo) => Promise<unknown>> = {
 
 /** What the inner store holds afterwards: did the call apply? */
 async function applied(op: FaultOp, inner: MemoryObjectIo): Promise<boolean> {
-  if (op === 'putIfAbsent') return inner.head('seed/new').then(() => true, () => false);
-  if (op === 'delete') return inner.head('seed/k').then(() => false, () => true);
+  if (op === 'putIfAbsent')
+    return inner.head('seed/new').then(
+      () => true,
+      () => false,
+    );
+  if (op === 'delete')
+    return inner.head('seed/k').then(
+      () => false,
+      () => true,
+    );
   return false; // Reads change nothing.
 }
 
@@ -62,7 +74,11 @@ describe('FaultyObjectIo', () => {
   it('apply-then-lose on a create that the store refused still reports OutcomeUnknown', async () => {
     const { faulty } = await seeded();
     faulty.inject({ op: 'putIfAbsent', kind: 'apply-then-lose' });
-    await storageFailure(faulty.putIfAbsent('seed/k', bytesOf('other')), 'OutcomeUnknown', 'seed/k');
+    await storageFailure(
+      faulty.putIfAbsent('seed/k', bytesOf('other')),
+      'OutcomeUnknown',
+      'seed/k',
+    );
     expect(Buffer.from((await faulty.get('seed/k')).bytes).toString()).toBe('seed bytes');
   });
 
@@ -83,7 +99,11 @@ describe('FaultyObjectIo', () => {
     const damaged = await faulty.get('seed/k');
     const differing = [...damaged.bytes].filter((byte, i) => byte !== clean.bytes[i]);
     expect(differing).toHaveLength(1);
-    expect({ size: damaged.size, etag: damaged.etag, length: damaged.bytes.length }).toEqual({ size: clean.size, etag: clean.etag, length: 10 });
+    expect({ size: damaged.size, etag: damaged.etag, length: damaged.bytes.length }).toEqual({
+      size: clean.size,
+      etag: clean.etag,
+      length: 10,
+    });
     expect(Buffer.from((await inner.get('seed/k')).bytes).toString()).toBe('seed bytes'); // the store is intact
     expect(faulty.fired).toBe(1);
   });
@@ -99,7 +119,8 @@ describe('FaultyObjectIo', () => {
   it('fires an unlimited rule on every matching call until cleared', async () => {
     const { faulty } = await seeded();
     faulty.inject({ op: 'any', kind: 'unavailable' });
-    for (const op of Object.keys(calls) as FaultOp[]) await storageFailure(calls[op](faulty), 'Unavailable');
+    for (const op of Object.keys(calls) as FaultOp[])
+      await storageFailure(calls[op](faulty), 'Unavailable');
     expect(faulty.fired).toBe(5);
     faulty.clear();
     expect((await faulty.get('seed/k')).size).toBe(10);
@@ -132,7 +153,9 @@ describe('FaultyObjectIo', () => {
     const pages = faulty.list('seed/')[Symbol.asyncIterator]();
     await storageFailure(pages.next(), 'Unavailable', 'seed/');
     const retried = faulty.list('seed/')[Symbol.asyncIterator]();
-    expect((await retried.next()).value?.objects.map((object: { key: string }) => object.key)).toEqual(['seed/k']);
+    expect(
+      (await retried.next()).value?.objects.map((object: { key: string }) => object.key),
+    ).toEqual(['seed/k']);
     expect(faulty.endpoint).toBe('memory');
   });
 

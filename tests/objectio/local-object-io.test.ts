@@ -28,7 +28,10 @@ async function freshRoot(): Promise<string> {
 }
 
 const keysOf = async (io: ObjectIo, prefix: string, options?: ListOptions): Promise<string[]> =>
-  (await allPages(io, prefix, options)).flatMap((page) => [...page.objects.map((object) => object.key), ...page.commonPrefixes]);
+  (await allPages(io, prefix, options)).flatMap((page) => [
+    ...page.objects.map((object) => object.key),
+    ...page.commonPrefixes,
+  ]);
 
 describe('LocalObjectIo', () => {
   it('stores key a/b/c as the file <root>/a/b/c and leaves no temp file behind', async () => {
@@ -55,9 +58,24 @@ describe('LocalObjectIo', () => {
 
   it('rejects keys that do not map one-to-one onto a relative path, naming the key', async () => {
     const io = new LocalObjectIo(await freshRoot());
-    const invalid = ['', '/abs', 'a//b', 'a/../b', '..', 'a/', 'a/./b', 'nul\0byte', `${LOCAL_TEMP_DIR}/x`];
+    const invalid = [
+      '',
+      '/abs',
+      'a//b',
+      'a/../b',
+      '..',
+      'a/',
+      'a/./b',
+      'nul\0byte',
+      `${LOCAL_TEMP_DIR}/x`,
+    ];
     for (const key of invalid) {
-      for (const call of [io.putIfAbsent(key, bytesOf('x')), io.get(key), io.head(key), io.delete(key)]) {
+      for (const call of [
+        io.putIfAbsent(key, bytesOf('x')),
+        io.get(key),
+        io.head(key),
+        io.delete(key),
+      ]) {
         const error = await storageFailure(call, 'Backend', key);
         expect(error.message).toContain('invalid key');
       }
@@ -98,14 +116,20 @@ describe('LocalObjectIo', () => {
     const { etag } = await new LocalObjectIo(root).putIfAbsent('e/k', bytesOf('bytes'));
     const reopened = new LocalObjectIo(root);
     const [page] = await allPages(reopened, 'e/');
-    expect([(await reopened.head('e/k')).etag, (await reopened.get('e/k', { suffix: 2 })).etag, page!.objects[0]!.etag]).toEqual([etag, etag, etag]);
+    expect([
+      (await reopened.head('e/k')).etag,
+      (await reopened.get('e/k', { suffix: 2 })).etag,
+      page!.objects[0]!.etag,
+    ]).toEqual([etag, etag, etag]);
   });
 
   it('lets exactly one of several processes create each key', async () => {
     const root = await freshRoot();
     const keys = Array.from({ length: 20 }, (_, i) => `race/${String(i).padStart(2, '0')}`);
     const startAt = Date.now() + 1500; // Every child waits for this moment, so their creates overlap.
-    const reports = await Promise.all(['w0', 'w1', 'w2', 'w3'].map((worker) => raceInChild(root, worker, keys, startAt)));
+    const reports = await Promise.all(
+      ['w0', 'w1', 'w2', 'w3'].map((worker) => raceInChild(root, worker, keys, startAt)),
+    );
     const io = new LocalObjectIo(root);
     for (const key of keys) {
       const outcomes = reports.map((report) => report[key]);
@@ -119,7 +143,9 @@ describe('LocalObjectIo', () => {
 
   it('pages exactly like the in-memory S3 model for any keys, prefix, startAfter, delimiter and page size', async () => {
     const segment = fc.constantFrom('a', 'b', 'a-b', 'a0', 'Z', '\u00e9', 'x.y');
-    const key = fc.array(segment, { minLength: 1, maxLength: 3 }).map((segments) => segments.join('/'));
+    const key = fc
+      .array(segment, { minLength: 1, maxLength: 3 })
+      .map((segments) => segments.join('/'));
     const boundary = fc.constantFrom('', 'a', 'a/', 'a-', 'a/a', 'b/', 'Z/a-b', '\u00e9', 'x');
     const scenario = fc.record({
       keys: fc.uniqueArray(key, { minLength: 0, maxLength: 14 }).map(withoutFolderClashes),
@@ -135,7 +161,9 @@ describe('LocalObjectIo', () => {
         await createAll(local, keys, 4);
         await createAll(memory, keys, 4);
         const options = { startAfter, delimiter, pageSize };
-        expect(await pageShapes(local, prefix, options)).toEqual(await pageShapes(memory, prefix, options));
+        expect(await pageShapes(local, prefix, options)).toEqual(
+          await pageShapes(memory, prefix, options),
+        );
       }),
       { numRuns: 60 },
     );
@@ -147,7 +175,11 @@ function withoutFolderClashes(keys: string[]): string[] {
   return keys.filter((key) => !keys.some((other) => other.startsWith(`${key}/`)));
 }
 
-async function pageShapes(io: ObjectIo, prefix: string, options: Omit<ListOptions, 'continuation'>): Promise<unknown[]> {
+async function pageShapes(
+  io: ObjectIo,
+  prefix: string,
+  options: Omit<ListOptions, 'continuation'>,
+): Promise<unknown[]> {
   return (await allPages(io, prefix, options)).map((page) => ({
     objects: page.objects.map((object) => [object.key, object.size]),
     commonPrefixes: page.commonPrefixes,
@@ -156,7 +188,9 @@ async function pageShapes(io: ObjectIo, prefix: string, options: Omit<ListOption
 }
 
 const run = promisify(execFile);
-const localObjectIoModule = fileURLToPath(new URL('../../src/main/engine/objectio/local-object-io.ts', import.meta.url));
+const localObjectIoModule = fileURLToPath(
+  new URL('../../src/main/engine/objectio/local-object-io.ts', import.meta.url),
+);
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Child process body: wait for the common start, create every key with its own name as bytes. */
@@ -173,8 +207,23 @@ setTimeout(async () => {
 }, Math.max(0, Number(startAt) - Date.now()));
 `;
 
-async function raceInChild(root: string, worker: string, keys: readonly string[], startAt: number): Promise<Record<string, string>> {
-  const args = ['--import', 'tsx', '-e', RACER, localObjectIoModule, root, worker, JSON.stringify(keys), String(startAt)];
+async function raceInChild(
+  root: string,
+  worker: string,
+  keys: readonly string[],
+  startAt: number,
+): Promise<Record<string, string>> {
+  const args = [
+    '--import',
+    'tsx',
+    '-e',
+    RACER,
+    localObjectIoModule,
+    root,
+    worker,
+    JSON.stringify(keys),
+    String(startAt),
+  ];
   const { stdout } = await run(process.execPath, args, { cwd: projectRoot });
   return JSON.parse(stdout) as Record<string, string>;
 }

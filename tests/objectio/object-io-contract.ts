@@ -8,7 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { isStorageError, type StorageErrorCode } from '../../src/main/engine/objectio/errors';
 import { FaultyObjectIo } from '../../src/main/engine/objectio/faulty-object-io';
-import { objectsUnder, type ListOptions, type ListPage, type ObjectIo } from '../../src/main/engine/objectio/object-io';
+import {
+  objectsUnder,
+  type ListOptions,
+  type ListPage,
+  type ObjectIo,
+} from '../../src/main/engine/objectio/object-io';
 import { compareKeys } from '../../src/main/engine/objectio/sorted-listing';
 
 export type MakeObjectIo = () => Promise<ObjectIo>;
@@ -17,7 +22,11 @@ const encoder = new TextEncoder();
 export const bytesOf = (text: string): Uint8Array => encoder.encode(text);
 
 /** Awaits `call` and returns the storage error it must fail with, checking its code and message. */
-export async function storageFailure(call: Promise<unknown>, code: StorageErrorCode, key?: string): Promise<Error> {
+export async function storageFailure(
+  call: Promise<unknown>,
+  code: StorageErrorCode,
+  key?: string,
+): Promise<Error> {
   const error: unknown = await call.then(
     () => new Error(`expected ${code}, but the call succeeded`),
     (failure: unknown) => failure,
@@ -28,7 +37,11 @@ export async function storageFailure(call: Promise<unknown>, code: StorageErrorC
 }
 
 /** Creates every key (body = the key) with at most `concurrency` creates in flight. */
-export async function createAll(io: ObjectIo, keys: readonly string[], concurrency = 16): Promise<void> {
+export async function createAll(
+  io: ObjectIo,
+  keys: readonly string[],
+  concurrency = 16,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < keys.length) {
@@ -40,7 +53,11 @@ export async function createAll(io: ObjectIo, keys: readonly string[], concurren
 }
 
 /** Every page of a listing, following continuations by hand (as a paging UI does). */
-export async function allPages(io: ObjectIo, prefix: string, options: Omit<ListOptions, 'continuation'> = {}): Promise<ListPage[]> {
+export async function allPages(
+  io: ObjectIo,
+  prefix: string,
+  options: Omit<ListOptions, 'continuation'> = {},
+): Promise<ListPage[]> {
   const pages: ListPage[] = [];
   let continuation: string | undefined;
   do {
@@ -52,14 +69,15 @@ export async function allPages(io: ObjectIo, prefix: string, options: Omit<ListO
 }
 
 /** A page as the entries a listing UI shows, in key order: objects and `folder/` prefixes. */
-const entriesOf = (page: ListPage): string[] => [...page.objects.map((object) => object.key), ...page.commonPrefixes].sort(compareKeys);
+const entriesOf = (page: ListPage): string[] =>
+  [...page.objects.map((object) => object.key), ...page.commonPrefixes].sort(compareKeys);
 
 const sortedKeys = (keys: readonly string[]): string[] => [...keys].sort(compareKeys);
 
 export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
   describe(`ObjectIo contract: ${name}`, () => {
     describe('create-if-absent', () => {
-      it('lets exactly one of 16 concurrent creators of a key win, and stores the winner\'s bytes', async () => {
+      it("lets exactly one of 16 concurrent creators of a key win, and stores the winner's bytes", async () => {
         const io = await makeIo();
         const key = 'race/one-key';
         const bodies = Array.from({ length: 16 }, (_, i) => bytesOf(`creator ${i}`));
@@ -69,8 +87,11 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
           if (outcome.status === 'fulfilled') return [i];
           const error: unknown = outcome.reason;
           // A 5xx under contention is OutcomeUnknown; the stored bytes decide who won.
-          if (isStorageError(error, 'OutcomeUnknown')) return Buffer.from(stored).equals(Buffer.from(bodies[i]!)) ? [i] : [];
-          expect(isStorageError(error, 'AlreadyExists') ? 'AlreadyExists' : error).toBe('AlreadyExists');
+          if (isStorageError(error, 'OutcomeUnknown'))
+            return Buffer.from(stored).equals(Buffer.from(bodies[i]!)) ? [i] : [];
+          expect(isStorageError(error, 'AlreadyExists') ? 'AlreadyExists' : error).toBe(
+            'AlreadyExists',
+          );
           return [];
         });
         expect(winners).toHaveLength(1);
@@ -96,7 +117,9 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         expect([got.etag, head.etag, page!.objects[0]!.etag]).toEqual([etag, etag, etag]);
         expect(etag).not.toBe('');
         expect({ key: head.key, size: head.size }).toEqual({ key: 'bin/all-bytes', size: 512 });
-        expect(page!.objects.map((object) => [object.key, object.size])).toEqual([['bin/all-bytes', 512]]);
+        expect(page!.objects.map((object) => [object.key, object.size])).toEqual([
+          ['bin/all-bytes', 512],
+        ]);
       });
 
       it('stores an empty object', async () => {
@@ -108,7 +131,14 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
 
       it('round-trips keys with spaces, unicode and punctuation', async () => {
         const io = await makeIo();
-        const keys = ['odd/a b', 'odd/caf\u00e9', 'odd/x+y=z', 'odd/~tilde', 'odd/\u6f22\u5b57', 'odd/pct%20'];
+        const keys = [
+          'odd/a b',
+          'odd/caf\u00e9',
+          'odd/x+y=z',
+          'odd/~tilde',
+          'odd/\u6f22\u5b57',
+          'odd/pct%20',
+        ];
         await createAll(io, keys);
         for (const key of keys) expect(Buffer.from((await io.get(key)).bytes).toString()).toBe(key);
         const [page] = await allPages(io, 'odd/');
@@ -132,7 +162,11 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
           const io = await makeIo();
           const { etag } = await io.putIfAbsent('r/ten', bytesOf(text));
           const got = await io.get('r/ten', range);
-          expect({ text: Buffer.from(got.bytes).toString(), size: got.size, etag: got.etag }).toEqual({ text: expected, size: 10, etag });
+          expect({
+            text: Buffer.from(got.bytes).toString(),
+            size: got.size,
+            etag: got.etag,
+          }).toEqual({ text: expected, size: 10, etag });
         });
       }
 
@@ -196,7 +230,8 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         expect(pages[1]!.objects[0]!.size).toBe(keys[1000]!.length);
 
         const smaller = [];
-        for await (const page of io.list('many/', { pageSize: 300 })) smaller.push(page.objects.map((object) => object.key));
+        for await (const page of io.list('many/', { pageSize: 300 }))
+          smaller.push(page.objects.map((object) => object.key));
         expect(smaller.map((page) => page.length)).toEqual([300, 300, 300, 200]);
         expect(smaller.flat()).toEqual(keys);
 
@@ -210,12 +245,26 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         const inside = ['p/a-b', 'p/a/c', 'p/a0', 'p/b', 'p/\u00e9', 'p/\u6f22', 'p/Z'];
         await createAll(io, [...inside, 'p.txt', 'q/a', 'o/p/a', 'p-x/a', 'pp/a']);
         const pages = await allPages(io, 'p/');
-        expect(pages.flatMap((page) => page.objects.map((object) => object.key))).toEqual(['p/Z', 'p/a-b', 'p/a/c', 'p/a0', 'p/b', 'p/\u00e9', 'p/\u6f22']);
+        expect(pages.flatMap((page) => page.objects.map((object) => object.key))).toEqual([
+          'p/Z',
+          'p/a-b',
+          'p/a/c',
+          'p/a0',
+          'p/b',
+          'p/\u00e9',
+          'p/\u6f22',
+        ]);
         const onePerPage = await allPages(io, 'p/', { pageSize: 1 });
-        expect(onePerPage.flatMap((page) => page.objects.map((object) => object.key))).toEqual(sortedKeys(inside));
+        expect(onePerPage.flatMap((page) => page.objects.map((object) => object.key))).toEqual(
+          sortedKeys(inside),
+        );
         expect(onePerPage.every((page) => page.objects.length === 1)).toBe(true);
         const partial = await allPages(io, 'p/a');
-        expect(partial.flatMap((page) => page.objects.map((object) => object.key))).toEqual(['p/a-b', 'p/a/c', 'p/a0']);
+        expect(partial.flatMap((page) => page.objects.map((object) => object.key))).toEqual([
+          'p/a-b',
+          'p/a/c',
+          'p/a0',
+        ]);
         expect((await allPages(io, 'nothing/'))[0]).toEqual({ objects: [], commonPrefixes: [] });
       });
 
@@ -224,7 +273,9 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         const keys = ['s/a', 's/b', 's/b0/1', 's/c', 's/d'];
         await createAll(io, keys);
         const keysAfter = async (startAfter: string): Promise<string[]> =>
-          (await allPages(io, 's/', { startAfter })).flatMap((page) => page.objects.map((object) => object.key));
+          (await allPages(io, 's/', { startAfter })).flatMap((page) =>
+            page.objects.map((object) => object.key),
+          );
         expect(await keysAfter('s/b')).toEqual(['s/b0/1', 's/c', 's/d']);
         expect(await keysAfter('s/b0')).toEqual(['s/b0/1', 's/c', 's/d']);
         expect(await keysAfter('s/b0/')).toEqual(['s/b0/1', 's/c', 's/d']);
@@ -235,7 +286,10 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         expect(await keysAfter('s/d')).toEqual([]);
         expect(await keysAfter('t')).toEqual([]);
         const paged = await allPages(io, 's/', { startAfter: 's/a', pageSize: 2 });
-        expect(paged.map((page) => page.objects.map((object) => object.key))).toEqual([['s/b', 's/b0/1'], ['s/c', 's/d']]);
+        expect(paged.map((page) => page.objects.map((object) => object.key))).toEqual([
+          ['s/b', 's/b0/1'],
+          ['s/c', 's/d'],
+        ]);
       });
 
       it('groups keys into common prefixes with a delimiter, counting each toward the page size', async () => {
@@ -250,7 +304,10 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         expect(paged.map(entriesOf)).toEqual([['d/a/', 'd/b/'], ['d/c', 'd/e/'], ['d/f']]);
 
         const [root] = await allPages(io, '', { delimiter: '/' });
-        expect({ objects: root!.objects.map((object) => object.key), prefixes: root!.commonPrefixes }).toEqual({ objects: ['top'], prefixes: ['d/'] });
+        expect({
+          objects: root!.objects.map((object) => object.key),
+          prefixes: root!.commonPrefixes,
+        }).toEqual({ objects: ['top'], prefixes: ['d/'] });
         const [nested] = await allPages(io, 'd/e/', { delimiter: '/' });
         expect(nested!.commonPrefixes).toEqual(['d/e/x/']);
         const [partial] = await allPages(io, 'd/a', { delimiter: '/' });
@@ -266,9 +323,17 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
           const io = await makeIo();
           const faulty = new FaultyObjectIo(io);
           faulty.inject({ op: 'putIfAbsent', kind, count: 1 });
-          await storageFailure(faulty.putIfAbsent('lost/k', bytesOf('applied')), 'OutcomeUnknown', 'lost/k');
+          await storageFailure(
+            faulty.putIfAbsent('lost/k', bytesOf('applied')),
+            'OutcomeUnknown',
+            'lost/k',
+          );
           expect(Buffer.from((await faulty.get('lost/k')).bytes).toString()).toBe('applied');
-          await storageFailure(faulty.putIfAbsent('lost/k', bytesOf('again')), 'AlreadyExists', 'lost/k');
+          await storageFailure(
+            faulty.putIfAbsent('lost/k', bytesOf('again')),
+            'AlreadyExists',
+            'lost/k',
+          );
           expect(faulty.fired).toBe(1);
         });
       }

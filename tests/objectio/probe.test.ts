@@ -38,7 +38,9 @@ const backends: ReadonlyArray<[string, () => Promise<ObjectIo>]> = [
       return new LocalObjectIo(root);
     },
   ],
-  ...(lane === null ? [] : [['S3', () => lane.makeIo('probe')] as [string, () => Promise<ObjectIo>]]),
+  ...(lane === null
+    ? []
+    : [['S3', () => lane.makeIo('probe')] as [string, () => Promise<ObjectIo>]]),
 ];
 
 const probeKeys = async (io: ObjectIo): Promise<string[]> =>
@@ -49,7 +51,10 @@ describe('probeCreateIfAbsent', () => {
     it(`finds create-if-absent enforced on ${name} and removes its key`, async () => {
       const io = await makeIo();
       const result = await probeCreateIfAbsent(io);
-      expect({ enforced: result.enforced, writable: result.writable }).toEqual({ enforced: true, writable: true });
+      expect({ enforced: result.enforced, writable: result.writable }).toEqual({
+        enforced: true,
+        writable: true,
+      });
       expect(await probeKeys(io)).toEqual([]);
       await expect(assertWritable(io)).resolves.toMatchObject({ enforced: true });
     });
@@ -59,7 +64,10 @@ describe('probeCreateIfAbsent', () => {
     const inner = new MemoryObjectIo('s3://lax at http://lax.example');
     const overwriting = new FaultyObjectIo(inner, { ignoreCreateIfAbsent: true });
     const result = await probeCreateIfAbsent(overwriting);
-    expect({ enforced: result.enforced, writable: result.writable }).toEqual({ enforced: false, writable: true });
+    expect({ enforced: result.enforced, writable: result.writable }).toEqual({
+      enforced: false,
+      writable: true,
+    });
     const error = await assertWritable(overwriting).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(CreateIfAbsentNotEnforcedError);
     expect((error as CreateIfAbsentNotEnforcedError).code).toBe('CreateIfAbsentNotEnforced');
@@ -73,7 +81,10 @@ describe('probeCreateIfAbsent', () => {
     const readOnly = new FaultyObjectIo(inner);
     readOnly.inject({ op: 'putIfAbsent', kind: 'backend' }); // what AccessDenied maps to
     const result = await probeCreateIfAbsent(readOnly);
-    expect({ enforced: result.enforced, writable: result.writable }).toEqual({ enforced: false, writable: false });
+    expect({ enforced: result.enforced, writable: result.writable }).toEqual({
+      enforced: false,
+      writable: false,
+    });
     const error = await assertWritable(readOnly).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(ReadOnlyStoreError);
     expect((error as ReadOnlyStoreError).code).toBe('ReadOnlyStore');
@@ -93,10 +104,14 @@ describe('probeCreateIfAbsent', () => {
       const inner = new MemoryObjectIo();
       const faulty = new FaultyObjectIo(inner);
       // Rules fire in injection order: a no-op delay takes the first create when the second is lost.
-      if (lostCreate === 'second') faulty.inject({ op: 'putIfAbsent', kind: 'delay', delayMs: 0, count: 1 });
+      if (lostCreate === 'second')
+        faulty.inject({ op: 'putIfAbsent', kind: 'delay', delayMs: 0, count: 1 });
       faulty.inject({ op: 'putIfAbsent', kind: 'apply-then-lose', count: 1 });
       const result = await probeCreateIfAbsent(faulty);
-      expect({ enforced: result.enforced, writable: result.writable }).toEqual({ enforced: true, writable: true });
+      expect({ enforced: result.enforced, writable: result.writable }).toEqual({
+        enforced: true,
+        writable: true,
+      });
       expect(faulty.fired).toBe(lostCreate === 'second' ? 2 : 1);
       expect(inner.size).toBe(0);
     });
@@ -105,8 +120,16 @@ describe('probeCreateIfAbsent', () => {
   it('sees an overwrite even when the overwriting create lost its response', async () => {
     const inner = new MemoryObjectIo();
     const overwriting = new FaultyObjectIo(inner, { ignoreCreateIfAbsent: true });
-    overwriting.inject({ op: 'putIfAbsent', key: new RegExp(`^${PROBE_PREFIX}`), kind: 'apply-then-lose', count: 2 });
+    overwriting.inject({
+      op: 'putIfAbsent',
+      key: new RegExp(`^${PROBE_PREFIX}`),
+      kind: 'apply-then-lose',
+      count: 2,
+    });
     const result = await probeCreateIfAbsent(overwriting);
-    expect({ enforced: result.enforced, writable: result.writable }).toEqual({ enforced: false, writable: true });
+    expect({ enforced: result.enforced, writable: result.writable }).toEqual({
+      enforced: false,
+      writable: true,
+    });
   });
 });

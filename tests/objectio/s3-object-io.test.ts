@@ -8,26 +8,67 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { StorageErrorCode } from '../../src/main/engine/objectio/errors';
 import { storageErrorFromS3, type S3Operation } from '../../src/main/engine/objectio/s3-errors';
-import { createBucketIfMissing, rangeHeaderOf, S3ObjectIo, s3EndpointLabel } from '../../src/main/engine/objectio/s3-object-io';
+import {
+  createBucketIfMissing,
+  rangeHeaderOf,
+  S3ObjectIo,
+  s3EndpointLabel,
+} from '../../src/main/engine/objectio/s3-object-io';
 import { freshBucketName, s3Lane } from '../support/s3';
 import { bytesOf, storageFailure } from './object-io-contract';
 
 /** An error shaped like the SDK's: service errors carry a name, $fault and an HTTP status. */
 function serviceError(name: string, status: number): Error {
-  return Object.assign(new Error('UnknownError'), { name, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status } });
+  return Object.assign(new Error('UnknownError'), {
+    name,
+    $fault: status >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode: status },
+  });
 }
-const networkError = (code: string): Error => Object.assign(new Error(`${code} happened`), { code });
-const timeoutError = (): Error => Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
+const networkError = (code: string): Error =>
+  Object.assign(new Error(`${code} happened`), { code });
+const timeoutError = (): Error =>
+  Object.assign(new Error('socket timed out'), { name: 'TimeoutError' });
 
 describe('storageErrorFromS3', () => {
   const rows: ReadonlyArray<[string, S3Operation, Error, StorageErrorCode]> = [
-    ['412 on a conditional create', 'putIfAbsent', serviceError('PreconditionFailed', 412), 'AlreadyExists'],
-    ['500 on a conditional create (radosgw under contention)', 'putIfAbsent', serviceError('InternalError', 500), 'OutcomeUnknown'],
-    ['503 SlowDown on a conditional create', 'putIfAbsent', serviceError('SlowDown', 503), 'OutcomeUnknown'],
+    [
+      '412 on a conditional create',
+      'putIfAbsent',
+      serviceError('PreconditionFailed', 412),
+      'AlreadyExists',
+    ],
+    [
+      '500 on a conditional create (radosgw under contention)',
+      'putIfAbsent',
+      serviceError('InternalError', 500),
+      'OutcomeUnknown',
+    ],
+    [
+      '503 SlowDown on a conditional create',
+      'putIfAbsent',
+      serviceError('SlowDown', 503),
+      'OutcomeUnknown',
+    ],
     ['a timeout on a conditional create', 'putIfAbsent', timeoutError(), 'OutcomeUnknown'],
-    ['a reset socket on a conditional create', 'putIfAbsent', networkError('ECONNRESET'), 'OutcomeUnknown'],
-    ['a refused connection on a conditional create', 'putIfAbsent', networkError('ECONNREFUSED'), 'Unavailable'],
-    ['409 ConditionalRequestConflict on a create', 'putIfAbsent', serviceError('ConditionalRequestConflict', 409), 'Unavailable'],
+    [
+      'a reset socket on a conditional create',
+      'putIfAbsent',
+      networkError('ECONNRESET'),
+      'OutcomeUnknown',
+    ],
+    [
+      'a refused connection on a conditional create',
+      'putIfAbsent',
+      networkError('ECONNREFUSED'),
+      'Unavailable',
+    ],
+    [
+      '409 ConditionalRequestConflict on a create',
+      'putIfAbsent',
+      serviceError('ConditionalRequestConflict', 409),
+      'Unavailable',
+    ],
     ['403 on a create', 'putIfAbsent', serviceError('AccessDenied', 403), 'Backend'],
     ['NoSuchBucket on a create', 'putIfAbsent', serviceError('NoSuchBucket', 404), 'Backend'],
     ['500 on a get', 'get', serviceError('InternalError', 500), 'Unavailable'],
@@ -42,15 +83,29 @@ describe('storageErrorFromS3', () => {
     ['NoSuchBucket on a get', 'get', serviceError('NoSuchBucket', 404), 'Backend'],
     ['NoSuchBucket on a list', 'listPage', serviceError('NoSuchBucket', 404), 'Backend'],
     ['403 on a get', 'get', serviceError('AccessDenied', 403), 'Backend'],
-    ['InvalidAccessKeyId on a list', 'listPage', serviceError('InvalidAccessKeyId', 403), 'Backend'],
+    [
+      'InvalidAccessKeyId on a list',
+      'listPage',
+      serviceError('InvalidAccessKeyId', 403),
+      'Backend',
+    ],
     ['400 on a delete', 'delete', serviceError('InvalidArgument', 400), 'Backend'],
     ['416 on a get', 'get', serviceError('InvalidRange', 416), 'Backend'],
     ['412 on a get (not a create)', 'get', serviceError('PreconditionFailed', 412), 'Backend'],
-    ['a credentials error', 'get', Object.assign(new Error('Could not load credentials'), { name: 'CredentialsProviderError' }), 'Backend'],
+    [
+      'a credentials error',
+      'get',
+      Object.assign(new Error('Could not load credentials'), { name: 'CredentialsProviderError' }),
+      'Backend',
+    ],
   ];
   for (const [label, operation, error, code] of rows) {
     it(`maps ${label} to ${code}`, () => {
-      const mapped = storageErrorFromS3(error, { operation, key: 'wal/0001', endpoint: 's3://b at http://h:1' });
+      const mapped = storageErrorFromS3(error, {
+        operation,
+        key: 'wal/0001',
+        endpoint: 's3://b at http://h:1',
+      });
       expect(mapped.code).toBe(code);
       expect(mapped.message).toContain('wal/0001');
       expect(mapped.message).toContain('s3://b at http://h:1');
@@ -58,7 +113,11 @@ describe('storageErrorFromS3', () => {
   }
 
   it('names the S3 error code and status instead of the SDK\'s "UnknownError"', () => {
-    const mapped = storageErrorFromS3(serviceError('AccessDenied', 403), { operation: 'get', key: 'k', endpoint: 'e' });
+    const mapped = storageErrorFromS3(serviceError('AccessDenied', 403), {
+      operation: 'get',
+      key: 'k',
+      endpoint: 'e',
+    });
     expect(mapped.message).toContain('AccessDenied, HTTP 403');
     expect(mapped.message).not.toContain('UnknownError');
   });
@@ -70,15 +129,32 @@ describe('S3 range headers and endpoint labels', () => {
     expect(rangeHeaderOf({ start: 2, end: 5 })).toBe('bytes=2-5');
     expect(rangeHeaderOf({ start: 7 })).toBe('bytes=7-');
     expect(rangeHeaderOf({ suffix: 3 })).toBe('bytes=-3');
-    for (const bad of [{ suffix: 0 }, { suffix: -1 }, { start: -1 }, { start: 5, end: 2 }, { start: 1.5 }, { start: Number.NaN }]) {
+    for (const bad of [
+      { suffix: 0 },
+      { suffix: -1 },
+      { start: -1 },
+      { start: 5, end: 2 },
+      { start: 1.5 },
+      { start: Number.NaN },
+    ]) {
       expect(rangeHeaderOf(bad)).toBeNull();
     }
   });
 
   it('labels the endpoint as s3://bucket at the address', () => {
-    expect(s3EndpointLabel({ bucket: 'b', endpoint: 'http://127.0.0.1:7480' })).toBe('s3://b at http://127.0.0.1:7480');
-    expect(s3EndpointLabel({ bucket: 'b', region: 'eu-west-1' })).toBe('s3://b at https://s3.eu-west-1.amazonaws.com');
-    expect(new S3ObjectIo({ bucket: 'b', endpoint: 'http://h:1', credentials: { accessKeyId: 'a', secretAccessKey: 's' } }).endpoint).toBe('s3://b at http://h:1');
+    expect(s3EndpointLabel({ bucket: 'b', endpoint: 'http://127.0.0.1:7480' })).toBe(
+      's3://b at http://127.0.0.1:7480',
+    );
+    expect(s3EndpointLabel({ bucket: 'b', region: 'eu-west-1' })).toBe(
+      's3://b at https://s3.eu-west-1.amazonaws.com',
+    );
+    expect(
+      new S3ObjectIo({
+        bucket: 'b',
+        endpoint: 'http://h:1',
+        credentials: { accessKeyId: 'a', secretAccessKey: 's' },
+      }).endpoint,
+    ).toBe('s3://b at http://h:1');
   });
 });
 
@@ -94,7 +170,9 @@ afterEach(async () => {
   servers = [];
 });
 
-async function scriptedS3(answer: (request: IncomingMessage, response: ServerResponse) => void): Promise<ScriptedS3> {
+async function scriptedS3(
+  answer: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<ScriptedS3> {
   const requests: string[] = [];
   const server = createServer((request, response) => {
     requests.push(request.method ?? '');
@@ -107,14 +185,22 @@ async function scriptedS3(answer: (request: IncomingMessage, response: ServerRes
   return {
     requests,
     io: (requestTimeoutMs?: number) =>
-      new S3ObjectIo({ bucket: 'b', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, requestTimeoutMs, credentials: { accessKeyId: 'a', secretAccessKey: 's' } }),
+      new S3ObjectIo({
+        bucket: 'b',
+        endpoint: `http://127.0.0.1:${port}`,
+        forcePathStyle: true,
+        requestTimeoutMs,
+        credentials: { accessKeyId: 'a', secretAccessKey: 's' },
+      }),
   };
 }
 
-const errorBody = (code: string): string => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>scripted</Message></Error>`;
-const failWith = (status: number, code: string) => (_request: IncomingMessage, response: ServerResponse) => {
-  response.writeHead(status, { 'content-type': 'application/xml' }).end(errorBody(code));
-};
+const errorBody = (code: string): string =>
+  `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>scripted</Message></Error>`;
+const failWith =
+  (status: number, code: string) => (_request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(status, { 'content-type': 'application/xml' }).end(errorBody(code));
+  };
 
 describe('S3ObjectIo retry policy', () => {
   it('sends a conditional create once: a 500 is OutcomeUnknown, never retried into a false 412', async () => {
@@ -174,7 +260,11 @@ describe.skipIf(!lane)('S3ObjectIo on a real S3: terminal errors', () => {
 
   it('reports wrong credentials as Backend', async () => {
     const io = await lane!.makeIo('creds');
-    const intruder = new S3ObjectIo({ ...lane!.settings, bucket: io.bucket, credentials: { accessKeyId: 'nobody', secretAccessKey: 'wrong' } });
+    const intruder = new S3ObjectIo({
+      ...lane!.settings,
+      bucket: io.bucket,
+      credentials: { accessKeyId: 'nobody', secretAccessKey: 'wrong' },
+    });
     await storageFailure(intruder.putIfAbsent('k', bytesOf('x')), 'Backend', 'k');
     await storageFailure(intruder.get('k'), 'Backend', 'k');
     await storageFailure(io.get('k'), 'NotFound', 'k');

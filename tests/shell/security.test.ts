@@ -33,10 +33,15 @@ vi.mock('electron', () => {
       quit: vi.fn(),
     },
     BrowserWindow,
-    ipcMain: { handle: (channel: string, listener: (...args: unknown[]) => unknown) => handlers.set(channel, listener), removeHandler: vi.fn() },
+    ipcMain: {
+      handle: (channel: string, listener: (...args: unknown[]) => unknown) =>
+        handlers.set(channel, listener),
+      removeHandler: vi.fn(),
+    },
     protocol: {
       registerSchemesAsPrivileged: vi.fn(),
-      handle: (scheme: string, handler: (request: Request) => Promise<Response>) => protocolHandlers.set(scheme, handler),
+      handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>
+        protocolHandlers.set(scheme, handler),
     },
     shell: { openExternal: vi.fn() },
   };
@@ -78,9 +83,17 @@ describe('the desktop window', () => {
 
   it('registers the IPC call handler that refuses foreign senders', async () => {
     const handler = handlers.get('cairn:call')!;
-    const foreign = (await handler({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'app.info', '')) as string;
+    const foreign = (await handler(
+      { senderFrame: { url: 'https://evil.example/', parent: null } },
+      'app.info',
+      '',
+    )) as string;
     expect(foreign).toContain('UntrustedSender');
-    const own = (await handler({ senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } }, 'app.info', '')) as string;
+    const own = (await handler(
+      { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } },
+      'app.info',
+      '',
+    )) as string;
     expect(own).toContain('"ok":true');
   });
 });
@@ -104,7 +117,8 @@ describe('navigation and new windows', () => {
     return {
       contents: {
         on: (event: string, listener: Listener) => void listeners.set(event, listener),
-        setWindowOpenHandler: (handler: (details: { url: string }) => { action: 'deny' }) => void (openHandler = handler),
+        setWindowOpenHandler: (handler: (details: { url: string }) => { action: 'deny' }) =>
+          void (openHandler = handler),
       },
       navigate(event: string, url: string) {
         let prevented = false;
@@ -132,7 +146,13 @@ describe('navigation and new windows', () => {
   });
 
   it('opens only plain http(s) URLs externally', async () => {
-    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'smb://host/share', 'https://user:pw@host/', 'not a url']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'smb://host/share',
+      'https://user:pw@host/',
+      'not a url',
+    ]) {
       expect(isSafeExternalUrl(url)).toBe(false);
     }
     const open = vi.fn(async () => undefined);

@@ -15,6 +15,16 @@ export interface TestApp {
 
 export async function makeTestApp(): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-app-'));
-  const services = await createServices({ name: 'Cairn', version: '0.0.0-test', mode: 'browser', dataDir });
-  return { services, router: createRouter(services), dataDir, dispose: () => rm(dataDir, { recursive: true, force: true }) };
+  const services = await createServices({
+    name: 'Cairn',
+    version: '0.0.0-test',
+    mode: 'browser',
+    dataDir,
+  });
+  return {
+    services,
+    router: createRouter(services),
+    dataDir,
+    dispose: () => rm(dataDir, { recursive: true, force: true }),
+  };
 }

@@ -18,7 +18,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeleteBucketCommand, DeleteObjectsCommand, S3Client } from '@aws-sdk/client-s3';
 import { objectsUnder } from '../../src/main/engine/objectio/object-io';
-import { createBucketIfMissing, S3ObjectIo, type S3ObjectIoConfig } from '../../src/main/engine/objectio/s3-object-io';
+import {
+  createBucketIfMissing,
+  S3ObjectIo,
+  type S3ObjectIoConfig,
+} from '../../src/main/engine/objectio/s3-object-io';
 
 export interface S3Lane {
   /** A new S3ObjectIo on a bucket created for this call; `prefixHint` goes into the bucket name. */
@@ -53,12 +57,17 @@ export function s3Lane(): S3Lane | null {
 }
 
 /** radosgw's memstore keeps every object in RAM: give it back after a suite. */
-async function removeBucket(settings: Omit<S3ObjectIoConfig, 'bucket'>, io: S3ObjectIo): Promise<void> {
+async function removeBucket(
+  settings: Omit<S3ObjectIoConfig, 'bucket'>,
+  io: S3ObjectIo,
+): Promise<void> {
   const keys: string[] = [];
   for await (const object of objectsUnder(io, '')) keys.push(object.key);
   for (let at = 0; at < keys.length; at += 1000) {
     const batch = keys.slice(at, at + 1000).map((Key) => ({ Key }));
-    await client(settings).send(new DeleteObjectsCommand({ Bucket: io.bucket, Delete: { Objects: batch, Quiet: true } }));
+    await client(settings).send(
+      new DeleteObjectsCommand({ Bucket: io.bucket, Delete: { Objects: batch, Quiet: true } }),
+    );
   }
   await client(settings).send(new DeleteBucketCommand({ Bucket: io.bucket }));
   io.destroy();
@@ -66,7 +75,11 @@ async function removeBucket(settings: Omit<S3ObjectIoConfig, 'bucket'>, io: S3Ob
 
 let adminClient: S3Client | undefined;
 function client(settings: Omit<S3ObjectIoConfig, 'bucket'>): S3Client {
-  adminClient ??= new S3Client({ ...settings, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  adminClient ??= new S3Client({
+    ...settings,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   return adminClient;
 }
 
@@ -100,7 +113,11 @@ function laneSettings(): Omit<S3ObjectIoConfig, 'bucket'> | null {
 
 /** A valid, unique bucket name: 3-63 chars of [a-z0-9-], starting and ending alphanumeric. */
 export function freshBucketName(prefixHint: string): string {
-  const hint = prefixHint.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 30);
+  const hint = prefixHint
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 30);
   const unique = `${Date.now().toString(36)}-${randomBytes(5).toString('hex')}`;
   return ['cairn', hint, unique].filter((part) => part !== '').join('-');
 }

@@ -4,7 +4,10 @@ import { leaderEpochsFromText, segmentProcedures } from '../../src/shared/contra
 import { segmentHandlers } from '../../src/main/api/handlers/segment-handlers';
 import { SEGMENT_A, TOPIC_ID, addInput, tieringFixture } from './support';
 
-const add = (overrides: Record<string, unknown>) => ({ connectionId: 'embedded', ...addInput(overrides) });
+const add = (overrides: Record<string, unknown>) => ({
+  connectionId: 'embedded',
+  ...addInput(overrides),
+});
 const issueOf = (name: keyof typeof segmentProcedures, input: unknown) => {
   const parsed = segmentProcedures[name].input.safeParse(input);
   return parsed.success ? null : (parsed.error.issues[0]?.path.map(String).join('.') ?? '');
@@ -12,7 +15,9 @@ const issueOf = (name: keyof typeof segmentProcedures, input: unknown) => {
 
 describe('segment procedure inputs', () => {
   it('accepts a well-formed add and lower-cases its ids', () => {
-    const parsed = segmentProcedures['segments.add'].input.parse(add({ topicId: TOPIC_ID.toUpperCase(), segmentId: SEGMENT_A.toUpperCase() }));
+    const parsed = segmentProcedures['segments.add'].input.parse(
+      add({ topicId: TOPIC_ID.toUpperCase(), segmentId: SEGMENT_A.toUpperCase() }),
+    );
     expect([parsed.topicId, parsed.segmentId]).toEqual([TOPIC_ID, SEGMENT_A]);
   });
 
@@ -23,8 +28,21 @@ describe('segment procedure inputs', () => {
     ['a fractional size', add({ segmentSizeBytes: 1.5 }), 'segmentSizeBytes'],
     ['an empty epoch map', add({ segmentLeaderEpochs: [] }), 'segmentLeaderEpochs'],
     ['an end below the start', add({ startOffset: 10, endOffset: 5 }), 'endOffset'],
-    ['epochs out of order', add({ segmentLeaderEpochs: [{ epoch: 2, startOffset: 0 }, { epoch: 1, startOffset: 10 }] }), 'segmentLeaderEpochs.1.epoch'],
-    ['an epoch start outside the segment', add({ segmentLeaderEpochs: [{ epoch: 0, startOffset: 500 }] }), 'segmentLeaderEpochs.0.startOffset'],
+    [
+      'epochs out of order',
+      add({
+        segmentLeaderEpochs: [
+          { epoch: 2, startOffset: 0 },
+          { epoch: 1, startOffset: 10 },
+        ],
+      }),
+      'segmentLeaderEpochs.1.epoch',
+    ],
+    [
+      'an epoch start outside the segment',
+      add({ segmentLeaderEpochs: [{ epoch: 0, startOffset: 500 }] }),
+      'segmentLeaderEpochs.0.startOffset',
+    ],
     ['an unknown field', add({ state: 'COPY_SEGMENT_FINISHED' }), ''],
     ['a bad topic name', add({ topic: 'no spaces' }), 'topic'],
     ['a huge partition number', add({ partition: 2 ** 31 }), 'partition'],
@@ -33,10 +51,26 @@ describe('segment procedure inputs', () => {
   });
 
   it.each([
-    ['segments.update', { connectionId: 'c', topicId: TOPIC_ID, partition: 0, segmentId: SEGMENT_A, state: 'COPIED' }, 'state'],
-    ['segments.deletePartition', { connectionId: 'c', topicId: TOPIC_ID, partition: 0, state: 'COPY_SEGMENT_STARTED' }, 'state'],
-    ['segments.find', { connectionId: 'c', topicId: TOPIC_ID, partition: 0, epoch: 0, offset: -5 }, 'offset'],
-    ['segments.highest', { connectionId: 'c', topicId: TOPIC_ID, partition: 0, epoch: 'one' }, 'epoch'],
+    [
+      'segments.update',
+      { connectionId: 'c', topicId: TOPIC_ID, partition: 0, segmentId: SEGMENT_A, state: 'COPIED' },
+      'state',
+    ],
+    [
+      'segments.deletePartition',
+      { connectionId: 'c', topicId: TOPIC_ID, partition: 0, state: 'COPY_SEGMENT_STARTED' },
+      'state',
+    ],
+    [
+      'segments.find',
+      { connectionId: 'c', topicId: TOPIC_ID, partition: 0, epoch: 0, offset: -5 },
+      'offset',
+    ],
+    [
+      'segments.highest',
+      { connectionId: 'c', topicId: TOPIC_ID, partition: 0, epoch: 'one' },
+      'epoch',
+    ],
     ['segments.list', { topicId: TOPIC_ID, partition: 0 }, 'connectionId'],
   ] as const)('%s refuses a bad %s', (name, input, field) => {
     expect(issueOf(name, input)).toBe(field);
@@ -52,24 +86,37 @@ describe('segment procedure inputs', () => {
 });
 
 describe('segments.transitions', () => {
-  it('offers exactly the engine table\'s next states', async () => {
+  it("offers exactly the engine table's next states", async () => {
     const fx = await tieringFixture();
     const transitions = segmentHandlers({ tiering: fx.service })['segments.transitions'];
-    expect(await transitions({ lifecycle: 'segment', from: 'NONE' })).toEqual(['COPY_SEGMENT_STARTED']);
-    expect(await transitions({ lifecycle: 'segment', from: 'COPY_SEGMENT_STARTED' })).toEqual(['COPY_SEGMENT_STARTED', 'COPY_SEGMENT_FINISHED', 'DELETE_SEGMENT_STARTED']);
-    expect(await transitions({ lifecycle: 'segment', from: 'COPY_SEGMENT_FINISHED' })).toEqual(['COPY_SEGMENT_FINISHED', 'DELETE_SEGMENT_STARTED']);
-    expect(await transitions({ lifecycle: 'partition-delete', from: 'DELETE_PARTITION_MARKED' })).toEqual(['DELETE_PARTITION_MARKED', 'DELETE_PARTITION_STARTED']);
+    expect(await transitions({ lifecycle: 'segment', from: 'NONE' })).toEqual([
+      'COPY_SEGMENT_STARTED',
+    ]);
+    expect(await transitions({ lifecycle: 'segment', from: 'COPY_SEGMENT_STARTED' })).toEqual([
+      'COPY_SEGMENT_STARTED',
+      'COPY_SEGMENT_FINISHED',
+      'DELETE_SEGMENT_STARTED',
+    ]);
+    expect(await transitions({ lifecycle: 'segment', from: 'COPY_SEGMENT_FINISHED' })).toEqual([
+      'COPY_SEGMENT_FINISHED',
+      'DELETE_SEGMENT_STARTED',
+    ]);
+    expect(
+      await transitions({ lifecycle: 'partition-delete', from: 'DELETE_PARTITION_MARKED' }),
+    ).toEqual(['DELETE_PARTITION_MARKED', 'DELETE_PARTITION_STARTED']);
     await fx.dispose();
   });
 
-  it('routes every handler to the connection\'s console', async () => {
+  it("routes every handler to the connection's console", async () => {
     const fx = await tieringFixture();
     const handlers = segmentHandlers({ tiering: fx.service });
     const input = segmentProcedures['segments.add'].input.parse(add({}));
     await handlers['segments.add'](input);
     const ref = { connectionId: 'embedded', topicId: TOPIC_ID, partition: 0 };
     expect((await handlers['segments.list'](ref)).segments).toHaveLength(1);
-    expect(await handlers['segments.partitions']({ connectionId: 'embedded' })).toEqual([{ topicId: TOPIC_ID, partition: 0, topic: 'orders' }]);
+    expect(await handlers['segments.partitions']({ connectionId: 'embedded' })).toEqual([
+      { topicId: TOPIC_ID, partition: 0, topic: 'orders' },
+    ]);
     expect(await handlers['segments.caughtUp'](ref)).toBe(true);
     expect(await handlers['segments.highest']({ ...ref, epoch: 0 })).toBeNull();
     await fx.dispose();

@@ -35,7 +35,9 @@ export async function tieringFixture(): Promise<TieringFixture> {
 }
 
 /** The code and fields of the typed error `promise` rejects with. */
-export async function failureOf(promise: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
+export async function failureOf(
+  promise: Promise<unknown>,
+): Promise<{ code: string; details: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {

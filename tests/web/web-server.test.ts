@@ -16,14 +16,22 @@ beforeAll(async () => {
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Cairn</title>');
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  server = await startWebServer({ router: app.router, events: app.services.events, rendererDir, port: 0 });
+  server = await startWebServer({
+    router: app.router,
+    events: app.services.events,
+    rendererDir,
+    port: 0,
+  });
 });
 afterAll(async () => {
   await server.close();
   await app.dispose();
 });
 
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path, headers }, (res) => {
       let body = '';
@@ -35,7 +43,10 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
   });
 }
 
-function openSocket(query: string, headers: Record<string, string> = {}): Promise<WebSocket | number> {
+function openSocket(
+  query: string,
+  headers: Record<string, string> = {},
+): Promise<WebSocket | number> {
   return new Promise((resolve) => {
     const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api${query}`, { headers });
     socket.on('open', () => resolve(socket));
@@ -43,7 +54,10 @@ function openSocket(query: string, headers: Record<string, string> = {}): Promis
   });
 }
 
-function callOver(socket: WebSocket, frame: string): Promise<{ id: number; ok: boolean; result?: unknown; error?: { code: string } }> {
+function callOver(
+  socket: WebSocket,
+  frame: string,
+): Promise<{ id: number; ok: boolean; result?: unknown; error?: { code: string } }> {
   return new Promise((resolve) => {
     const onMessage = (data: Buffer) => {
       const message = decodeWire(data.toString()) as { id?: number };
@@ -71,18 +85,26 @@ describe('browser mode transport', () => {
     expect(first.headers['content-security-policy']).toContain("script-src 'self'");
     const cookie = String(first.headers['set-cookie']).split(';')[0]!;
     const asset = await get('/assets/app.js', { cookie });
-    expect([asset.status, asset.headers['content-type'], asset.body]).toEqual([200, 'text/javascript; charset=utf-8', 'console.log(1)']);
+    expect([asset.status, asset.headers['content-type'], asset.body]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'console.log(1)',
+    ]);
   });
 
   it('refuses foreign Host headers (DNS rebinding) and paths outside the renderer', async () => {
-    expect((await get(`/?token=${server.token}`, { host: `evil.example:${server.port}` })).status).toBe(421);
+    expect(
+      (await get(`/?token=${server.token}`, { host: `evil.example:${server.port}` })).status,
+    ).toBe(421);
     const escape = await get(`/..%2f..%2fconnections.json?token=${server.token}`);
     expect(escape.body).toContain('<title>Cairn</title>');
   });
 
   it('refuses a socket without the token or from another origin', async () => {
     expect(await openSocket('')).toBe(401);
-    expect(await openSocket(`?token=${server.token}`, { origin: 'https://evil.example' })).toBe(401);
+    expect(await openSocket(`?token=${server.token}`, { origin: 'https://evil.example' })).toBe(
+      401,
+    );
   });
 
   it('carries calls, typed errors and events over the socket', async () => {
@@ -93,7 +115,9 @@ describe('browser mode transport', () => {
     expect(bad).toMatchObject({ id: 2, ok: false, error: { code: 'InvalidInput' } });
     const malformed = await callOver(socket, 'garbage');
     expect(malformed).toMatchObject({ id: -1, ok: false, error: { code: 'MalformedCall' } });
-    const event = new Promise<unknown>((resolve) => socket.once('message', (data: Buffer) => resolve(decodeWire(data.toString()))));
+    const event = new Promise<unknown>((resolve) =>
+      socket.once('message', (data: Buffer) => resolve(decodeWire(data.toString()))),
+    );
     await app.services.connections.setOperator('embedded', true);
     expect(await event).toMatchObject({ event: { type: 'connections.changed' } });
     socket.close();

@@ -8,15 +8,27 @@ import { decodeWire, encodeWire, MAX_WIRE_MESSAGE_BYTES } from '../../shared/wir
 import { MalformedCallError, PayloadTooLargeError } from '../services/errors';
 import { toWireError, type ApiRouter } from './router';
 
-export async function dispatchCall(router: ApiRouter, id: number, name: unknown, encodedInput: unknown): Promise<string> {
+export async function dispatchCall(
+  router: ApiRouter,
+  id: number,
+  name: unknown,
+  encodedInput: unknown,
+): Promise<string> {
   return encodeWire(await replyTo(router, id, name, encodedInput));
 }
 
-async function replyTo(router: ApiRouter, id: number, name: unknown, encodedInput: unknown): Promise<CallReply> {
+async function replyTo(
+  router: ApiRouter,
+  id: number,
+  name: unknown,
+  encodedInput: unknown,
+): Promise<CallReply> {
   try {
-    if (typeof encodedInput !== 'string') throw new MalformedCallError('the input must be a wire-encoded string');
+    if (typeof encodedInput !== 'string')
+      throw new MalformedCallError('the input must be a wire-encoded string');
     const bytes = Buffer.byteLength(encodedInput, 'utf8');
-    if (bytes > MAX_WIRE_MESSAGE_BYTES) throw new PayloadTooLargeError(bytes, MAX_WIRE_MESSAGE_BYTES);
+    if (bytes > MAX_WIRE_MESSAGE_BYTES)
+      throw new PayloadTooLargeError(bytes, MAX_WIRE_MESSAGE_BYTES);
     const input = decodeInput(encodedInput);
     return { id, ok: true, result: await router.call(name, input) };
   } catch (error) {

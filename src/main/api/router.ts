@@ -5,11 +5,21 @@
  * leaves as a typed wire error. It never touches storage itself: handlers call services.
  */
 import type { z } from 'zod';
-import { contract, isProcedureName, type OutputOf, type ParsedInputOf, type ProcedureName } from '../../shared/contract';
+import {
+  contract,
+  isProcedureName,
+  type OutputOf,
+  type ParsedInputOf,
+  type ProcedureName,
+} from '../../shared/contract';
 import type { WireError } from '../../shared/api-error';
 import { isCairnError } from '../engine/errors';
 import type { AuditLog } from '../services/audit-log';
-import { InvalidInputError, ReadOnlyConnectionError, UnknownProcedureError } from '../services/errors';
+import {
+  InvalidInputError,
+  ReadOnlyConnectionError,
+  UnknownProcedureError,
+} from '../services/errors';
 
 export type Handlers = {
   [K in ProcedureName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>>;
@@ -33,7 +43,10 @@ export class ApiRouter {
     if (!parsed.success) throw firstIssue(name, parsed.error);
     const input = parsed.data as Record<string, unknown>;
     const connectionId = typeof input.connectionId === 'string' ? input.connectionId : null;
-    if (declared.access === 'operate' && (connectionId === null || !this.policy.isOperator(connectionId))) {
+    if (
+      declared.access === 'operate' &&
+      (connectionId === null || !this.policy.isOperator(connectionId))
+    ) {
       throw new ReadOnlyConnectionError(connectionId ?? '(none)', name);
     }
     const handler = this.handlers[name] as (input: unknown) => Promise<unknown>;
@@ -41,7 +54,12 @@ export class ApiRouter {
     return this.audited(name, connectionId, input, () => handler(input));
   }
 
-  private async audited(action: string, connectionId: string | null, input: Record<string, unknown>, run: () => Promise<unknown>): Promise<unknown> {
+  private async audited(
+    action: string,
+    connectionId: string | null,
+    input: Record<string, unknown>,
+    run: () => Promise<unknown>,
+  ): Promise<unknown> {
     const target = targetOf(input) ?? connectionId ?? '';
     try {
       const result = await run();
@@ -49,7 +67,14 @@ export class ApiRouter {
       return result;
     } catch (error) {
       const wire = toWireError(error);
-      await this.audit.record({ connectionId, action, target, parameters: input, result: 'error', error: `${wire.code}: ${wire.message}` });
+      await this.audit.record({
+        connectionId,
+        action,
+        target,
+        parameters: input,
+        result: 'error',
+        error: `${wire.code}: ${wire.message}`,
+      });
       throw error;
     }
   }
@@ -59,7 +84,8 @@ export class ApiRouter {
 function targetOf(input: Record<string, unknown>): string | undefined {
   for (const field of ['prefix', 'key', 'name', 'region', 'shard', 'id']) {
     const value = input[field];
-    if (typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number') return String(value);
+    if (typeof value === 'string' || typeof value === 'bigint' || typeof value === 'number')
+      return String(value);
   }
   return undefined;
 }
@@ -72,6 +98,7 @@ function firstIssue(name: string, error: z.ZodError): InvalidInputError {
 
 /** Every error leaves the main process in this shape; unknown ones lose their detail. */
 export function toWireError(error: unknown): WireError {
-  if (isCairnError(error)) return { code: error.code, message: error.message, details: error.details };
+  if (isCairnError(error))
+    return { code: error.code, message: error.message, details: error.details };
   return { code: 'Internal', message: 'internal error (see the main process log)', details: {} };
 }

@@ -25,7 +25,7 @@ export interface ConnectionOptions {
 
 export function withConnectionFlags(command: Command): Command {
   return command
-    .option('--dir <path>', 'local store directory (default: the app\'s embedded store)')
+    .option('--dir <path>', "local store directory (default: the app's embedded store)")
     .option('--s3-endpoint <url>', 'S3 endpoint URL (with --bucket)')
     .option('--bucket <name>', 'S3 bucket (uses the AWS credential chain or --profile)')
     .option('--s3-region <region>', 'S3 region (--region names a WAL region)', 'us-east-1')
@@ -65,8 +65,10 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
 }
 
 export function parseUnsigned(flag: string, text: string, bits: 32 | 64): bigint {
-  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a non-negative integer, got "${text}"`);
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`${flag} must be a non-negative integer, got "${text}"`);
   const value = BigInt(text);
-  if (value >= 1n << BigInt(bits)) throw new UsageError(`${flag} must be below 2^${bits}, got ${text}`);
+  if (value >= 1n << BigInt(bits))
+    throw new UsageError(`${flag} must be below 2^${bits}, got ${text}`);
   return value;
 }

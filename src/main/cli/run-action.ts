@@ -2,7 +2,9 @@
 import { EXIT_USAGE, reportError } from './output';
 import { UsageError } from './usage-error';
 
-export function runAction<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+export function runAction<A extends unknown[]>(
+  action: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await action(...args);

@@ -23,7 +23,10 @@ export interface IpcInvokeEvent {
 }
 
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: IpcInvokeEvent, ...args: unknown[]) => Promise<unknown>): void;
+  handle(
+    channel: string,
+    listener: (event: IpcInvokeEvent, ...args: unknown[]) => Promise<unknown>,
+  ): void;
   removeHandler(channel: string): void;
 }
 
@@ -34,7 +37,9 @@ export interface EventTarget {
 
 export class UntrustedSenderError extends CairnError {
   constructor(url: string) {
-    super('UntrustedSender', `IPC call refused: ${url || 'an unknown frame'} is not the app`, { url });
+    super('UntrustedSender', `IPC call refused: ${url || 'an unknown frame'} is not the app`, {
+      url,
+    });
   }
 }
 
@@ -46,11 +51,19 @@ export function isTrustedSender(event: IpcInvokeEvent, appOrigin: string): boole
 
 let nextCallId = 1;
 
-export function registerIpcTransport(ipcMain: IpcMainLike, router: ApiRouter, appOrigin: string): () => void {
+export function registerIpcTransport(
+  ipcMain: IpcMainLike,
+  router: ApiRouter,
+  appOrigin: string,
+): () => void {
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, name, encodedInput) => {
     const id = nextCallId++;
     if (!isTrustedSender(event, appOrigin)) {
-      return encodeWire({ id, ok: false, error: toWireError(new UntrustedSenderError(event.senderFrame?.url ?? '')) });
+      return encodeWire({
+        id,
+        ok: false,
+        error: toWireError(new UntrustedSenderError(event.senderFrame?.url ?? '')),
+      });
     }
     return dispatchCall(router, id, name, encodedInput);
   });

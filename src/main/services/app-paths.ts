@@ -8,9 +8,13 @@ import { join } from 'node:path';
 
 export const APP_NAME = 'cairn';
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): string {
   if (env.CAIRN_DATA_DIR) return env.CAIRN_DATA_DIR;
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_NAME);
+  if (platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_NAME);
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_NAME);
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_NAME);
 }

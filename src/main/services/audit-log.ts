@@ -22,7 +22,11 @@ export class AuditLog {
     const full: AuditEntry = { at: new Date().toISOString(), ...entry };
     await mkdir(this.dataDir, { recursive: true });
     // superjson keeps bigint ids exact in the parameters.
-    await appendFile(this.file, JSON.stringify({ ...full, parameters: JSON.parse(encodeWire(full.parameters)) as unknown }) + '\n');
+    await appendFile(
+      this.file,
+      JSON.stringify({ ...full, parameters: JSON.parse(encodeWire(full.parameters)) as unknown }) +
+        '\n',
+    );
     this.events.publish({ type: 'audit.recorded', entry: full });
     return full;
   }

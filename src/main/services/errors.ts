@@ -19,25 +19,36 @@ export class ReadOnlyConnectionError extends CairnError {
 
 export class BuiltInConnectionError extends CairnError {
   constructor(id: string) {
-    super('BuiltInConnection', `connection ${id} is the embedded store and cannot be removed`, { id });
+    super('BuiltInConnection', `connection ${id} is the embedded store and cannot be removed`, {
+      id,
+    });
   }
 }
 
 export class InvalidInputError extends CairnError {
   constructor(procedure: string, field: string, problem: string) {
-    super('InvalidInput', `${procedure}: ${field || 'input'}: ${problem}`, { procedure, field, problem });
+    super('InvalidInput', `${procedure}: ${field || 'input'}: ${problem}`, {
+      procedure,
+      field,
+      problem,
+    });
   }
 }
 
 export class UnknownProcedureError extends CairnError {
   constructor(name: string) {
-    super('UnknownProcedure', `no procedure is named ${name.slice(0, 100)}`, { procedure: name.slice(0, 100) });
+    super('UnknownProcedure', `no procedure is named ${name.slice(0, 100)}`, {
+      procedure: name.slice(0, 100),
+    });
   }
 }
 
 export class PayloadTooLargeError extends CairnError {
   constructor(bytes: number, limit: number) {
-    super('PayloadTooLarge', `a call of ${bytes} bytes exceeds the limit of ${limit} bytes`, { bytes, limit });
+    super('PayloadTooLarge', `a call of ${bytes} bytes exceeds the limit of ${limit} bytes`, {
+      bytes,
+      limit,
+    });
   }
 }
 

@@ -25,7 +25,10 @@ export function serveAppProtocol(protocol: ProtocolLike, rendererDir: string): v
     const asset = await loadRendererAsset(rendererDir, url.pathname);
     if (asset === null) return new Response('the renderer is not built', { status: 503 });
     return new Response(new Uint8Array(asset.body), {
-      headers: { 'content-type': asset.contentType, 'content-security-policy': contentSecurityPolicy() },
+      headers: {
+        'content-type': asset.contentType,
+        'content-security-policy': contentSecurityPolicy(),
+      },
     });
   });
 }

@@ -10,12 +10,19 @@ export interface NavigationEvent {
 }
 
 export interface GuardedContents {
-  on(event: 'will-navigate' | 'will-redirect', listener: (event: NavigationEvent, url: string) => void): void;
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: NavigationEvent, url: string) => void,
+  ): void;
   on(event: 'will-attach-webview', listener: (event: NavigationEvent) => void): void;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
 }
 
-export function guardNavigation(contents: GuardedContents, appOrigin: string, openExternal: OpenExternal): void {
+export function guardNavigation(
+  contents: GuardedContents,
+  appOrigin: string,
+  openExternal: OpenExternal,
+): void {
   const stayOnApp = (event: NavigationEvent, url: string): void => {
     if (!isAppUrl(url, appOrigin)) event.preventDefault();
   };

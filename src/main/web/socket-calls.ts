@@ -10,7 +10,11 @@ import type { ApiRouter } from '../api/router';
 import { MalformedCallError } from '../services/errors';
 import { toWireError } from '../api/router';
 
-export async function handleSocketMessage(router: ApiRouter, data: RawData, isBinary: boolean): Promise<string> {
+export async function handleSocketMessage(
+  router: ApiRouter,
+  data: RawData,
+  isBinary: boolean,
+): Promise<string> {
   const text = isBinary ? '' : rawToString(data);
   const firstBreak = text.indexOf('\n');
   const secondBreak = firstBreak < 0 ? -1 : text.indexOf('\n', firstBreak + 1);
@@ -19,7 +23,12 @@ export async function handleSocketMessage(router: ApiRouter, data: RawData, isBi
     const error = toWireError(new MalformedCallError('expected "<id>\\n<procedure>\\n<input>"'));
     return encodeWire({ id: -1, ok: false, error });
   }
-  return dispatchCall(router, id, text.slice(firstBreak + 1, secondBreak), text.slice(secondBreak + 1));
+  return dispatchCall(
+    router,
+    id,
+    text.slice(firstBreak + 1, secondBreak),
+    text.slice(secondBreak + 1),
+  );
 }
 
 function rawToString(data: RawData): string {

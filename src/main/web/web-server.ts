@@ -10,7 +10,13 @@ import { contentSecurityPolicy } from '../../shared/csp';
 import { encodeWire, MAX_WIRE_MESSAGE_BYTES } from '../../shared/wire';
 import type { ApiRouter } from '../api/router';
 import type { EventBus } from '../services/event-bus';
-import { isLoopbackHost, newAccessToken, offeredToken, TOKEN_COOKIE, tokenMatches } from './access-token';
+import {
+  isLoopbackHost,
+  newAccessToken,
+  offeredToken,
+  TOKEN_COOKIE,
+  tokenMatches,
+} from './access-token';
 import { handleSocketMessage } from './socket-calls';
 import { loadRendererAsset } from '../renderer-assets';
 
@@ -39,7 +45,9 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const server = createServer((request, response) => {
     void serveHttp(request, response, { ...options, token, port });
   });
-  server.on('upgrade', (request, socket, head) => upgrade(request, socket, head, { sockets, token, port }));
+  server.on('upgrade', (request, socket, head) =>
+    upgrade(request, socket, head, { sockets, token, port }),
+  );
   sockets.on('connection', (socket) => attachSocket(socket, options));
   port = await listen(server, options.port);
   return {
@@ -50,7 +58,11 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   };
 }
 
-async function serveHttp(request: IncomingMessage, response: ServerResponse, context: WebServerOptions & { token: string; port: number }): Promise<void> {
+async function serveHttp(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: WebServerOptions & { token: string; port: number },
+): Promise<void> {
   if (!isLoopbackHost(request.headers.host, context.port)) {
     response.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' });
     response.end('Cairn answers only on 127.0.0.1 or localhost.\n');
@@ -59,11 +71,16 @@ async function serveHttp(request: IncomingMessage, response: ServerResponse, con
   const url = new URL(request.url ?? '/', `http://127.0.0.1:${context.port}`);
   if (!tokenMatches(context.token, offeredToken(request, url))) {
     response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end('Unauthorized: open the URL that `cairn serve` printed; it carries the access token.\n');
+    response.end(
+      'Unauthorized: open the URL that `cairn serve` printed; it carries the access token.\n',
+    );
     return;
   }
   const headers: Record<string, string> = {
-    'content-security-policy': contentSecurityPolicy([`ws://127.0.0.1:${context.port}`, `ws://localhost:${context.port}`]),
+    'content-security-policy': contentSecurityPolicy([
+      `ws://127.0.0.1:${context.port}`,
+      `ws://localhost:${context.port}`,
+    ]),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
@@ -79,10 +96,18 @@ async function serveHttp(request: IncomingMessage, response: ServerResponse, con
   response.end(asset.body);
 }
 
-function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, context: { sockets: WebSocketServer; token: string; port: number }): void {
+function upgrade(
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  context: { sockets: WebSocketServer; token: string; port: number },
+): void {
   const url = new URL(request.url ?? '/', `http://127.0.0.1:${context.port}`);
   const origin = request.headers.origin;
-  const sameOrigin = origin === undefined || origin === `http://127.0.0.1:${context.port}` || origin === `http://localhost:${context.port}`;
+  const sameOrigin =
+    origin === undefined ||
+    origin === `http://127.0.0.1:${context.port}` ||
+    origin === `http://localhost:${context.port}`;
   const allowed =
     url.pathname === API_SOCKET_PATH &&
     isLoopbackHost(request.headers.host, context.port) &&
@@ -92,7 +117,9 @@ function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, context
     socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return;
   }
-  context.sockets.handleUpgrade(request, socket, head, (ws) => context.sockets.emit('connection', ws, request));
+  context.sockets.handleUpgrade(request, socket, head, (ws) =>
+    context.sockets.emit('connection', ws, request),
+  );
 }
 
 function attachSocket(socket: WebSocket, options: WebServerOptions): void {

@@ -13,5 +13,10 @@ export const AppInfo = z.object({
 export type AppInfo = z.infer<typeof AppInfo>;
 
 export const appProcedures = {
-  'app.info': procedure('read', 'Version, data directory and mode of the running app', Empty, AppInfo),
+  'app.info': procedure(
+    'read',
+    'Version, data directory and mode of the running app',
+    Empty,
+    AppInfo,
+  ),
 };

@@ -6,7 +6,10 @@ const Name = z.string().trim().min(1, 'a name is required').max(80);
 const Root = z
   .string()
   .max(512)
-  .regex(/^(?!\/)(?!.*\/\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._\-/]*$/, 'root must be a relative path without empty or ".." parts');
+  .regex(
+    /^(?!\/)(?!.*\/\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._\-/]*$/,
+    'root must be a relative path without empty or ".." parts',
+  );
 
 export const LocalConnectionSpec = z
   .object({
@@ -20,12 +23,18 @@ export const S3ConnectionSpec = z
   .object({
     kind: z.literal('s3'),
     name: Name,
-    endpoint: z.url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' }).max(2048).optional(),
+    endpoint: z
+      .url({ protocol: /^https?$/, error: 'endpoint must be an http(s) URL' })
+      .max(2048)
+      .optional(),
     bucket: z
       .string()
       .min(3)
       .max(63)
-      .regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/, 'bucket names are 3-63 lowercase letters, digits, dots and dashes'),
+      .regex(
+        /^[a-z0-9][a-z0-9.-]*[a-z0-9]$/,
+        'bucket names are 3-63 lowercase letters, digits, dots and dashes',
+      ),
     region: z.string().min(1).max(64).default('us-east-1'),
     forcePathStyle: z.boolean().default(false),
     profile: z.string().min(1).max(128).optional(),

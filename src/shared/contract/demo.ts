@@ -8,6 +8,11 @@ export const demoProcedures = {
     'config',
     'Fill an empty store with demo data: WAL epochs and regions, namespaces, tiered segments',
     z.object({ connectionId: ConnectionId }).strict(),
-    z.object({ walPrefixes: z.array(z.string()), entries: z.number(), namespaces: z.number(), segments: z.number() }),
+    z.object({
+      walPrefixes: z.array(z.string()),
+      entries: z.number(),
+      namespaces: z.number(),
+      segments: z.number(),
+    }),
   ),
 };

@@ -6,7 +6,12 @@ import type { NamespaceCreatedEvent } from './namespaces';
 export type ApiEvent =
   | { readonly type: 'connections.changed'; readonly connections: readonly Connection[] }
   | { readonly type: 'audit.recorded'; readonly entry: AuditEntry }
-  | { readonly type: 'segments.changed'; readonly connectionId: string; readonly topicId: string; readonly partition: number }
+  | {
+      readonly type: 'segments.changed';
+      readonly connectionId: string;
+      readonly topicId: string;
+      readonly partition: number;
+    }
   | NamespaceCreatedEvent
   | WalEvent;
 

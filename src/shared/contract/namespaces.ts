@@ -38,16 +38,25 @@ export function jsonByteLength(value: unknown): number | null {
 /** A JSON object within budget; whether every value inside is plain JSON is the engine's check. */
 export const NamespaceConfig = z.record(z.string(), z.unknown()).superRefine((config, context) => {
   const bytes = jsonByteLength(config);
-  if (bytes === null) context.addIssue({ code: 'custom', message: 'config must be encodable as JSON' });
+  if (bytes === null)
+    context.addIssue({ code: 'custom', message: 'config must be encodable as JSON' });
   else if (bytes > NAMESPACE_CONFIG_MAX_BYTES)
-    context.addIssue({ code: 'custom', message: `config encodes to ${bytes} bytes, over ${NAMESPACE_CONFIG_MAX_BYTES}` });
+    context.addIssue({
+      code: 'custom',
+      message: `config encodes to ${bytes} bytes, over ${NAMESPACE_CONFIG_MAX_BYTES}`,
+    });
 });
 
 const PlacementLabel = z.string().min(1).max(LABEL_MAX_LENGTH);
 
 /** Strict: an unknown field is refused, so a typo never silently means "unplaced". */
 export const NamespacePlacement = z
-  .object({ node: PlacementLabel.optional(), region: PlacementLabel.optional(), tier: PlacementLabel.optional(), pinned: z.boolean().optional() })
+  .object({
+    node: PlacementLabel.optional(),
+    region: PlacementLabel.optional(),
+    tier: PlacementLabel.optional(),
+    pinned: z.boolean().optional(),
+  })
   .strict();
 export type NamespacePlacement = z.infer<typeof NamespacePlacement>;
 
@@ -69,7 +78,12 @@ export type ListedNamespace = z.infer<typeof ListedNamespace>;
 export const ShardOwner = z.object({ nodeId: z.number(), ownerEpoch: z.number() });
 export type ShardOwner = z.infer<typeof ShardOwner>;
 
-export const ShardInfo = z.object({ shard: z.number(), owner: ShardOwner.nullable(), version: z.number().nullable(), records: z.number() });
+export const ShardInfo = z.object({
+  shard: z.number(),
+  owner: ShardOwner.nullable(),
+  version: z.number().nullable(),
+  records: z.number(),
+});
 export type ShardInfo = z.infer<typeof ShardInfo>;
 
 const OnConnection = { connectionId: ConnectionId };
@@ -97,7 +111,13 @@ export const namespaceProcedures = {
   'namespaces.put': procedure(
     'operate',
     'Create an explicit namespace with a config if absent (created), else refresh its lastSeen (touched)',
-    z.object({ ...OnNamespace, config: NamespaceConfig, placement: NamespacePlacement.nullable().default(null) }).strict(),
+    z
+      .object({
+        ...OnNamespace,
+        config: NamespaceConfig,
+        placement: NamespacePlacement.nullable().default(null),
+      })
+      .strict(),
     MintOutcome,
   ),
   'namespaces.setPlacement': procedure(
@@ -121,7 +141,16 @@ export const namespaceProcedures = {
   'namespaces.takeOwnership': procedure(
     'operate',
     'Take a shard for this node, raising its owner epoch: fences the node that owned it',
-    z.object({ ...OnConnection, shard: z.number().int().nonnegative().max(NAMESPACE_MAX_SHARDS - 1) }).strict(),
+    z
+      .object({
+        ...OnConnection,
+        shard: z
+          .number()
+          .int()
+          .nonnegative()
+          .max(NAMESPACE_MAX_SHARDS - 1),
+      })
+      .strict(),
     ShardOwner,
   ),
 };
@@ -144,7 +173,12 @@ export function shardLabel(shard: number): string {
  */
 export function explainNotOwner(details: Readonly<Record<string, unknown>>): string | null {
   const { shard, ownerNodeId, ownerEpoch, nodeId } = details;
-  if (typeof shard !== 'number' || typeof ownerNodeId !== 'number' || typeof ownerEpoch !== 'number') return null;
+  if (
+    typeof shard !== 'number' ||
+    typeof ownerNodeId !== 'number' ||
+    typeof ownerEpoch !== 'number'
+  )
+    return null;
   const self = typeof nodeId === 'number' ? ` This node is ${nodeId}.` : '';
   return (
     `shard ${shardLabel(shard)} is owned by node ${ownerNodeId} (epoch ${ownerEpoch}); take ownership to write here.` +

@@ -16,7 +16,12 @@ export const ObjectListing = z.object({
 });
 
 const ByteRange = z.union([
-  z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative().optional() }).strict(),
+  z
+    .object({
+      start: z.number().int().nonnegative(),
+      end: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
   z.object({ suffix: z.number().int().positive() }).strict(),
 ]);
 
@@ -48,6 +53,11 @@ export const objectProcedures = {
     'read',
     'Bytes of one object (at most 1 MiB per call; ask ranges for more)',
     z.object({ connectionId: ConnectionId, key: ObjectKey, range: ByteRange.optional() }).strict(),
-    z.object({ bytes: z.custom<Uint8Array>((value) => value instanceof Uint8Array), etag: z.string(), size: z.number(), truncated: z.boolean() }),
+    z.object({
+      bytes: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
+      etag: z.string(),
+      size: z.number(),
+      truncated: z.boolean(),
+    }),
   ),
 };

@@ -37,7 +37,10 @@ const MAX_CUSTOM_METADATA_CHARS = 8192;
 export const Uuid = z
   .string()
   .max(36)
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be a UUID (8-4-4-4-12 hex digits)')
+  .regex(
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    'must be a UUID (8-4-4-4-12 hex digits)',
+  )
   .transform((id) => id.toLowerCase());
 
 /** Kafka's legal topic names. */
@@ -116,22 +119,42 @@ export type PartitionSegments = z.infer<typeof PartitionSegments>;
 
 /** Epochs ascending, their first offsets ascending and inside [startOffset, endOffset]. */
 function checkSegmentShape(
-  input: { startOffset: number; endOffset: number; segmentLeaderEpochs: readonly LeaderEpochEntry[] },
+  input: {
+    startOffset: number;
+    endOffset: number;
+    segmentLeaderEpochs: readonly LeaderEpochEntry[];
+  },
   ctx: z.RefinementCtx,
 ): void {
   if (input.startOffset > input.endOffset) {
-    ctx.addIssue({ code: 'custom', path: ['endOffset'], message: `must not be below startOffset ${input.startOffset}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['endOffset'],
+      message: `must not be below startOffset ${input.startOffset}`,
+    });
     return;
   }
   input.segmentLeaderEpochs.forEach((entry, index) => {
     const previous = input.segmentLeaderEpochs[index - 1];
     const path = ['segmentLeaderEpochs', index];
     if (previous !== undefined && entry.epoch <= previous.epoch) {
-      ctx.addIssue({ code: 'custom', path: [...path, 'epoch'], message: `epoch ${entry.epoch} must be above epoch ${previous.epoch}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, 'epoch'],
+        message: `epoch ${entry.epoch} must be above epoch ${previous.epoch}`,
+      });
     } else if (previous !== undefined && entry.startOffset <= previous.startOffset) {
-      ctx.addIssue({ code: 'custom', path: [...path, 'startOffset'], message: `${entry.startOffset} must be above ${previous.startOffset}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, 'startOffset'],
+        message: `${entry.startOffset} must be above ${previous.startOffset}`,
+      });
     } else if (entry.startOffset < input.startOffset || entry.startOffset > input.endOffset) {
-      ctx.addIssue({ code: 'custom', path: [...path, 'startOffset'], message: `${entry.startOffset} is outside [${input.startOffset}, ${input.endOffset}]` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, 'startOffset'],
+        message: `${entry.startOffset} is outside [${input.startOffset}, ${input.endOffset}]`,
+      });
     }
   });
 }
@@ -144,7 +167,10 @@ export const AddSegmentInput = z
     segmentId: Uuid.optional(),
     startOffset: Offset,
     endOffset: Offset,
-    segmentLeaderEpochs: z.array(LeaderEpochEntry).min(1, 'must hold at least one epoch').max(MAX_EPOCH_ENTRIES),
+    segmentLeaderEpochs: z
+      .array(LeaderEpochEntry)
+      .min(1, 'must hold at least one epoch')
+      .max(MAX_EPOCH_ENTRIES),
     segmentSizeBytes: NonNegative,
     brokerId: BrokerId,
     maxTimestampMs: TimestampMs,
@@ -178,17 +204,29 @@ export const DeletePartitionInput = z
   .strict();
 export type DeletePartitionInput = z.output<typeof DeletePartitionInput>;
 
-export const FindSegmentInput = z.object({ ...partitionFields, epoch: LeaderEpoch, offset: Offset }).strict();
+export const FindSegmentInput = z
+  .object({ ...partitionFields, epoch: LeaderEpoch, offset: Offset })
+  .strict();
 export const HighestOffsetInput = z.object({ ...partitionFields, epoch: LeaderEpoch }).strict();
 
 export const TransitionsInput = z.discriminatedUnion('lifecycle', [
-  z.object({ lifecycle: z.literal('segment'), from: z.union([z.literal('NONE'), SegmentState]) }).strict(),
-  z.object({ lifecycle: z.literal('partition-delete'), from: z.union([z.literal('NONE'), PartitionDeleteState]) }).strict(),
+  z
+    .object({ lifecycle: z.literal('segment'), from: z.union([z.literal('NONE'), SegmentState]) })
+    .strict(),
+  z
+    .object({
+      lifecycle: z.literal('partition-delete'),
+      from: z.union([z.literal('NONE'), PartitionDeleteState]),
+    })
+    .strict(),
 ]);
 
 /** `0:100,1:150` (epoch:firstOffset pairs) as the CLI and the console's form take them; null if malformed. */
 export function leaderEpochsFromText(text: string): LeaderEpochEntry[] | null {
-  const pairs = text.split(',').map((pair) => pair.trim()).filter((pair) => pair !== '');
+  const pairs = text
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '');
   const entries: LeaderEpochEntry[] = [];
   for (const pair of pairs) {
     const match = /^(\d{1,15}):(\d{1,16})$/.exec(pair);
@@ -205,7 +243,7 @@ export function leaderEpochsToText(entries: readonly LeaderEpochEntry[]): string
 export const segmentProcedures = {
   'segments.partitions': procedure(
     'read',
-    'Topic-partitions that hold tiered-segment metadata under the connection\'s root',
+    "Topic-partitions that hold tiered-segment metadata under the connection's root",
     z.object({ connectionId: ConnectionId }).strict(),
     z.array(StoredPartition),
   ),
@@ -227,7 +265,12 @@ export const segmentProcedures = {
     HighestOffsetInput,
     z.number().nullable(),
   ),
-  'segments.add': procedure('operate', 'Record a new segment copy (COPY_SEGMENT_STARTED)', AddSegmentInput, Segment),
+  'segments.add': procedure(
+    'operate',
+    'Record a new segment copy (COPY_SEGMENT_STARTED)',
+    AddSegmentInput,
+    Segment,
+  ),
   'segments.update': procedure(
     'operate',
     'Move a segment along its lifecycle (null once DELETE_SEGMENT_FINISHED drops it)',
@@ -236,7 +279,7 @@ export const segmentProcedures = {
   ),
   'segments.deletePartition': procedure(
     'operate',
-    'Move the partition\'s delete marker (FINISHED drops its segment metadata)',
+    "Move the partition's delete marker (FINISHED drops its segment metadata)",
     DeletePartitionInput,
     PartitionDeleteMarker,
   ),
@@ -248,7 +291,7 @@ export const segmentProcedures = {
   ),
   'segments.transitions': procedure(
     'read',
-    'The states a segment or partition-delete state may move to (the engine\'s table)',
+    "The states a segment or partition-delete state may move to (the engine's table)",
     TransitionsInput,
     z.array(z.union([SegmentState, PartitionDeleteState])),
   ),

@@ -37,11 +37,35 @@ function readAcks(file: string): Ack[] {
 }
 
 /** Runs one load-generator process and SIGKILLs it after `killAfterMs`; resolves when it is gone. */
-function appendThenKill(connection: readonly string[], acksFile: string, ack: 'durable' | 'enqueued', killAfterMs: number): Promise<void> {
+function appendThenKill(
+  connection: readonly string[],
+  acksFile: string,
+  ack: 'durable' | 'enqueued',
+  killAfterMs: number,
+): Promise<void> {
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
-      [cairn, 'wal', 'append', ...connection, '--writers', String(WRITERS), '--regions', String(REGIONS), '--count', '1000000', '--size', '200', '--ack', ack, '--flush-ms', '10', '--acks-out', acksFile],
+      [
+        cairn,
+        'wal',
+        'append',
+        ...connection,
+        '--writers',
+        String(WRITERS),
+        '--regions',
+        String(REGIONS),
+        '--count',
+        '1000000',
+        '--size',
+        '200',
+        '--ack',
+        ack,
+        '--flush-ms',
+        '10',
+        '--acks-out',
+        acksFile,
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...s3Env() } },
     );
     const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
@@ -65,7 +89,10 @@ async function replayAll(io: ObjectIo): Promise<Map<string, { count: number; sha
     for await (const entry of log.read({ prefix: log.prefix, regionId: region }, 1n)) {
       const key = `${region}/${entry.id}`;
       const seen = present.get(key);
-      present.set(key, { count: (seen?.count ?? 0) + 1, sha256: createHash('sha256').update(entry.data).digest('hex') });
+      present.set(key, {
+        count: (seen?.count ?? 0) + 1,
+        sha256: createHash('sha256').update(entry.data).digest('hex'),
+      });
     }
   }
   return present;
@@ -73,10 +100,19 @@ async function replayAll(io: ObjectIo): Promise<Map<string, { count: number; sha
 
 /** Kill moments spread over the writer's life: some during the open, most while appending. */
 function killMoments(cycles: number): number[] {
-  return Array.from({ length: cycles }, (_, cycle) => 900 + ((cycle * 977) % 1800) + (randomBytes(1)[0]! % 200));
+  return Array.from(
+    { length: cycles },
+    (_, cycle) => 900 + ((cycle * 977) % 1800) + (randomBytes(1)[0]! % 200),
+  );
 }
 
-async function runGate(io: ObjectIo, connection: readonly string[], cycles: number, ack: 'durable' | 'enqueued', workDir: string) {
+async function runGate(
+  io: ObjectIo,
+  connection: readonly string[],
+  cycles: number,
+  ack: 'durable' | 'enqueued',
+  workDir: string,
+) {
   const acksFile = join(workDir, `acks-${ack}.ndjson`);
   for (const moment of killMoments(cycles)) await appendThenKill(connection, acksFile, ack, moment);
   const acks = readAcks(acksFile);
@@ -93,14 +129,20 @@ function workDir(): string {
   return dir;
 }
 
-function expectDurableGate({ acks, present }: Awaited<ReturnType<typeof runGate>>, cycles: number): void {
+function expectDurableGate(
+  { acks, present }: Awaited<ReturnType<typeof runGate>>,
+  cycles: number,
+): void {
   expect(acks.length).toBeGreaterThan(0);
   const acked = new Set<string>();
   for (const ack of acks) {
     const key = `${ack.region}/${ack.id}`;
     expect(acked.has(key), `id ${key} acknowledged twice`).toBe(false);
     acked.add(key);
-    expect(present.get(key), `acknowledged ${key} is missing after the crash`).toEqual({ count: 1, sha256: ack.sha256 });
+    expect(present.get(key), `acknowledged ${key} is missing after the crash`).toEqual({
+      count: 1,
+      sha256: ack.sha256,
+    });
   }
   for (const [key, seen] of present) expect(seen.count, `${key} replayed twice`).toBe(1);
   // Entries present but never acknowledged: at most one in-flight append per writer per kill.
@@ -111,15 +153,29 @@ function expectDurableGate({ acks, present }: Awaited<ReturnType<typeof runGate>
 describe('crash gate on the local store', () => {
   it('keeps every acknowledged entry exactly once across 20 SIGKILL cycles (durable)', async () => {
     const dir = workDir();
-    const result = await runGate(new LocalObjectIo(join(dir, 'store')), ['--dir', join(dir, 'store')], 20, 'durable', dir);
+    const result = await runGate(
+      new LocalObjectIo(join(dir, 'store')),
+      ['--dir', join(dir, 'store')],
+      20,
+      'durable',
+      dir,
+    );
     expectDurableGate(result, 20);
   }, 300_000);
 
   it('never duplicates an entry in enqueued mode, and loses at most the unpersisted backlog', async () => {
     const dir = workDir();
-    const { acks, present } = await runGate(new LocalObjectIo(join(dir, 'store')), ['--dir', join(dir, 'store')], 4, 'enqueued', dir);
+    const { acks, present } = await runGate(
+      new LocalObjectIo(join(dir, 'store')),
+      ['--dir', join(dir, 'store')],
+      4,
+      'enqueued',
+      dir,
+    );
     for (const [key, seen] of present) expect(seen.count, `${key} replayed twice`).toBe(1);
-    const lost = acks.filter((ack) => present.get(`${ack.region}/${ack.id}`)?.sha256 !== ack.sha256);
+    const lost = acks.filter(
+      (ack) => present.get(`${ack.region}/${ack.id}`)?.sha256 !== ack.sha256,
+    );
     // The backlog a kill can drop is bounded by maxUnpersistedBytes (64 MiB) per cycle.
     expect(lost.length * 200).toBeLessThanOrEqual(4 * 64 * 1024 * 1024);
     for (const ack of acks) {
@@ -135,10 +191,24 @@ describe.skipIf(!endpoint)('crash gate on S3', () => {
   it('keeps every acknowledged entry exactly once across 5 SIGKILL cycles (durable)', async () => {
     const dir = workDir();
     const bucket = `cairn-crash-${randomBytes(4).toString('hex')}`;
-    const config = { bucket, endpoint, forcePathStyle: true, credentials: { accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '', secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '' } };
+    const config = {
+      bucket,
+      endpoint,
+      forcePathStyle: true,
+      credentials: {
+        accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '',
+        secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '',
+      },
+    };
     await createBucketIfMissing(config);
     const io = new S3ObjectIo(config);
-    const result = await runGate(io, ['--bucket', bucket, '--s3-endpoint', endpoint!, '--path-style'], 5, 'durable', dir);
+    const result = await runGate(
+      io,
+      ['--bucket', bucket, '--s3-endpoint', endpoint!, '--path-style'],
+      5,
+      'durable',
+      dir,
+    );
     expectDurableGate(result, 5);
     io.destroy();
   }, 300_000);

@@ -157,7 +157,9 @@ const MATRIX: ReadonlyArray<{ row: SpecRow; name: string; run: () => Promise<voi
       io2.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'delay', delayMs: 100 });
       const { lastEntryIds } = await old.appendBatch(entriesOf(old, REGION_A, 'b1', 'b2'));
       const newer = await openStore(io2, { ackMode: 'enqueued' });
-      const waited = await settle(old.waitDurable(providerOf(old), lastEntryIds.get(REGION_A) ?? 0n));
+      const waited = await settle(
+        old.waitDurable(providerOf(old), lastEntryIds.get(REGION_A) ?? 0n),
+      );
       expect(waited.ok).toBe(false);
       if (!waited.ok) expect(waited.error).toMatchObject({ code: 'LostBacklog', count: 2 });
       expect(old.state().poisoned?.code).toBe('Fenced');
@@ -176,7 +178,9 @@ const MATRIX: ReadonlyArray<{ row: SpecRow; name: string; run: () => Promise<voi
       const seq = store.state().nextSeq;
       await io.putIfAbsent(keyAt(seq), foreignObject(seq, store.epoch - 1n));
       const { lastEntryIds } = await store.appendBatch(entriesOf(store, REGION_A, 'q'));
-      const waited = await settle(store.waitDurable(providerOf(store), lastEntryIds.get(REGION_A) ?? 0n));
+      const waited = await settle(
+        store.waitDurable(providerOf(store), lastEntryIds.get(REGION_A) ?? 0n),
+      );
       expect(waited.ok).toBe(false);
       expect(store.state().poisoned?.code).toBe('Poisoned');
       // Every operation but stop fails with the same terminal error, verbatim.

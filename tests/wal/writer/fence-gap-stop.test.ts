@@ -49,7 +49,9 @@ describe('durability fence', () => {
     const ok = await store.appendBatch(entriesOf(store, REGION_A, 'reported'));
     const okSeq = seqOf(ok.lastEntryIds.get(REGION_A) ?? 0n);
     expect(okSeq).toBe(seq + 1n);
-    expect(decodeObject((await io.get(keyAt(okSeq))).bytes, keyAt(okSeq)).header.link).toEqual(start);
+    expect(decodeObject((await io.get(keyAt(okSeq))).bytes, keyAt(okSeq)).header.link).toEqual(
+      start,
+    );
     expect((await readAll(store, REGION_A)).map(payloadOf)).toEqual(['reported']);
     expect(store.state().poisoned).toBeNull();
     await store.stop();
@@ -73,7 +75,9 @@ describe('durability fence', () => {
     const off = store.onStateChange((s) => {
       maxRounds = Math.max(maxRounds, s.fenceRound === null ? 0 : 1);
     });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.appendBatch(entriesOf(store, REGION_A, `r${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.appendBatch(entriesOf(store, REGION_A, `r${i}`))),
+    );
     off();
     expect(maxRounds).toBe(1);
     expect(results).toHaveLength(8);
@@ -85,10 +89,16 @@ describe('durability fence', () => {
 describe('start gap (control.md point 2)', () => {
   it('never creates at or beyond B + 64 while fence reads fail; resumes once one passes', async () => {
     const io = new FaultyObjectIo(new MemoryObjectIo());
-    const store = await openStore(io, { maxBatchBytes: 1, maxSealedBatches: 30, maxInFlightCreates: 8 }, { fenceDeadlineMs: 20_000, fenceRetryDelayMs: 5 });
+    const store = await openStore(
+      io,
+      { maxBatchBytes: 1, maxSealedBatches: 30, maxInFlightCreates: 8 },
+      { fenceDeadlineMs: 20_000, fenceRetryDelayMs: 5 },
+    );
     const b = store.state().certified;
     io.inject(manifestReads);
-    const appends = Array.from({ length: 100 }, (_, i) => store.appendBatch(entriesOf(store, REGION_A, `g${i}`)));
+    const appends = Array.from({ length: 100 }, (_, i) =>
+      store.appendBatch(entriesOf(store, REGION_A, `g${i}`)),
+    );
     await until(() => store.state().gapBlocked, 'the gap to block creates');
     const seqs = await listedSeqs(io);
     expect(seqs.every((s) => s < b + START_GAP)).toBe(true);

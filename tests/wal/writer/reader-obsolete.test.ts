@@ -39,7 +39,10 @@ class CountingIo extends FaultyObjectIo {
 async function writeObjects(store: ObjectStoreLogStore, count: number): Promise<bigint[]> {
   const ids: bigint[] = [];
   for (let i = 0; i < count; i++) {
-    const r = await store.appendBatch([...entriesOf(store, REGION_A, `a${i}`), ...entriesOf(store, REGION_B, `b${i}`)]);
+    const r = await store.appendBatch([
+      ...entriesOf(store, REGION_A, `a${i}`),
+      ...entriesOf(store, REGION_B, `b${i}`),
+    ]);
     ids.push(r.lastEntryIds.get(REGION_A) ?? 0n);
   }
   return ids;
@@ -73,7 +76,12 @@ describe('reader', () => {
     const io2 = new FaultyObjectIo(new MemoryObjectIo());
     const strict = await openStore(io2, { onCorruptedSegment: 'fail' });
     const ids2 = await writeObjects(strict, 2);
-    io2.inject({ op: 'get', key: new RegExp(`${keyAt(seqOf(ids2[0] ?? 0n))}$`), kind: 'corrupt', count: 2 });
+    io2.inject({
+      op: 'get',
+      key: new RegExp(`${keyAt(seqOf(ids2[0] ?? 0n))}$`),
+      kind: 'corrupt',
+      count: 2,
+    });
     await expect(readAll(strict, REGION_A)).rejects.toMatchObject({ code: 'CorruptSegment' });
     await strict.stop();
   });
@@ -108,12 +116,16 @@ describe('obsolete', () => {
   it('rejects ids whose sequence is at or above 2^44 - 2^20, and ids whose object is not durable yet', async () => {
     const io = new FaultyObjectIo(new MemoryObjectIo());
     const store = await openStore(io);
-    await expect(store.obsolete(providerOf(store), REGION_A, OBSOLETE_SEQ_LIMIT << 20n)).rejects.toMatchObject({ code: 'InvalidEntryId' });
+    await expect(
+      store.obsolete(providerOf(store), REGION_A, OBSOLETE_SEQ_LIMIT << 20n),
+    ).rejects.toMatchObject({ code: 'InvalidEntryId' });
     io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'delay', delayMs: 80 });
     const seq = store.state().nextSeq;
     const pending = store.appendBatch(entriesOf(store, REGION_A, 'pending'));
     await until(() => store.state().createsInFlight.length === 1, 'create in flight');
-    await expect(store.obsolete(providerOf(store), REGION_A, (seq << 20n) | 1n)).rejects.toMatchObject({ code: 'InvalidEntryId' });
+    await expect(
+      store.obsolete(providerOf(store), REGION_A, (seq << 20n) | 1n),
+    ).rejects.toMatchObject({ code: 'InvalidEntryId' });
     await pending;
     await store.stop();
   });
@@ -139,7 +151,9 @@ describe('obsolete', () => {
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(codeOf(outcome.error)).toBe('WalObjectSequenceUnsettled');
     expect(store.state().nextSeq).toBe(next);
-    expect((await readControl(registerStoreOf(io, PREFIX)))?.control.watermarks.get(REGION_A)).toBeUndefined();
+    expect(
+      (await readControl(registerStoreOf(io, PREFIX)))?.control.watermarks.get(REGION_A),
+    ).toBeUndefined();
     await store.stop();
     await settle(pending);
   });
@@ -150,10 +164,14 @@ describe('obsolete', () => {
     const next = store.state().nextSeq;
     const aborted = new AbortController();
     aborted.abort();
-    await expect(store.obsolete(providerOf(store), REGION_A, (next + 10n) << 20n, { signal: aborted.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      store.obsolete(providerOf(store), REGION_A, (next + 10n) << 20n, { signal: aborted.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
     expect(store.state().nextSeq).toBe(next);
     const late = new AbortController();
-    const call = store.obsolete(providerOf(store), REGION_A, (next + 10n) << 20n, { signal: late.signal });
+    const call = store.obsolete(providerOf(store), REGION_A, (next + 10n) << 20n, {
+      signal: late.signal,
+    });
     late.abort();
     await call;
     expect(store.state().nextSeq).toBe(next + 11n);

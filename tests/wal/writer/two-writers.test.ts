@@ -37,14 +37,20 @@ async function objectsOfEpoch(io: FaultyObjectIo, epoch: bigint): Promise<bigint
 describe('two live writers on one prefix', () => {
   it('the older is fenced; nothing acknowledged is lost; no old create reaches the new start; failed appends never reappear later', async () => {
     const io = new FaultyObjectIo(new MemoryObjectIo());
-    const older = await openStore(io, { maxBatchBytes: 1, maxInFlightCreates: 4 }, { fenceDeadlineMs: 300, fenceRetryDelayMs: 5 });
+    const older = await openStore(
+      io,
+      { maxBatchBytes: 1, maxInFlightCreates: 4 },
+      { fenceDeadlineMs: 300, fenceRetryDelayMs: 5 },
+    );
     io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'unavailable', count: 2 });
     io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'apply-then-lose', count: 2 });
     io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'delay', delayMs: 25 });
     const acked: string[] = [];
     const failed: string[] = [];
     const appends = Array.from({ length: 80 }, (_, i) =>
-      settle(older.appendBatch(entriesOf(older, REGION_A, `A${i}`))).then((r) => (r.ok ? acked : failed).push(`A${i}`)),
+      settle(older.appendBatch(entriesOf(older, REGION_A, `A${i}`))).then((r) =>
+        (r.ok ? acked : failed).push(`A${i}`),
+      ),
     );
     await until(() => acked.length >= 5, 'the older writer to acknowledge a few');
     const lateEntries = entriesOf(older, REGION_A, 'A-late'); // entry() too fails once poisoned
@@ -57,7 +63,8 @@ describe('two live writers on one prefix', () => {
     if (!late.ok) expect(codeOf(late.error)).toBe('Fenced');
     expect(older.state().poisoned?.code).toBe('Fenced');
 
-    for (const payload of acked) expect(seenAtOpen.has(payload), `${payload} acknowledged but not recovered`).toBe(true);
+    for (const payload of acked)
+      expect(seenAtOpen.has(payload), `${payload} acknowledged but not recovered`).toBe(true);
     const olderSeqs = await objectsOfEpoch(io, older.epoch);
     expect(olderSeqs.every((s) => s < startSeq)).toBe(true);
 
@@ -67,7 +74,8 @@ describe('two live writers on one prefix', () => {
     const third = await openStore(io);
     const replayed = (await readAll(third, REGION_A)).map(payloadOf);
     for (const payload of [...acked, 'B1', 'B2']) expect(replayed).toContain(payload);
-    for (const payload of replayed.filter((p) => p.startsWith('A'))) expect(seenAtOpen.has(payload)).toBe(true);
+    for (const payload of replayed.filter((p) => p.startsWith('A')))
+      expect(seenAtOpen.has(payload)).toBe(true);
     await third.stop();
   }, 30_000);
 
@@ -76,7 +84,12 @@ describe('two live writers on one prefix', () => {
       const io = new FaultyObjectIo(new MemoryObjectIo());
       const older = await openStore(io, { ackFence }, { fenceDeadlineMs: 300 });
       const seq = older.state().nextSeq;
-      io.inject({ op: 'putIfAbsent', key: new RegExp(`${keyAt(seq)}$`), kind: 'delay', delayMs: 150 });
+      io.inject({
+        op: 'putIfAbsent',
+        key: new RegExp(`${keyAt(seq)}$`),
+        kind: 'delay',
+        delayMs: 150,
+      });
       const racing = settle(older.appendBatch(entriesOf(older, REGION_A, 'racing')));
       await until(() => older.state().createsInFlight.length === 1, 'create in flight');
       const newer = await openStore(io);

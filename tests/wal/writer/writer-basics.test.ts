@@ -21,7 +21,10 @@ describe('writer: ids, ordering, batching', () => {
     const store = await openStore(new MemoryObjectIo(), { flushIntervalMs: 30 });
     const seq = store.state().nextSeq;
     const [first, second] = await Promise.all([
-      store.appendBatch([...entriesOf(store, REGION_A, 'a1', 'a2'), ...entriesOf(store, REGION_B, 'b1')]),
+      store.appendBatch([
+        ...entriesOf(store, REGION_A, 'a1', 'a2'),
+        ...entriesOf(store, REGION_B, 'b1'),
+      ]),
       store.appendBatch(entriesOf(store, REGION_A, 'a3')),
     ]);
     expect(first.lastEntryIds.get(REGION_A)).toBe((seq << 20n) | 2n);
@@ -33,13 +36,18 @@ describe('writer: ids, ordering, batching', () => {
   });
 
   it('durable acks arrive in admission order and only once indexed and fenced', async () => {
-    const store = await openStore(new MemoryObjectIo(), { maxBatchBytes: 40, maxInFlightCreates: 4 });
+    const store = await openStore(new MemoryObjectIo(), {
+      maxBatchBytes: 40,
+      maxInFlightCreates: 4,
+    });
     const order: number[] = [];
     const appends = Array.from({ length: 12 }, (_, i) =>
       store.appendBatch(entriesOf(store, REGION_A, `e${i}`)).then((r) => {
         order.push(i);
         // Reported durable means visible to latestEntryId at once.
-        expect(store.latestEntryId(providerOf(store))).toBeGreaterThanOrEqual(r.lastEntryIds.get(REGION_A) ?? 0n);
+        expect(store.latestEntryId(providerOf(store))).toBeGreaterThanOrEqual(
+          r.lastEntryIds.get(REGION_A) ?? 0n,
+        );
         return r;
       }),
     );
@@ -95,7 +103,10 @@ describe('writer: ids, ordering, batching', () => {
     const one = store.entry(new Uint8Array(0), 0n, REGION_A, providerOf(store));
     const seq = store.state().nextSeq;
     const half = Array.from({ length: Number(MAX_POSITION) - 10 }, () => one);
-    const [a, b] = await Promise.all([store.appendBatch(half), store.appendBatch(Array.from({ length: 20 }, () => one))]);
+    const [a, b] = await Promise.all([
+      store.appendBatch(half),
+      store.appendBatch(Array.from({ length: 20 }, () => one)),
+    ]);
     expect(a.lastEntryIds.get(REGION_A)).toBe((seq << 20n) | (MAX_POSITION - 10n));
     expect(b.lastEntryIds.get(REGION_A)).toBe(((seq + 1n) << 20n) | 20n);
     const decoded = decodeObject((await io.get(keyAt(seq + 1n))).bytes, keyAt(seq + 1n));
@@ -106,7 +117,11 @@ describe('writer: ids, ordering, batching', () => {
   it('backpressure holds appends in order and drops nothing', async () => {
     const io = new FaultyObjectIo(new MemoryObjectIo());
     io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'delay', delayMs: 40 });
-    const store = await openStore(io, { maxSealedBatches: 1, maxInFlightCreates: 1, maxBatchBytes: 20 });
+    const store = await openStore(io, {
+      maxSealedBatches: 1,
+      maxInFlightCreates: 1,
+      maxBatchBytes: 20,
+    });
     let stalledSeen = false;
     const off = store.onStateChange((s) => {
       if (s.heldAppends > 0) stalledSeen = true;
@@ -126,13 +141,21 @@ describe('writer: ids, ordering, batching', () => {
   it('checks the provider everywhere (WrongProvider)', async () => {
     const store = await openStore(new MemoryObjectIo());
     const foreign = { prefix: 'other/nodes/1/generations/0', regionId: REGION_A };
-    expect(() => store.entry(new Uint8Array(1), 0n, REGION_A, foreign)).toThrow(expect.objectContaining({ code: 'WrongProvider' }));
+    expect(() => store.entry(new Uint8Array(1), 0n, REGION_A, foreign)).toThrow(
+      expect.objectContaining({ code: 'WrongProvider' }),
+    );
     expect(() => store.entry(new Uint8Array(1), 0n, REGION_B, providerOf(store, REGION_A))).toThrow(
       expect.objectContaining({ code: 'WrongProvider' }),
     );
-    expect(() => store.latestEntryId(foreign)).toThrow(expect.objectContaining({ code: 'WrongProvider' }));
-    expect(() => store.read(foreign, 0n)).toThrow(expect.objectContaining({ code: 'WrongProvider' }));
-    await expect(store.obsolete(foreign, REGION_A, 0n)).rejects.toMatchObject({ code: 'WrongProvider' });
+    expect(() => store.latestEntryId(foreign)).toThrow(
+      expect.objectContaining({ code: 'WrongProvider' }),
+    );
+    expect(() => store.read(foreign, 0n)).toThrow(
+      expect.objectContaining({ code: 'WrongProvider' }),
+    );
+    await expect(store.obsolete(foreign, REGION_A, 0n)).rejects.toMatchObject({
+      code: 'WrongProvider',
+    });
     await expect(store.waitDurable(foreign, 1n)).rejects.toMatchObject({ code: 'WrongProvider' });
     await store.stop();
   });

@@ -3,7 +3,11 @@ import type { Handlers } from '../router';
 
 type ConnectionHandlers = Pick<
   Handlers,
-  'connections.list' | 'connections.add' | 'connections.remove' | 'connections.test' | 'connections.setOperator'
+  | 'connections.list'
+  | 'connections.add'
+  | 'connections.remove'
+  | 'connections.test'
+  | 'connections.setOperator'
 >;
 
 export function connectionHandlers({ connections }: Services): ConnectionHandlers {

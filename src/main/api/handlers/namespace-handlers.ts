@@ -10,18 +10,28 @@ import type { NamespaceService } from '../../services/namespaces/namespace-servi
 type NamespaceProcedures = typeof namespaceProcedures;
 
 export type NamespaceHandlers = {
-  [K in keyof NamespaceProcedures]: (input: z.output<NamespaceProcedures[K]['input']>) => Promise<z.output<NamespaceProcedures[K]['output']>>;
+  [K in keyof NamespaceProcedures]: (
+    input: z.output<NamespaceProcedures[K]['input']>,
+  ) => Promise<z.output<NamespaceProcedures[K]['output']>>;
 };
 
-export function namespaceHandlers({ namespaces }: { readonly namespaces: NamespaceService }): NamespaceHandlers {
+export function namespaceHandlers({
+  namespaces,
+}: {
+  readonly namespaces: NamespaceService;
+}): NamespaceHandlers {
   return {
     'namespaces.list': ({ connectionId }) => namespaces.list(connectionId),
     'namespaces.get': ({ connectionId, name }) => namespaces.get(connectionId, name),
-    'namespaces.register': ({ connectionId, name, origin }) => namespaces.register(connectionId, name, origin),
-    'namespaces.put': ({ connectionId, name, config, placement }) => namespaces.put(connectionId, name, config, placement),
-    'namespaces.setPlacement': ({ connectionId, name, placement }) => namespaces.setPlacement(connectionId, name, placement),
+    'namespaces.register': ({ connectionId, name, origin }) =>
+      namespaces.register(connectionId, name, origin),
+    'namespaces.put': ({ connectionId, name, config, placement }) =>
+      namespaces.put(connectionId, name, config, placement),
+    'namespaces.setPlacement': ({ connectionId, name, placement }) =>
+      namespaces.setPlacement(connectionId, name, placement),
     'namespaces.deprecate': ({ connectionId, name }) => namespaces.deprecate(connectionId, name),
     'namespaces.shards': ({ connectionId }) => namespaces.shards(connectionId),
-    'namespaces.takeOwnership': ({ connectionId, shard }) => namespaces.takeOwnership(connectionId, shard),
+    'namespaces.takeOwnership': ({ connectionId, shard }) =>
+      namespaces.takeOwnership(connectionId, shard),
   };
 }

@@ -9,18 +9,35 @@ export function objectHandlers({ connections }: Services): ObjectHandlers {
     'objects.list': async ({ connectionId, prefix, delimiter, continuation, pageSize }) => {
       const { io } = await connections.io(connectionId);
       const page = await io.listPage(prefix, { delimiter, continuation, pageSize });
-      return { objects: [...page.objects], commonPrefixes: [...page.commonPrefixes], continuation: page.continuation };
+      return {
+        objects: [...page.objects],
+        commonPrefixes: [...page.commonPrefixes],
+        continuation: page.continuation,
+      };
     },
-    'objects.head': async ({ connectionId, key }) => (await connections.io(connectionId)).io.head(key),
+    'objects.head': async ({ connectionId, key }) =>
+      (await connections.io(connectionId)).io.head(key),
     'objects.get': async ({ connectionId, key, range }) => {
       const { io } = await connections.io(connectionId);
       // A viewer never pulls more than 1 MiB at once: huge objects are read in ranges.
       const bounded = range ?? { start: 0, end: MAX_OBJECT_READ_BYTES - 1 };
-      const limited = 'suffix' in bounded
-        ? { suffix: Math.min(bounded.suffix, MAX_OBJECT_READ_BYTES) }
-        : { start: bounded.start, end: Math.min(bounded.end ?? Number.MAX_SAFE_INTEGER, bounded.start + MAX_OBJECT_READ_BYTES - 1) };
+      const limited =
+        'suffix' in bounded
+          ? { suffix: Math.min(bounded.suffix, MAX_OBJECT_READ_BYTES) }
+          : {
+              start: bounded.start,
+              end: Math.min(
+                bounded.end ?? Number.MAX_SAFE_INTEGER,
+                bounded.start + MAX_OBJECT_READ_BYTES - 1,
+              ),
+            };
       const result = await io.get(key, limited);
-      return { bytes: result.bytes, etag: result.etag, size: result.size, truncated: result.bytes.length < result.size };
+      return {
+        bytes: result.bytes,
+        etag: result.etag,
+        size: result.size,
+        truncated: result.bytes.length < result.size,
+      };
     },
   };
 }

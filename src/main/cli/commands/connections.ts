@@ -17,7 +17,9 @@ interface DataDirOption {
 const service = (options: DataDirOption) => new ConnectionsService(options.dataDir, new EventBus());
 
 function where(connection: Connection): string {
-  return connection.kind === 'local' ? connection.path : `s3://${connection.bucket}/${connection.root} at ${connection.endpoint ?? 'AWS'}`;
+  return connection.kind === 'local'
+    ? connection.path
+    : `s3://${connection.bucket}/${connection.root} at ${connection.endpoint ?? 'AWS'}`;
 }
 
 function validSpec(candidate: unknown): ConnectionSpec {
@@ -28,15 +30,25 @@ function validSpec(candidate: unknown): ConnectionSpec {
 }
 
 export function registerConnections(program: Command): void {
-  const connections = program.command('connections').description('Saved connection profiles (shared with the app)');
+  const connections = program
+    .command('connections')
+    .description('Saved connection profiles (shared with the app)');
   const common = (command: Command) =>
-    command.option('--data-dir <path>', 'app data directory', defaultDataDir()).option('--json', 'JSON output');
+    command
+      .option('--data-dir <path>', 'app data directory', defaultDataDir())
+      .option('--json', 'JSON output');
 
   common(connections.command('ls').description('List saved connections')).action(
     runAction(async (options: DataDirOption) => {
       const list = await service(options).list();
       if (options.json) printJson(list);
-      else printLines(table(['ID', 'NAME', 'KIND', 'LOCATION'], list.map((c) => [c.id, c.name, c.kind, where(c)])));
+      else
+        printLines(
+          table(
+            ['ID', 'NAME', 'KIND', 'LOCATION'],
+            list.map((c) => [c.id, c.name, c.kind, where(c)]),
+          ),
+        );
     }),
   );
 
@@ -45,13 +57,19 @@ export function registerConnections(program: Command): void {
     .requiredOption('--path <dir>', 'directory')
     .action(
       runAction(async (options: DataDirOption & { name: string; path: string }) => {
-        const added = await service(options).add(validSpec({ kind: 'local', name: options.name, path: options.path }));
+        const added = await service(options).add(
+          validSpec({ kind: 'local', name: options.name, path: options.path }),
+        );
         if (options.json) printJson(added);
         else printLines([`added ${added.id} (${added.name})`]);
       }),
     );
 
-  common(connections.command('add-s3').description('Save an S3 connection (credentials: AWS chain or --profile; never stored)'))
+  common(
+    connections
+      .command('add-s3')
+      .description('Save an S3 connection (credentials: AWS chain or --profile; never stored)'),
+  )
     .requiredOption('--name <name>', 'display name')
     .requiredOption('--bucket <bucket>', 'bucket')
     .option('--s3-endpoint <url>', 'endpoint URL (blank: AWS)')
@@ -62,7 +80,15 @@ export function registerConnections(program: Command): void {
     .action(
       runAction(
         async (
-          options: DataDirOption & { name: string; bucket: string; s3Endpoint?: string; s3Region: string; pathStyle?: boolean; profile?: string; root: string },
+          options: DataDirOption & {
+            name: string;
+            bucket: string;
+            s3Endpoint?: string;
+            s3Region: string;
+            pathStyle?: boolean;
+            profile?: string;
+            root: string;
+          },
         ) => {
           const spec = validSpec({
             kind: 's3',
@@ -81,7 +107,11 @@ export function registerConnections(program: Command): void {
       ),
     );
 
-  common(connections.command('test').description('Reachability, permissions and the conditional-write probe'))
+  common(
+    connections
+      .command('test')
+      .description('Reachability, permissions and the conditional-write probe'),
+  )
     .argument('<id>', 'connection id')
     .action(
       runAction(async (id: string, options: DataDirOption) => {

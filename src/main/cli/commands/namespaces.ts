@@ -18,7 +18,12 @@ import {
 } from '../../engine/namespaces';
 import { NamespaceNotFoundError } from '../../services/namespaces/errors';
 import { explicitRecord } from '../../services/namespaces/explicit-record';
-import { openConnection, parseUnsigned, withConnectionFlags, type ConnectionOptions } from '../connection-flags';
+import {
+  openConnection,
+  parseUnsigned,
+  withConnectionFlags,
+  type ConnectionOptions,
+} from '../connection-flags';
 import { printJson, printLines, reportError, table } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
@@ -38,12 +43,15 @@ interface PlacementFlags extends JsonFlag {
 /** The registry of the store the connection flags name, acting as `--node`. */
 async function openRegistry(options: ConnectionOptions): Promise<ObjectNamespaceStore> {
   const { io, root, node } = await openConnection(options);
-  if (node > BigInt(Number.MAX_SAFE_INTEGER)) throw new UsageError(`--node must be at most ${Number.MAX_SAFE_INTEGER} for namespaces`);
+  if (node > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new UsageError(`--node must be at most ${Number.MAX_SAFE_INTEGER} for namespaces`);
   return new ObjectNamespaceStore({ io, root, nodeId: Number(node) });
 }
 
 /** Runs a command; a NotOwner gets its typed report plus one line saying what to do about it. */
-function registryAction<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+function registryAction<A extends unknown[]>(
+  action: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
   return runAction(async (...args: A) => {
     try {
       await action(...args);
@@ -51,7 +59,9 @@ function registryAction<A extends unknown[]>(action: (...args: A) => Promise<voi
       if (!(error instanceof NotOwnerError)) throw error;
       process.exitCode = reportError(error);
       const explanation = explainNotOwner(error.details) ?? error.message;
-      process.stderr.write(`${explanation} (cairn ns take-ownership ${error.site.shard ?? 'SHARD'} --node ${error.nodeId})\n`);
+      process.stderr.write(
+        `${explanation} (cairn ns take-ownership ${error.site.shard ?? 'SHARD'} --node ${error.nodeId})\n`,
+      );
     }
   });
 }
@@ -92,7 +102,14 @@ function printRecords(records: readonly NamespaceRecord[], options: JsonFlag): v
   printLines(
     table(
       ['NAME', 'ORIGIN', 'STATE', 'CREATED', 'LAST SEEN', 'PLACEMENT'],
-      records.map((record) => [record.name, record.origin, record.state, utc(record.createdAt), utc(record.lastSeen), placementText(record.placement)]),
+      records.map((record) => [
+        record.name,
+        record.origin,
+        record.state,
+        utc(record.createdAt),
+        utc(record.lastSeen),
+        placementText(record.placement),
+      ]),
     ),
   );
 }
@@ -124,7 +141,11 @@ function parseConfig(name: string, text: string) {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new InvalidConfigError(name, 'not-json', `--config is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new InvalidConfigError(
+      name,
+      'not-json',
+      `--config is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return checkConfig(name, parsed);
 }
@@ -142,12 +163,17 @@ function placementOf(options: PlacementFlags): NamespacePlacement {
     if (fields > 0) throw new UsageError('--clear cannot be combined with placement fields');
     return null;
   }
-  if (fields === 0) throw new UsageError('give at least one of --placement-node, --placement-region, --placement-tier, --pinned (or --clear)');
+  if (fields === 0)
+    throw new UsageError(
+      'give at least one of --placement-node, --placement-region, --placement-tier, --pinned (or --clear)',
+    );
   return given;
 }
 
 export function registerNamespaces(program: Command): void {
-  const ns = program.command('ns').description('The namespace registry: records, placement, shard ownership');
+  const ns = program
+    .command('ns')
+    .description('The namespace registry: records, placement, shard ownership');
 
   withConnectionFlags(ns.command('ls').description('Every namespace, oldest first'))
     .option('--json', 'one JSON array')
@@ -157,7 +183,9 @@ export function registerNamespaces(program: Command): void {
       }),
     );
 
-  withConnectionFlags(ns.command('get').description('One namespace record (null with --json when absent)'))
+  withConnectionFlags(
+    ns.command('get').description('One namespace record (null with --json when absent)'),
+  )
     .argument('<name>', 'namespace name')
     .option('--json', 'the record as JSON')
     .action(
@@ -166,34 +194,54 @@ export function registerNamespaces(program: Command): void {
       }),
     );
 
-  withConnectionFlags(ns.command('register').description('Create a namespace if absent; prints created or touched'))
+  withConnectionFlags(
+    ns.command('register').description('Create a namespace if absent; prints created or touched'),
+  )
     .argument('<name>', 'namespace name')
     .option('--origin <origin>', 'minted (created by use) or explicit', 'minted')
     .option('--json', 'print {"name","outcome"}')
     .action(
-      registryAction(async (name: string, options: ConnectionOptions & JsonFlag & { origin: string }) => {
-        const outcome = await (await openRegistry(options)).registerNamespace(name, parseOrigin(options.origin));
-        if (options.json) printJson({ name, outcome });
-        else printLines([outcome]);
-      }),
+      registryAction(
+        async (name: string, options: ConnectionOptions & JsonFlag & { origin: string }) => {
+          const outcome = await (
+            await openRegistry(options)
+          ).registerNamespace(name, parseOrigin(options.origin));
+          if (options.json) printJson({ name, outcome });
+          else printLines([outcome]);
+        },
+      ),
     );
 
-  withConnectionFlags(ns.command('put').description('Create an explicit namespace with a config if absent; prints created or touched'))
+  withConnectionFlags(
+    ns
+      .command('put')
+      .description(
+        'Create an explicit namespace with a config if absent; prints created or touched',
+      ),
+  )
     .argument('<name>', 'namespace name')
     .requiredOption('--config <json>', 'the config, a JSON object of at most 64 KiB')
     .option('--json', 'print {"name","outcome"}')
     .action(
-      registryAction(async (name: string, options: ConnectionOptions & JsonFlag & { config: string }) => {
-        const config = parseConfig(name, options.config);
-        const outcome = await (await openRegistry(options)).putNamespace(explicitRecord(name, config, null, Date.now()));
-        if (options.json) printJson({ name, outcome });
-        else printLines([outcome]);
-      }),
+      registryAction(
+        async (name: string, options: ConnectionOptions & JsonFlag & { config: string }) => {
+          const config = parseConfig(name, options.config);
+          const outcome = await (
+            await openRegistry(options)
+          ).putNamespace(explicitRecord(name, config, null, Date.now()));
+          if (options.json) printJson({ name, outcome });
+          else printLines([outcome]);
+        },
+      ),
     );
 
   // `--node` (the acting node id) and `--region` (the S3 region) are connection flags, so the
   // placement's fields are spelled `--placement-*`.
-  withConnectionFlags(ns.command('placement').description("Replace a namespace's whole placement (exit 1 when the namespace is absent)"))
+  withConnectionFlags(
+    ns
+      .command('placement')
+      .description("Replace a namespace's whole placement (exit 1 when the namespace is absent)"),
+  )
     .argument('<name>', 'namespace name')
     .option('--placement-node <label>', 'the node the namespace is placed on')
     .option('--placement-region <label>', 'the region it is placed in')
@@ -203,12 +251,20 @@ export function registerNamespaces(program: Command): void {
     .option('--json', 'the record after')
     .action(
       registryAction(async (name: string, options: ConnectionOptions & PlacementFlags) => {
-        const record = await (await openRegistry(options)).setNamespacePlacement(name, placementOf(options));
+        const record = await (
+          await openRegistry(options)
+        ).setNamespacePlacement(name, placementOf(options));
         printRecord(found(record, name), name, options);
       }),
     );
 
-  withConnectionFlags(ns.command('deprecate').description('Move a namespace from active to deprecated (history is kept; exit 1 when absent)'))
+  withConnectionFlags(
+    ns
+      .command('deprecate')
+      .description(
+        'Move a namespace from active to deprecated (history is kept; exit 1 when absent)',
+      ),
+  )
     .argument('<name>', 'namespace name')
     .option('--json', 'the record after')
     .action(
@@ -218,7 +274,13 @@ export function registerNamespaces(program: Command): void {
       }),
     );
 
-  withConnectionFlags(ns.command('take-ownership').description('Take a shard for --node, raising its owner epoch: fences the node that owned it'))
+  withConnectionFlags(
+    ns
+      .command('take-ownership')
+      .description(
+        'Take a shard for --node, raising its owner epoch: fences the node that owned it',
+      ),
+  )
     .argument('<shard>', 'shard number')
     .option('--json', 'print the new owner {"shard","nodeId","ownerEpoch"}')
     .action(
@@ -226,11 +288,16 @@ export function registerNamespaces(program: Command): void {
         const shard = Number(parseUnsigned('shard', shardText, 32));
         const owner = await (await openRegistry(options)).takeOwnership(shard);
         if (options.json) printJson({ shard, ...owner });
-        else printLines([`shard ${shardLabel(shard)} is now owned by node ${owner.nodeId} (epoch ${owner.ownerEpoch})`]);
+        else
+          printLines([
+            `shard ${shardLabel(shard)} is now owned by node ${owner.nodeId} (epoch ${owner.ownerEpoch})`,
+          ]);
       }),
     );
 
-  withConnectionFlags(ns.command('shards').description("Every shard's owner, owner epoch, version and record count"))
+  withConnectionFlags(
+    ns.command('shards').description("Every shard's owner, owner epoch, version and record count"),
+  )
     .option('--json', 'one JSON array')
     .action(
       registryAction(async (options: ConnectionOptions & JsonFlag) => {

@@ -7,33 +7,51 @@ import { runAction } from '../run-action';
 export function registerObjects(program: Command): void {
   const objects = program.command('objects').description('Browse raw objects of a store');
 
-  withConnectionFlags(objects.command('ls').description('List keys under a prefix (NDJSON with --json)'))
+  withConnectionFlags(
+    objects.command('ls').description('List keys under a prefix (NDJSON with --json)'),
+  )
     .argument('[prefix]', 'key prefix', '')
     .option('--delimiter <d>', 'group keys into folders at this delimiter')
     .option('--json', 'NDJSON, one object or folder per line')
     .action(
-      runAction(async (prefix: string, options: ConnectionOptions & { delimiter?: string; json?: boolean }) => {
-        const { io } = await openConnection(options);
-        for await (const page of io.list(prefix, { delimiter: options.delimiter })) {
-          if (options.json) {
-            for (const folder of page.commonPrefixes) printJson({ prefix: folder });
-            for (const object of page.objects) printJson(object);
-          } else {
-            printLines(page.commonPrefixes.map((folder) => `${' '.repeat(10)}  ${folder}`));
-            printLines(table(['SIZE', 'KEY'], page.objects.map((object) => [String(object.size).padStart(10), object.key])).slice(1));
+      runAction(
+        async (
+          prefix: string,
+          options: ConnectionOptions & { delimiter?: string; json?: boolean },
+        ) => {
+          const { io } = await openConnection(options);
+          for await (const page of io.list(prefix, { delimiter: options.delimiter })) {
+            if (options.json) {
+              for (const folder of page.commonPrefixes) printJson({ prefix: folder });
+              for (const object of page.objects) printJson(object);
+            } else {
+              printLines(page.commonPrefixes.map((folder) => `${' '.repeat(10)}  ${folder}`));
+              printLines(
+                table(
+                  ['SIZE', 'KEY'],
+                  page.objects.map((object) => [String(object.size).padStart(10), object.key]),
+                ).slice(1),
+              );
+            }
           }
-        }
-      }),
+        },
+      ),
     );
 
-  withConnectionFlags(objects.command('get').description('Write an object\'s bytes to stdout'))
+  withConnectionFlags(objects.command('get').description("Write an object's bytes to stdout"))
     .argument('<key>', 'object key')
     .option('--json', 'print {key,size,etag,base64}')
     .action(
       runAction(async (key: string, options: ConnectionOptions & { json?: boolean }) => {
         const { io } = await openConnection(options);
         const object = await io.get(key);
-        if (options.json) printJson({ key, size: object.size, etag: object.etag, base64: Buffer.from(object.bytes).toString('base64') });
+        if (options.json)
+          printJson({
+            key,
+            size: object.size,
+            etag: object.etag,
+            base64: Buffer.from(object.bytes).toString('base64'),
+          });
         else process.stdout.write(object.bytes);
       }),
     );

@@ -65,8 +65,14 @@ const CLI_CONNECTION = 'cli';
 type SegmentProcedures = typeof segmentProcedures;
 
 /** Validate flags as the API would; a refusal is bad usage (exit 2) naming the flag. */
-function inputOf<K extends keyof SegmentProcedures>(name: K, candidate: Record<string, unknown>): z.output<SegmentProcedures[K]['input']> {
-  const parsed = segmentProcedures[name].input.safeParse({ connectionId: CLI_CONNECTION, ...candidate });
+function inputOf<K extends keyof SegmentProcedures>(
+  name: K,
+  candidate: Record<string, unknown>,
+): z.output<SegmentProcedures[K]['input']> {
+  const parsed = segmentProcedures[name].input.safeParse({
+    connectionId: CLI_CONNECTION,
+    ...candidate,
+  });
   if (parsed.success) return parsed.data as z.output<SegmentProcedures[K]['input']>;
   const issue = parsed.error.issues[0];
   const [field, ...rest] = issue?.path.map(String) ?? [];
@@ -81,7 +87,8 @@ function numeric(text: string | undefined): number | string | undefined {
 
 function segmentIdOf(text: string | undefined): string {
   const parsed = Uuid.safeParse(text);
-  if (!parsed.success) throw new UsageError(`--segment-id: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success)
+    throw new UsageError(`--segment-id: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data;
 }
 
@@ -112,23 +119,26 @@ function withPartitionFlags(command: Command): Command {
 }
 
 export function registerSegments(program: Command): void {
-  const segments = program.command('segments').description('Tiered-storage segment metadata (KIP-405)');
+  const segments = program
+    .command('segments')
+    .description('Tiered-storage segment metadata (KIP-405)');
 
-  withPartitionFlags(segments.command('ls').description('List partitions, or the segments of one partition'))
-    .action(
-      runAction(async (flags: PartitionFlags) => {
-        const desk = await consoleOf(flags);
-        if (flags.topicId === undefined && flags.partition === undefined) {
-          const partitions = await desk.partitions();
-          if (flags.json) printJson(partitions);
-          else printPartitions(partitions);
-          return;
-        }
-        const listing = await desk.list(inputOf('segments.list', partitionCandidate(flags)));
-        if (flags.json) printJson(listing);
-        else printListing(listing);
-      }),
-    );
+  withPartitionFlags(
+    segments.command('ls').description('List partitions, or the segments of one partition'),
+  ).action(
+    runAction(async (flags: PartitionFlags) => {
+      const desk = await consoleOf(flags);
+      if (flags.topicId === undefined && flags.partition === undefined) {
+        const partitions = await desk.partitions();
+        if (flags.json) printJson(partitions);
+        else printPartitions(partitions);
+        return;
+      }
+      const listing = await desk.list(inputOf('segments.list', partitionCandidate(flags)));
+      if (flags.json) printJson(listing);
+      else printListing(listing);
+    }),
+  );
 
   withPartitionFlags(segments.command('get').description('Show one segment'))
     .requiredOption('--segment-id <uuid>', 'segment id')
@@ -141,19 +151,25 @@ export function registerSegments(program: Command): void {
       }),
     );
 
-  withPartitionFlags(segments.command('add').description('Record a new segment copy (COPY_SEGMENT_STARTED)'))
+  withPartitionFlags(
+    segments.command('add').description('Record a new segment copy (COPY_SEGMENT_STARTED)'),
+  )
     .option('--segment-id <uuid>', 'segment id (default: random)')
     .option('--event-id <uuid>', 'event id, to retry an add safely (default: random)')
     .requiredOption('--start <offset>', 'first offset')
     .requiredOption('--end <offset>', 'last offset')
-    .option('--epochs <list>', 'leader epochs as epoch:firstOffset pairs, e.g. 0:100,1:150 (default: 0:<start>)')
+    .option(
+      '--epochs <list>',
+      'leader epochs as epoch:firstOffset pairs, e.g. 0:100,1:150 (default: 0:<start>)',
+    )
     .option('--size <bytes>', 'segment size in bytes', '0')
     .option('--broker <id>', 'broker id', '0')
     .option('--max-timestamp <ms>', 'largest record timestamp (default: now)')
     .action(
       runAction(async (flags: SegmentFlags) => {
         const epochs = leaderEpochsFromText(flags.epochs ?? `0:${flags.start ?? ''}`);
-        if (epochs === null) throw new UsageError('--epochs: expected epoch:firstOffset pairs such as 0:100,1:150');
+        if (epochs === null)
+          throw new UsageError('--epochs: expected epoch:firstOffset pairs such as 0:100,1:150');
         const input = inputOf('segments.add', {
           ...partitionCandidate(flags),
           segmentId: flags.segmentId,
@@ -163,7 +179,8 @@ export function registerSegments(program: Command): void {
           segmentLeaderEpochs: epochs,
           segmentSizeBytes: numeric(flags.size),
           brokerId: numeric(flags.broker),
-          maxTimestampMs: flags.maxTimestamp === undefined ? Date.now() : numeric(flags.maxTimestamp),
+          maxTimestampMs:
+            flags.maxTimestamp === undefined ? Date.now() : numeric(flags.maxTimestamp),
         });
         const added = await (await consoleOf(flags)).add(input);
         if (flags.json) printJson(added);
@@ -174,7 +191,7 @@ export function registerSegments(program: Command): void {
   withPartitionFlags(segments.command('update').description('Move a segment along its lifecycle'))
     .requiredOption('--segment-id <uuid>', 'segment id')
     .requiredOption('--state <state>', 'COPY_SEGMENT_FINISHED, DELETE_SEGMENT_STARTED, ...')
-    .option('--broker <id>', 'broker id (default: the segment\'s current broker)')
+    .option('--broker <id>', "broker id (default: the segment's current broker)")
     .option('--event-id <uuid>', 'event id, to retry an update safely (default: random)')
     .action(
       runAction(async (flags: SegmentFlags) => {
@@ -187,38 +204,65 @@ export function registerSegments(program: Command): void {
         });
         const updated = await (await consoleOf(flags)).update(input);
         if (flags.json) printJson(updated);
-        else if (updated === null) printLines([`segment ${input.segmentId} is DELETE_SEGMENT_FINISHED: its metadata is dropped`]);
+        else if (updated === null)
+          printLines([
+            `segment ${input.segmentId} is DELETE_SEGMENT_FINISHED: its metadata is dropped`,
+          ]);
         else printSegment(updated);
       }),
     );
 
-  withPartitionFlags(segments.command('find').description('The finished segment serving an offset of a leader epoch'))
+  withPartitionFlags(
+    segments
+      .command('find')
+      .description('The finished segment serving an offset of a leader epoch'),
+  )
     .requiredOption('--epoch <n>', 'leader epoch')
     .requiredOption('--offset <n>', 'offset')
     .action(
       runAction(async (flags: SegmentFlags) => {
-        const input = inputOf('segments.find', { ...partitionCandidate(flags), epoch: numeric(flags.epoch), offset: numeric(flags.offset) });
+        const input = inputOf('segments.find', {
+          ...partitionCandidate(flags),
+          epoch: numeric(flags.epoch),
+          offset: numeric(flags.offset),
+        });
         const found = await (await consoleOf(flags)).find(input, input.epoch, input.offset);
         if (flags.json) printJson(found);
-        else if (found === null) printLines([`no finished segment serves offset ${input.offset} of epoch ${input.epoch}`]);
+        else if (found === null)
+          printLines([`no finished segment serves offset ${input.offset} of epoch ${input.epoch}`]);
         else printSegment(found);
       }),
     );
 
-  withPartitionFlags(segments.command('highest').description('Highest end offset among finished segments of a leader epoch'))
+  withPartitionFlags(
+    segments
+      .command('highest')
+      .description('Highest end offset among finished segments of a leader epoch'),
+  )
     .requiredOption('--epoch <n>', 'leader epoch')
     .action(
       runAction(async (flags: SegmentFlags) => {
-        const input = inputOf('segments.highest', { ...partitionCandidate(flags), epoch: numeric(flags.epoch) });
+        const input = inputOf('segments.highest', {
+          ...partitionCandidate(flags),
+          epoch: numeric(flags.epoch),
+        });
         const highest = await (await consoleOf(flags)).highest(input, input.epoch);
         if (flags.json) printJson({ epoch: input.epoch, highestOffset: highest });
-        else printLines([highest === null ? `no finished segment carries epoch ${input.epoch}` : String(highest)]);
+        else
+          printLines([
+            highest === null ? `no finished segment carries epoch ${input.epoch}` : String(highest),
+          ]);
       }),
     );
 
-  withPartitionFlags(segments.command('delete-partition').description('Move the partition\'s delete marker'))
-    .requiredOption('--state <state>', 'DELETE_PARTITION_MARKED, DELETE_PARTITION_STARTED or DELETE_PARTITION_FINISHED')
-    .option('--broker <id>', 'broker id (default: the current marker\'s broker, else 0)')
+  withPartitionFlags(
+    segments.command('delete-partition').description("Move the partition's delete marker"),
+  )
+    .requiredOption(
+      '--state <state>',
+      'DELETE_PARTITION_MARKED, DELETE_PARTITION_STARTED or DELETE_PARTITION_FINISHED',
+    )
+    .option('--broker <id>', "broker id (default: the current marker's broker, else 0)")
     .option('--event-id <uuid>', 'event id, to retry safely (default: random)')
     .action(
       runAction(async (flags: SegmentFlags) => {
@@ -230,26 +274,38 @@ export function registerSegments(program: Command): void {
         });
         const marker = await (await consoleOf(flags)).deletePartition(input);
         if (flags.json) printJson(marker);
-        else printLines([`partition ${input.topicId}-${input.partition}: ${marker.state} (broker ${marker.brokerId})`]);
+        else
+          printLines([
+            `partition ${input.topicId}-${input.partition}: ${marker.state} (broker ${marker.brokerId})`,
+          ]);
       }),
     );
 
-  withPartitionFlags(segments.command('caught-up').description('Take the partition on and ask whether it is caught up with the store'))
-    .action(
-      runAction(async (flags: PartitionFlags) => {
-        const input = inputOf('segments.caughtUp', partitionCandidate(flags));
-        const desk = await consoleOf(flags);
-        const { version } = await desk.list(input);
-        const caughtUp = await desk.caughtUp(input);
-        if (flags.json) printJson({ caughtUp, version });
-        else printLines([caughtUp ? `caught up at version ${version}` : 'not caught up']);
-      }),
-    );
+  withPartitionFlags(
+    segments
+      .command('caught-up')
+      .description('Take the partition on and ask whether it is caught up with the store'),
+  ).action(
+    runAction(async (flags: PartitionFlags) => {
+      const input = inputOf('segments.caughtUp', partitionCandidate(flags));
+      const desk = await consoleOf(flags);
+      const { version } = await desk.list(input);
+      const caughtUp = await desk.caughtUp(input);
+      if (flags.json) printJson({ caughtUp, version });
+      else printLines([caughtUp ? `caught up at version ${version}` : 'not caught up']);
+    }),
+  );
 }
 
 function printPartitions(partitions: readonly StoredPartition[]): void {
   if (partitions.length === 0) printLines(['no partition holds tiered-segment metadata']);
-  else printLines(table(['TOPIC-ID', 'PARTITION', 'TOPIC'], partitions.map((p) => [p.topicId, String(p.partition), p.topic ?? '-'])));
+  else
+    printLines(
+      table(
+        ['TOPIC-ID', 'PARTITION', 'TOPIC'],
+        partitions.map((p) => [p.topicId, String(p.partition), p.topic ?? '-']),
+      ),
+    );
 }
 
 function printListing(listing: PartitionSegments): void {

@@ -16,26 +16,52 @@ export const PROJECT_ROOT = resolve(__dirname, '..', '..', '..', '..');
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('Run the console in browser mode on 127.0.0.1 (prints the URL with its access token)')
-    .option('--dir <path>', 'app data directory; its embedded store is <dir>/cairn-data', defaultDataDir())
+    .description(
+      'Run the console in browser mode on 127.0.0.1 (prints the URL with its access token)',
+    )
+    .option(
+      '--dir <path>',
+      'app data directory; its embedded store is <dir>/cairn-data',
+      defaultDataDir(),
+    )
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '7467')
     .option('--renderer <path>', 'built renderer directory', join(PROJECT_ROOT, 'out', 'renderer'))
     .option('--json', 'print {"url","port","dataDir"} as JSON')
     .action(
-      runAction(async (options: { dir: string; port: string; renderer: string; json?: boolean }) => {
-        const port = Number(parseUnsigned('--port', options.port, 32));
-        const dataDir = resolve(options.dir);
-        const services = await createServices({ name: 'Cairn', version: appVersion(PROJECT_ROOT), mode: 'browser', dataDir });
-        if (!existsSync(join(options.renderer, 'index.html'))) {
-          process.stderr.write(`The renderer is not built in ${options.renderer}: run \`npm run build\` first.\n`);
-        }
-        const server = await startWebServer({ router: createRouter(services), events: services.events, rendererDir: options.renderer, port });
-        if (options.json) printJson({ url: server.url, port: server.port, dataDir });
-        else process.stdout.write(`Cairn browser mode: ${server.url}\n(data directory ${dataDir}; Ctrl+C stops it)\n`);
-        // Writers opened in the app stop cleanly, so their epochs are sealed, not taken over later.
-        const stop = () => void Promise.allSettled([services.wal.closeAll(), server.close()]).then(() => process.exit(0));
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      }),
+      runAction(
+        async (options: { dir: string; port: string; renderer: string; json?: boolean }) => {
+          const port = Number(parseUnsigned('--port', options.port, 32));
+          const dataDir = resolve(options.dir);
+          const services = await createServices({
+            name: 'Cairn',
+            version: appVersion(PROJECT_ROOT),
+            mode: 'browser',
+            dataDir,
+          });
+          if (!existsSync(join(options.renderer, 'index.html'))) {
+            process.stderr.write(
+              `The renderer is not built in ${options.renderer}: run \`npm run build\` first.\n`,
+            );
+          }
+          const server = await startWebServer({
+            router: createRouter(services),
+            events: services.events,
+            rendererDir: options.renderer,
+            port,
+          });
+          if (options.json) printJson({ url: server.url, port: server.port, dataDir });
+          else
+            process.stdout.write(
+              `Cairn browser mode: ${server.url}\n(data directory ${dataDir}; Ctrl+C stops it)\n`,
+            );
+          // Writers opened in the app stop cleanly, so their epochs are sealed, not taken over later.
+          const stop = () =>
+            void Promise.allSettled([services.wal.closeAll(), server.close()]).then(() =>
+              process.exit(0),
+            );
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        },
+      ),
     );
 }

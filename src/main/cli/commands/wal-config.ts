@@ -9,8 +9,15 @@ export interface WalTarget extends OpenedConnection {
   readonly config: ObjectStoreWalConfigInput;
 }
 
-export async function openWalTarget(options: ConnectionOptions, extra: Partial<ObjectStoreWalConfigInput> = {}): Promise<WalTarget> {
+export async function openWalTarget(
+  options: ConnectionOptions,
+  extra: Partial<ObjectStoreWalConfigInput> = {},
+): Promise<WalTarget> {
   const connection = await openConnection(options);
   const root = connection.root === '' ? DEFAULT_WAL_ROOT : connection.root;
-  return { ...connection, root, config: { ...extra, root, nodeId: connection.node, generation: connection.generation } };
+  return {
+    ...connection,
+    root,
+    config: { ...extra, root, nodeId: connection.node, generation: connection.generation },
+  };
 }

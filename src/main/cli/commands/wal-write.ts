@@ -21,12 +21,14 @@ import { openWalTarget } from './wal-config';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new UsageError(`${flag} must be an integer from 1 to ${max}, got "${text}"`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > max)
+    throw new UsageError(`${flag} must be an integer from 1 to ${max}, got "${text}"`);
   return value;
 }
 
 function entryIdOf(flag: string, text: string): bigint {
-  if (!/^\d{1,20}$/.test(text)) throw new UsageError(`${flag} must be a decimal entry id, got "${text}"`);
+  if (!/^\d{1,20}$/.test(text))
+    throw new UsageError(`${flag} must be a decimal entry id, got "${text}"`);
   return BigInt(text);
 }
 
@@ -50,61 +52,98 @@ interface AppendOptions extends ConnectionOptions {
 }
 
 export function registerWalWriteCommands(wal: Command): void {
-  withConnectionFlags(wal.command('append').description('Load generator: append random entries and print every acknowledgement (takes the epoch)'))
+  withConnectionFlags(
+    wal
+      .command('append')
+      .description(
+        'Load generator: append random entries and print every acknowledgement (takes the epoch)',
+      ),
+  )
     .option('--regions <n>', 'regions written (table 1, regions 1..n)', '4')
     .option('--writers <n>', 'concurrent appenders', '8')
     .option('--count <n>', 'entries to acknowledge in all', '1000')
     .option('--size <bytes>', 'payload size', '1024')
     .option('--ack <mode>', 'durable or enqueued', 'durable')
     .option('--flush-ms <ms>', 'flush interval', '20')
-    .option('--acks-out <file>', 'append each acknowledgement as an NDJSON line to this file (default: stdout)')
+    .option(
+      '--acks-out <file>',
+      'append each acknowledgement as an NDJSON line to this file (default: stdout)',
+    )
     .option('--json', 'print the summary as JSON')
     .action(runAction(appendAction));
 
-  withConnectionFlags(wal.command('replay').description('Stream one region as NDJSON {region,id,size,sha256} (read-only)'))
+  withConnectionFlags(
+    wal
+      .command('replay')
+      .description('Stream one region as NDJSON {region,id,size,sha256} (read-only)'),
+  )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
     .option('--from <id>', 'first entry id', '1')
     .option('--data', 'include the payload as base64')
     .action(
-      runAction(async (options: ConnectionOptions & { region: string; from: string; data?: boolean }) => {
-        const region = regionOf(options.region);
-        const from = entryIdOf('--from', options.from);
-        const { io, config } = await openWalTarget(options);
-        const log = await openReadOnly(io, config);
-        for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
-          const line: Record<string, string | number> = {
-            region: region.toString(),
-            id: entry.id.toString(),
-            size: entry.data.length,
-            sha256: createHash('sha256').update(entry.data).digest('hex'),
-          };
-          if (options.data) line.data = Buffer.from(entry.data).toString('base64');
-          process.stdout.write(JSON.stringify(line) + '\n');
-        }
-      }),
+      runAction(
+        async (options: ConnectionOptions & { region: string; from: string; data?: boolean }) => {
+          const region = regionOf(options.region);
+          const from = entryIdOf('--from', options.from);
+          const { io, config } = await openWalTarget(options);
+          const log = await openReadOnly(io, config);
+          for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
+            const line: Record<string, string | number> = {
+              region: region.toString(),
+              id: entry.id.toString(),
+              size: entry.data.length,
+              sha256: createHash('sha256').update(entry.data).digest('hex'),
+            };
+            if (options.data) line.data = Buffer.from(entry.data).toString('base64');
+            process.stdout.write(JSON.stringify(line) + '\n');
+          }
+        },
+      ),
     );
 
-  withConnectionFlags(wal.command('obsolete').description('Raise a region\'s obsolete watermark (takes the epoch: fences a live writer)'))
+  withConnectionFlags(
+    wal
+      .command('obsolete')
+      .description("Raise a region's obsolete watermark (takes the epoch: fences a live writer)"),
+  )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
-    .requiredOption('--to <id>', 'the new watermark; at most the region\'s latest id')
+    .requiredOption('--to <id>', "the new watermark; at most the region's latest id")
     .option('--take-over', 'fence a writer that may be live')
     .option('--json', 'JSON output')
     .action(
-      runAction(async (options: ConnectionOptions & { region: string; to: string; takeOver?: boolean; json?: boolean }) => {
-        const region = regionOf(options.region);
-        const to = entryIdOf('--to', options.to);
-        const { io, config } = await openWalTarget(options);
-        const prefix = (await openReadOnly(io, config)).prefix;
-        await checkNoLiveWriter(io, prefix, options.takeOver === true);
-        const store = await ObjectStoreLogStore.open(io, config);
-        try {
-          await store.obsolete({ prefix, regionId: region }, region, to);
-        } finally {
-          await store.stop();
-        }
-        if (options.json) printJson({ prefix, region: region.toString(), watermark: to.toString(), epoch: store.epoch.toString() });
-        else process.stdout.write(`watermark of region ${options.region} raised to ${to} (epoch ${store.epoch})\n`);
-      }),
+      runAction(
+        async (
+          options: ConnectionOptions & {
+            region: string;
+            to: string;
+            takeOver?: boolean;
+            json?: boolean;
+          },
+        ) => {
+          const region = regionOf(options.region);
+          const to = entryIdOf('--to', options.to);
+          const { io, config } = await openWalTarget(options);
+          const prefix = (await openReadOnly(io, config)).prefix;
+          await checkNoLiveWriter(io, prefix, options.takeOver === true);
+          const store = await ObjectStoreLogStore.open(io, config);
+          try {
+            await store.obsolete({ prefix, regionId: region }, region, to);
+          } finally {
+            await store.stop();
+          }
+          if (options.json)
+            printJson({
+              prefix,
+              region: region.toString(),
+              watermark: to.toString(),
+              epoch: store.epoch.toString(),
+            });
+          else
+            process.stdout.write(
+              `watermark of region ${options.region} raised to ${to} (epoch ${store.epoch})\n`,
+            );
+        },
+      ),
     );
 }
 
@@ -115,7 +154,8 @@ async function appendAction(options: AppendOptions): Promise<void> {
     count: positiveInt('--count', options.count, 1_000_000_000),
     size: positiveInt('--size', options.size, 64 * 1024 * 1024),
   };
-  if (options.ack !== 'durable' && options.ack !== 'enqueued') throw new UsageError(`--ack must be durable or enqueued, got "${options.ack}"`);
+  if (options.ack !== 'durable' && options.ack !== 'enqueued')
+    throw new UsageError(`--ack must be durable or enqueued, got "${options.ack}"`);
   const flushIntervalMs = positiveInt('--flush-ms', options.flushMs, 3_600_000);
   const { io, config } = await openWalTarget(options, { ackMode: options.ack, flushIntervalMs });
   const store = await ObjectStoreLogStore.open(io, config);
@@ -134,8 +174,13 @@ async function appendAction(options: AppendOptions): Promise<void> {
     entriesPerSecond: report.acknowledged / report.seconds,
     lost: stopped.lost?.count ?? 0,
   };
-  const text = options.json ? toJsonText(summary) : `${summary.acknowledged} acknowledged, ${summary.failed} failed in ${summary.seconds.toFixed(2)} s (${summary.entriesPerSecond.toFixed(0)} entries/s) on ${summary.prefix}, epoch ${summary.epoch}`;
+  const text = options.json
+    ? toJsonText(summary)
+    : `${summary.acknowledged} acknowledged, ${summary.failed} failed in ${summary.seconds.toFixed(2)} s (${summary.entriesPerSecond.toFixed(0)} entries/s) on ${summary.prefix}, epoch ${summary.epoch}`;
   (options.acksOut === undefined ? process.stderr : process.stdout).write(text + '\n');
-  if (report.firstError !== undefined) throw report.firstError instanceof Error ? report.firstError : new Error(`append failed: ${JSON.stringify(report.firstError)}`);
+  if (report.firstError !== undefined)
+    throw report.firstError instanceof Error
+      ? report.firstError
+      : new Error(`append failed: ${JSON.stringify(report.firstError)}`);
   if (stopped.lost) throw stopped.lost;
 }

@@ -5,7 +5,9 @@ import { registerWalReadCommands } from './wal-read';
 import { registerWalWriteCommands } from './wal-write';
 
 export function registerWal(program: Command): void {
-  const wal = program.command('wal').description('The object-store WAL: prefixes, inspect, verify, append, replay, obsolete');
+  const wal = program
+    .command('wal')
+    .description('The object-store WAL: prefixes, inspect, verify, append, replay, obsolete');
   registerWalReadCommands(wal);
   registerWalWriteCommands(wal);
   registerWalGcCommand(wal);

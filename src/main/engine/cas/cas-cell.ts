@@ -75,7 +75,9 @@ export class CasCell {
 
   /** Create version 1; `CellExistsError` if the cell already has (or had) one. */
   create(fields: CellFields): Promise<CellSnapshot> {
-    return this.serialize(async () => (await this.settlePending({ base: 0, fields })) ?? this.attempt(0, fields));
+    return this.serialize(
+      async () => (await this.settlePending({ base: 0, fields })) ?? this.attempt(0, fields),
+    );
   }
 
   /** Create `version + 1`; `ConflictError` unless `version` is the current version. */
@@ -112,7 +114,9 @@ export class CasCell {
   history(limit = DEFAULT_HISTORY_LIMIT): Promise<CellSnapshot[]> {
     return this.serialize(async () => {
       await this.settlePending(null);
-      const newestFirst = (await this.listVersions()).sort((a, b) => b - a).slice(0, Math.max(0, limit));
+      const newestFirst = (await this.listVersions())
+        .sort((a, b) => b - a)
+        .slice(0, Math.max(0, limit));
       const snapshots: CellSnapshot[] = [];
       for (const version of newestFirst) {
         const body = await this.fetchVersion(version);
@@ -143,14 +147,22 @@ export class CasCell {
       const newest = await this.climbFrom(Math.max(...listed));
       if (newest !== null) return newest;
     }
-    throw new UnavailableError(cellFolder(this.name), this.io.endpoint, `versions were pruned under ${MAX_READ_RESTARTS} reads in a row`);
+    throw new UnavailableError(
+      cellFolder(this.name),
+      this.io.endpoint,
+      `versions were pruned under ${MAX_READ_RESTARTS} reads in a row`,
+    );
   }
 
   /** Follow `listed + 1, + 2, ...` to the newest version; null if the read must restart. */
   private async climbFrom(listed: number): Promise<CellBody | null> {
     let newest = await this.fetchVersion(listed);
     if (newest === null) return null;
-    for (let next = await this.fetchVersion(newest.version + 1); next !== null; next = await this.fetchVersion(next.version + 1)) {
+    for (
+      let next = await this.fetchVersion(newest.version + 1);
+      next !== null;
+      next = await this.fetchVersion(next.version + 1)
+    ) {
       newest = next;
     }
     // As in isCurrent: the successor was absent, so the newest still existing proves it current.
@@ -197,7 +209,12 @@ export class CasCell {
     // created or pruned, is not current, and creating above it would put a version no one
     // built on where a reader could take it for the newest until it is removed.
     if (base >= 1 && (await this.isAbsent(base))) throw this.lostRace(base);
-    const body: CellBody = { version: base + 1, writerId: this.writerId, nonce: randomUUID(), fields: Object.freeze({ ...fields }) };
+    const body: CellBody = {
+      version: base + 1,
+      writerId: this.writerId,
+      nonce: randomUUID(),
+      fields: Object.freeze({ ...fields }),
+    };
     const pending: PendingCreate = { body, base };
     // From the request on, the outcome is this instance's to learn before anything else.
     this.pending = pending;
@@ -223,9 +240,17 @@ export class CasCell {
       case 'stale':
         throw this.lostRace(pending.base);
       case 'absent':
-        throw new UnavailableError(key, this.io.endpoint, 'the create did not apply; re-read and decide again');
+        throw new UnavailableError(
+          key,
+          this.io.endpoint,
+          'the create did not apply; re-read and decide again',
+        );
       case 'lost':
-        throw new UnavailableError(key, this.io.endpoint, 'the create may have applied but its version was pruned before it could be read back; re-read and decide again');
+        throw new UnavailableError(
+          key,
+          this.io.endpoint,
+          'the create may have applied but its version was pruned before it could be read back; re-read and decide again',
+        );
     }
   }
 
@@ -234,11 +259,14 @@ export class CasCell {
    * very same create retried as-is (same base, same fields), that retry has already happened:
    * return its result rather than lose to our own version.
    */
-  private async settlePending(next: { base: number; fields: CellFields } | null): Promise<CellSnapshot | null> {
+  private async settlePending(
+    next: { base: number; fields: CellFields } | null,
+  ): Promise<CellSnapshot | null> {
     const pending = this.pending;
     if (pending === null) return null;
     const fate = await this.learnFate(pending, false);
-    const isRetry = next !== null && next.base === pending.base && sameFields(next.fields, pending.body.fields);
+    const isRetry =
+      next !== null && next.base === pending.base && sameFields(next.fields, pending.body.fields);
     return fate === 'mine' && isRetry ? snapshotOf(pending.body) : null;
   }
 
@@ -301,7 +329,12 @@ export class CasCell {
   private stillUnknown(pending: PendingCreate, cause: unknown): unknown {
     if (!isStorageError(cause, 'Unavailable')) return cause;
     const key = versionKey(this.name, pending.body.version);
-    return new UnavailableError(key, this.io.endpoint, 'outcome of the create unknown; it is resolved before the next operation', { cause });
+    return new UnavailableError(
+      key,
+      this.io.endpoint,
+      'outcome of the create unknown; it is resolved before the next operation',
+      { cause },
+    );
   }
 }
 
@@ -311,5 +344,8 @@ function snapshotOf(body: CellBody): CellSnapshot {
 
 function sameFields(a: CellFields, b: CellFields): boolean {
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key])
+  );
 }

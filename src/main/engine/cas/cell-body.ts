@@ -31,11 +31,25 @@ export function encodeCellBody(body: CellBody): Uint8Array {
 }
 
 /** Decode the body stored at `key`, which names `expectedVersion`. */
-export function decodeCellBody(bytes: Uint8Array, key: string, endpoint: string, expectedVersion: number): CellBody {
+export function decodeCellBody(
+  bytes: Uint8Array,
+  key: string,
+  endpoint: string,
+  expectedVersion: number,
+): CellBody {
   const parsed = cellBodySchema.safeParse(parseJson(bytes, key, endpoint));
-  if (!parsed.success) throw new CellCorruptError(key, endpoint, `body is not a register version: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success)
+    throw new CellCorruptError(
+      key,
+      endpoint,
+      `body is not a register version: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    );
   if (parsed.data.version !== expectedVersion) {
-    throw new CellCorruptError(key, endpoint, `body says version ${parsed.data.version}, key says ${expectedVersion}`);
+    throw new CellCorruptError(
+      key,
+      endpoint,
+      `body says version ${parsed.data.version}, key says ${expectedVersion}`,
+    );
   }
   return { ...parsed.data, fields: Object.freeze({ ...parsed.data.fields }) };
 }
@@ -44,6 +58,10 @@ function parseJson(bytes: Uint8Array, key: string, endpoint: string): unknown {
   try {
     return JSON.parse(decoder.decode(bytes));
   } catch (error) {
-    throw new CellCorruptError(key, endpoint, `body is not UTF-8 JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CellCorruptError(
+      key,
+      endpoint,
+      `body is not UTF-8 JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -9,8 +9,14 @@ import { BackendError } from '../objectio/errors';
 /** The cell moved past the witnessed version: re-read and decide again. */
 export class ConflictError extends CairnError {
   override readonly code = 'Conflict' as const;
-  constructor(readonly cell: string, readonly version: number) {
-    super('Conflict', `register ${cell} changed since version ${version} was read`, { cell, version });
+  constructor(
+    readonly cell: string,
+    readonly version: number,
+  ) {
+    super('Conflict', `register ${cell} changed since version ${version} was read`, {
+      cell,
+      version,
+    });
   }
 }
 
@@ -28,7 +34,11 @@ export class CellExistsError extends CairnError {
  * closed set, code 'Backend'); the class tells a corrupt register from a failing store.
  */
 export class CellCorruptError extends BackendError {
-  constructor(key: string, endpoint: string, readonly problem: string) {
+  constructor(
+    key: string,
+    endpoint: string,
+    readonly problem: string,
+  ) {
     super(key, endpoint, `corrupt register version (${problem})`);
   }
 }
@@ -36,7 +46,10 @@ export class CellCorruptError extends BackendError {
 /** A version number that no cell can hold (below 1, fractional or beyond 20 digits). */
 export class InvalidVersionError extends CairnError {
   override readonly code = 'InvalidVersion' as const;
-  constructor(readonly cell: string, readonly version: number) {
+  constructor(
+    readonly cell: string,
+    readonly version: number,
+  ) {
     super('InvalidVersion', `register ${cell} has no version ${version}`, { cell, version });
   }
 }

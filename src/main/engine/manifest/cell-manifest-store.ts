@@ -60,7 +60,10 @@ export class CellManifestStore implements ManifestStore {
   }
 
   async history(limit?: number): Promise<ManifestHistoryEntry[]> {
-    return (await this.cell.history(limit)).map((snapshot) => ({ ...versioned(snapshot), writerId: snapshot.writerId }));
+    return (await this.cell.history(limit)).map((snapshot) => ({
+      ...versioned(snapshot),
+      writerId: snapshot.writerId,
+    }));
   }
 
   prune(keepNewest?: number): Promise<number> {

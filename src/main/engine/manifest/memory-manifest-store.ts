@@ -60,7 +60,11 @@ export class MemoryManifestStore implements ManifestStore {
   }
 
   async history(limit = DEFAULT_HISTORY_LENGTH): Promise<ManifestHistoryEntry[]> {
-    return this.states.slice().reverse().slice(0, Math.max(0, limit)).map((state) => ({ ...state }));
+    return this.states
+      .slice()
+      .reverse()
+      .slice(0, Math.max(0, limit))
+      .map((state) => ({ ...state }));
   }
 
   async prune(keepNewest = KEPT_STATES): Promise<number> {
@@ -75,7 +79,11 @@ export class MemoryManifestStore implements ManifestStore {
   }
 
   private append(n: number, fields: ManifestFields): VersionedManifest {
-    const state = { version: manifestVersion(n), writerId: this.writerId, fields: Object.freeze({ ...fields }) };
+    const state = {
+      version: manifestVersion(n),
+      writerId: this.writerId,
+      fields: Object.freeze({ ...fields }),
+    };
     this.states.push(state);
     return { version: state.version, fields: state.fields };
   }

@@ -2,7 +2,10 @@
 import type { ByteRange } from './object-io';
 
 /** Half-open `[start, end)` slice bounds, or null when the range cannot be satisfied. */
-export function resolveRange(size: number, range?: ByteRange): { start: number; end: number } | null {
+export function resolveRange(
+  size: number,
+  range?: ByteRange,
+): { start: number; end: number } | null {
   if (range === undefined) return { start: 0, end: size };
   // An empty object has no byte to start a range at: S3 answers every range on it with 416.
   if (size === 0) return null;

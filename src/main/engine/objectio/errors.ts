@@ -5,11 +5,7 @@
 import { CairnError } from '../errors';
 
 export type StorageErrorCode =
-  | 'AlreadyExists'
-  | 'NotFound'
-  | 'Unavailable'
-  | 'OutcomeUnknown'
-  | 'Backend';
+  'AlreadyExists' | 'NotFound' | 'Unavailable' | 'OutcomeUnknown' | 'Backend';
 
 export abstract class StorageError extends CairnError {
   abstract override readonly code: StorageErrorCode;

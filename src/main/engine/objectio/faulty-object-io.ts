@@ -8,9 +8,18 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BackendError, OutcomeUnknownError, UnavailableError, isStorageError } from './errors';
-import { pagesOf, type ByteRange, type GetResult, type ListOptions, type ListPage, type ObjectIo, type ObjectMeta } from './object-io';
+import {
+  pagesOf,
+  type ByteRange,
+  type GetResult,
+  type ListOptions,
+  type ListPage,
+  type ObjectIo,
+  type ObjectMeta,
+} from './object-io';
 
-export type FaultKind = 'unavailable' | 'backend' | 'delay' | 'apply-then-lose' | 'apply-then-5xx' | 'corrupt';
+export type FaultKind =
+  'unavailable' | 'backend' | 'delay' | 'apply-then-lose' | 'apply-then-5xx' | 'corrupt';
 export type FaultOp = 'putIfAbsent' | 'get' | 'head' | 'listPage' | 'delete';
 
 export interface FaultRule {
@@ -94,7 +103,12 @@ export class FaultyObjectIo implements ObjectIo {
     return this.inner.putIfAbsent(key, bytes);
   }
 
-  private async run<T>(op: FaultOp, key: string, call: () => Promise<T>, corrupt?: (value: T) => T): Promise<T> {
+  private async run<T>(
+    op: FaultOp,
+    key: string,
+    call: () => Promise<T>,
+    corrupt?: (value: T) => T,
+  ): Promise<T> {
     const rule = this.take(op, key);
     if (rule === undefined) return call();
     switch (rule.kind) {
@@ -114,8 +128,16 @@ export class FaultyObjectIo implements ObjectIo {
   }
 
   /** The call reaches the store; its answer, success or failure, never reaches the caller. */
-  private async applyThenFail<T>(op: FaultOp, key: string, kind: 'apply-then-lose' | 'apply-then-5xx', call: () => Promise<T>): Promise<never> {
-    const reason = kind === 'apply-then-lose' ? `injected: ${op} applied, response lost` : `injected: ${op} applied, then HTTP 500`;
+  private async applyThenFail<T>(
+    op: FaultOp,
+    key: string,
+    kind: 'apply-then-lose' | 'apply-then-5xx',
+    call: () => Promise<T>,
+  ): Promise<never> {
+    const reason =
+      kind === 'apply-then-lose'
+        ? `injected: ${op} applied, response lost`
+        : `injected: ${op} applied, then HTTP 500`;
     try {
       await call();
     } catch (error) {
@@ -128,7 +150,13 @@ export class FaultyObjectIo implements ObjectIo {
 
   /** The first live rule matching the call, consumed by one; undefined when none matches. */
   private take(op: FaultOp, key: string): FaultRule | undefined {
-    const active = this.rules.find(({ rule, remaining }) => remaining > 0 && (rule.op === 'any' || rule.op === op) && appliesTo(rule.kind, op) && keyMatches(rule.key, key));
+    const active = this.rules.find(
+      ({ rule, remaining }) =>
+        remaining > 0 &&
+        (rule.op === 'any' || rule.op === op) &&
+        appliesTo(rule.kind, op) &&
+        keyMatches(rule.key, key),
+    );
     if (active === undefined) return undefined;
     active.remaining -= 1;
     this.firedCount += 1;

@@ -5,9 +5,22 @@ export { resolveRange } from './byte-range';
 export { compareKeys, listSortedPage } from './sorted-listing';
 export { MemoryObjectIo } from './memory-object-io';
 export { LocalObjectIo, LOCAL_TEMP_DIR, keyProblem } from './local-object-io';
-export { S3ObjectIo, createBucketIfMissing, s3EndpointLabel, DEFAULT_S3_REGION, type S3ObjectIoConfig, type S3Credentials } from './s3-object-io';
+export {
+  S3ObjectIo,
+  createBucketIfMissing,
+  s3EndpointLabel,
+  DEFAULT_S3_REGION,
+  type S3ObjectIoConfig,
+  type S3Credentials,
+} from './s3-object-io';
 export { storageErrorFromS3, type S3Operation, type S3ErrorContext } from './s3-errors';
-export { FaultyObjectIo, type FaultKind, type FaultOp, type FaultRule, type FaultyObjectIoOptions } from './faulty-object-io';
+export {
+  FaultyObjectIo,
+  type FaultKind,
+  type FaultOp,
+  type FaultRule,
+  type FaultyObjectIoOptions,
+} from './faulty-object-io';
 export {
   probeCreateIfAbsent,
   assertWritable,

@@ -26,7 +26,16 @@ import {
   isStorageError,
   type StorageError,
 } from './errors';
-import { pagesOf, MAX_LIST_PAGE, type ByteRange, type GetResult, type ListOptions, type ListPage, type ObjectIo, type ObjectMeta } from './object-io';
+import {
+  pagesOf,
+  MAX_LIST_PAGE,
+  type ByteRange,
+  type GetResult,
+  type ListOptions,
+  type ListPage,
+  type ObjectIo,
+  type ObjectMeta,
+} from './object-io';
 import { compareKeys, listSortedPage } from './sorted-listing';
 
 /** Where temp files live until linked: a top-level name no valid key can start with. */
@@ -91,7 +100,10 @@ export class LocalObjectIo implements ObjectIo {
     const pageSize = Math.min(Math.max(1, options.pageSize ?? MAX_LIST_PAGE), MAX_LIST_PAGE);
     const keys = await this.keysForPage(prefix, after, options.delimiter, pageSize);
     // Stat only the keys the page shows; listSortedPage wants its metadata synchronously.
-    const page = listSortedPage(keys, (key) => ({ key, size: 0, etag: '' }), prefix, { ...options, pageSize });
+    const page = listSortedPage(keys, (key) => ({ key, size: 0, etag: '' }), prefix, {
+      ...options,
+      pageSize,
+    });
     const metas = await Promise.all(page.objects.map((object) => this.metaOf(object.key)));
     // A key deleted between the walk and the stat is simply gone, as on S3.
     return { ...page, objects: metas.filter((meta): meta is ObjectMeta => meta !== null) };
@@ -148,7 +160,12 @@ export class LocalObjectIo implements ObjectIo {
       await syncDir(path.dirname(target));
     } catch (error) {
       // The name is linked but maybe not durable; only a read-back can settle what the caller sees.
-      throw new OutcomeUnknownError(key, this.endpoint, `directory fsync failed: ${describe(error)}`, { cause: error });
+      throw new OutcomeUnknownError(
+        key,
+        this.endpoint,
+        `directory fsync failed: ${describe(error)}`,
+        { cause: error },
+      );
     }
   }
 
@@ -172,7 +189,8 @@ export class LocalObjectIo implements ObjectIo {
       }
     } catch (error) {
       // mkdir reports a file in the way as EEXIST (the last component) or ENOTDIR (an earlier one).
-      if (isErrno(error) && error.code === 'EEXIST') throw new BackendError(key, this.endpoint, PARENT_IS_OBJECT);
+      if (isErrno(error) && error.code === 'EEXIST')
+        throw new BackendError(key, this.endpoint, PARENT_IS_OBJECT);
       throw this.createError(error, key);
     }
   }
@@ -184,7 +202,12 @@ export class LocalObjectIo implements ObjectIo {
     }
     if (isErrno(error) && error.code === 'ENOENT') {
       // Only another program removing folders under the root does this; trying again is safe.
-      return new UnavailableError(key, this.endpoint, `a folder vanished during the create (${describe(error)})`, { cause: error });
+      return new UnavailableError(
+        key,
+        this.endpoint,
+        `a folder vanished during the create (${describe(error)})`,
+        { cause: error },
+      );
     }
     return this.storageError(error, key);
   }
@@ -223,12 +246,18 @@ export class LocalObjectIo implements ObjectIo {
    * next page exists). With the '/' delimiter each sub-folder contributes one key (it becomes one
    * common prefix); any other delimiter gets the whole range, since folders do not map to dirs.
    */
-  private async keysForPage(prefix: string, after: string | undefined, delimiter: string | undefined, pageSize: number): Promise<string[]> {
+  private async keysForPage(
+    prefix: string,
+    after: string | undefined,
+    delimiter: string | undefined,
+    pageSize: number,
+  ): Promise<string[]> {
     const cut = prefix.lastIndexOf('/') + 1;
     const walk: Walk = {
       after,
       keys: [],
-      limit: delimiter === undefined || delimiter === '' || delimiter === '/' ? pageSize + 1 : Infinity,
+      limit:
+        delimiter === undefined || delimiter === '' || delimiter === '/' ? pageSize + 1 : Infinity,
       foldersCollapse: delimiter === '/',
     };
     const dirKey = prefix.slice(0, cut);
@@ -242,23 +271,39 @@ export class LocalObjectIo implements ObjectIo {
    * `name + '/'` for folders yields keys in S3's byte order, because every key under folder `d`
    * starts with `d/`. `depth` 0 is the folder the prefix points into; `namePrefix` filters it.
    */
-  private async walkDir(walk: Walk, dirKey: string, namePrefix: string, depth: number): Promise<void> {
+  private async walkDir(
+    walk: Walk,
+    dirKey: string,
+    namePrefix: string,
+    depth: number,
+  ): Promise<void> {
     const entries = await this.readEntries(dirKey);
     const ordered = entries
-      .filter((entry) => entry.name.startsWith(namePrefix) && (entry.isFile() || entry.isDirectory()))
+      .filter(
+        (entry) => entry.name.startsWith(namePrefix) && (entry.isFile() || entry.isDirectory()),
+      )
       .filter((entry) => !(dirKey === '' && entry.name === LOCAL_TEMP_DIR))
-      .map((entry) => ({ key: dirKey + entry.name + (entry.isDirectory() ? '/' : ''), isDir: entry.isDirectory() }))
+      .map((entry) => ({
+        key: dirKey + entry.name + (entry.isDirectory() ? '/' : ''),
+        isDir: entry.isDirectory(),
+      }))
       .sort((a, b) => compareKeys(a.key, b.key));
     for (const entry of ordered) {
       if (walk.keys.length >= walk.limit) return;
       if (!entry.isDir) {
-        if (walk.after === undefined || compareKeys(entry.key, walk.after) > 0) walk.keys.push(entry.key);
+        if (walk.after === undefined || compareKeys(entry.key, walk.after) > 0)
+          walk.keys.push(entry.key);
         continue;
       }
       if (folderIsBehind(entry.key, walk.after)) continue;
       if (depth === 0 && walk.foldersCollapse) {
         // One key is enough to make the folder a common prefix; proves it is not an empty dir.
-        await this.walkDir({ ...walk, keys: walk.keys, limit: walk.keys.length + 1 }, entry.key, '', depth + 1);
+        await this.walkDir(
+          { ...walk, keys: walk.keys, limit: walk.keys.length + 1 },
+          entry.key,
+          '',
+          depth + 1,
+        );
       } else {
         await this.walkDir(walk, entry.key, '', depth + 1);
       }
@@ -285,9 +330,14 @@ export class LocalObjectIo implements ObjectIo {
   private storageError(error: unknown, key: string): StorageError | Error {
     if (isStorageError(error)) return error;
     if (!isErrno(error)) return error instanceof Error ? error : new Error(String(error));
-    if (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR') return new NotFoundError(key, this.endpoint);
-    if (TRANSIENT_ERRNOS.has(error.code)) return new UnavailableError(key, this.endpoint, describe(error), { cause: error });
-    if (DENIED_ERRNOS.has(error.code)) return new BackendError(key, this.endpoint, `access denied (${error.code})`, { cause: error });
+    if (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR')
+      return new NotFoundError(key, this.endpoint);
+    if (TRANSIENT_ERRNOS.has(error.code))
+      return new UnavailableError(key, this.endpoint, describe(error), { cause: error });
+    if (DENIED_ERRNOS.has(error.code))
+      return new BackendError(key, this.endpoint, `access denied (${error.code})`, {
+        cause: error,
+      });
     return new BackendError(key, this.endpoint, describe(error), { cause: error });
   }
 }
@@ -310,7 +360,8 @@ export function keyProblem(key: string): string | null {
   if (key.endsWith('/')) return "ends with '/'";
   const segments = key.split('/');
   if (segments.some((segment) => segment === '')) return 'has an empty segment';
-  if (segments.some((segment) => segment === '..' || segment === '.')) return "has a '.' or '..' segment";
+  if (segments.some((segment) => segment === '..' || segment === '.'))
+    return "has a '.' or '..' segment";
   if (segments[0] === LOCAL_TEMP_DIR) return `is under the reserved folder ${LOCAL_TEMP_DIR}`;
   return null;
 }
@@ -360,7 +411,11 @@ interface ErrnoError extends Error {
 
 /** A Node system error (`code` like 'ENOENT'); our own typed errors carry a `code` too. */
 function isErrno(error: unknown): error is ErrnoError {
-  return error instanceof Error && !isStorageError(error) && typeof (error as { code?: unknown }).code === 'string';
+  return (
+    error instanceof Error &&
+    !isStorageError(error) &&
+    typeof (error as { code?: unknown }).code === 'string'
+  );
 }
 
 function describe(error: unknown): string {

@@ -5,7 +5,15 @@
 import { createHash } from 'node:crypto';
 import { resolveRange } from './byte-range';
 import { AlreadyExistsError, BackendError, NotFoundError } from './errors';
-import { pagesOf, type ByteRange, type GetResult, type ListOptions, type ListPage, type ObjectIo, type ObjectMeta } from './object-io';
+import {
+  pagesOf,
+  type ByteRange,
+  type GetResult,
+  type ListOptions,
+  type ListPage,
+  type ObjectIo,
+  type ObjectMeta,
+} from './object-io';
 import { compareKeys, listSortedPage } from './sorted-listing';
 
 interface StoredObject {

@@ -4,7 +4,8 @@
  */
 
 /** Inclusive byte range, or the last `suffix` bytes (the whole object if it is shorter). */
-export type ByteRange = { readonly start: number; readonly end?: number } | { readonly suffix: number };
+export type ByteRange =
+  { readonly start: number; readonly end?: number } | { readonly suffix: number };
 
 export interface ObjectMeta {
   readonly key: string;
@@ -70,6 +71,10 @@ export async function* pagesOf(
 }
 
 /** Every object under `prefix` (no delimiter), page after page. */
-export async function* objectsUnder(io: ObjectIo, prefix: string, startAfter?: string): AsyncIterable<ObjectMeta> {
+export async function* objectsUnder(
+  io: ObjectIo,
+  prefix: string,
+  startAfter?: string,
+): AsyncIterable<ObjectMeta> {
   for await (const page of io.list(prefix, { startAfter })) yield* page.objects;
 }

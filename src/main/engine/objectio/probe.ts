@@ -23,7 +23,10 @@ export interface ProbeResult {
 
 /** The store accepts writes but does not enforce create-if-absent: writers are refused. */
 export class CreateIfAbsentNotEnforcedError extends CairnError {
-  constructor(readonly endpoint: string, detail: string) {
+  constructor(
+    readonly endpoint: string,
+    detail: string,
+  ) {
     super(
       'CreateIfAbsentNotEnforced',
       `${endpoint} does not enforce create-if-absent (${detail}); it can be browsed read-only, but no writer may open it`,
@@ -34,8 +37,15 @@ export class CreateIfAbsentNotEnforcedError extends CairnError {
 
 /** The store refuses creates (read-only credentials or filesystem): writers are refused. */
 export class ReadOnlyStoreError extends CairnError {
-  constructor(readonly endpoint: string, detail: string) {
-    super('ReadOnlyStore', `${endpoint} does not allow creating objects (${detail}); it can be browsed read-only`, { endpoint, detail });
+  constructor(
+    readonly endpoint: string,
+    detail: string,
+  ) {
+    super(
+      'ReadOnlyStore',
+      `${endpoint} does not allow creating objects (${detail}); it can be browsed read-only`,
+      { endpoint, detail },
+    );
   }
 }
 
@@ -52,7 +62,11 @@ export async function probeCreateIfAbsent(io: ObjectIo, root = ''): Promise<Prob
     await io.putIfAbsent(key, first);
   } catch (error) {
     if (isStorageError(error, 'Backend')) {
-      return { enforced: false, writable: false, detail: `creating ${key} was denied: ${error.message}` };
+      return {
+        enforced: false,
+        writable: false,
+        detail: `creating ${key} was denied: ${error.message}`,
+      };
     }
     if (!isStorageError(error, 'OutcomeUnknown') || !(await holds(io, key, first))) throw error;
   }
@@ -78,7 +92,8 @@ async function secondCreate(io: ObjectIo, key: string): Promise<ProbeResult> {
   } catch (error) {
     if (isStorageError(error, 'AlreadyExists')) return enforcedResult(key);
     // The refusal may be what was lost: the stored bytes tell whether the second create won.
-    if (isStorageError(error, 'OutcomeUnknown')) return (await holds(io, key, second)) ? overwrittenResult(key) : enforcedResult(key);
+    if (isStorageError(error, 'OutcomeUnknown'))
+      return (await holds(io, key, second)) ? overwrittenResult(key) : enforcedResult(key);
     throw error;
   }
   return overwrittenResult(key);
@@ -89,7 +104,11 @@ function enforcedResult(key: string): ProbeResult {
 }
 
 function overwrittenResult(key: string): ProbeResult {
-  return { enforced: false, writable: true, detail: `a second create of ${key} succeeded instead of failing with AlreadyExists` };
+  return {
+    enforced: false,
+    writable: true,
+    detail: `a second create of ${key} succeeded instead of failing with AlreadyExists`,
+  };
 }
 
 async function holds(io: ObjectIo, key: string, bytes: Uint8Array): Promise<boolean> {

@@ -7,7 +7,14 @@
  * reads the key back; only failures that provably never reached the server stay `Unavailable`.
  * Must never map an ambiguous create failure to `AlreadyExists` or `Unavailable`.
  */
-import { AlreadyExistsError, BackendError, NotFoundError, OutcomeUnknownError, UnavailableError, type StorageError } from './errors';
+import {
+  AlreadyExistsError,
+  BackendError,
+  NotFoundError,
+  OutcomeUnknownError,
+  UnavailableError,
+  type StorageError,
+} from './errors';
 
 export type S3Operation = 'putIfAbsent' | 'get' | 'head' | 'listPage' | 'delete' | 'createBucket';
 
@@ -28,11 +35,36 @@ interface S3ErrorShape {
 }
 
 /** The connection was never made: the request cannot have applied. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 /** The connection broke or stalled: the request may or may not have applied. */
-const CONNECTION_LOST = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'EPROTO']);
-const TIMEOUT_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'AbortError']);
-const THROTTLING_NAMES = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestLimitExceeded']);
+const CONNECTION_LOST = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'ESOCKETTIMEDOUT',
+  'EPROTO',
+]);
+const TIMEOUT_NAMES = new Set([
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'AbortError',
+]);
+const THROTTLING_NAMES = new Set([
+  'SlowDown',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+]);
 const NOT_FOUND_NAMES = new Set(['NoSuchKey', 'NotFound']);
 /** A conflicting operation was in flight; the create did not apply and may be retried. */
 const CONFLICT_NAMES = new Set(['ConditionalRequestConflict', 'OperationAborted']);
@@ -45,21 +77,29 @@ export function storageErrorFromS3(error: unknown, context: S3ErrorContext): Sto
   const options = { cause: error };
   const create = context.operation === 'putIfAbsent';
 
-  if (create && (status === 412 || shape.name === 'PreconditionFailed')) return new AlreadyExistsError(key, endpoint);
+  if (create && (status === 412 || shape.name === 'PreconditionFailed'))
+    return new AlreadyExistsError(key, endpoint);
   if (shape.name === 'NoSuchBucket') return new BackendError(key, endpoint, reason, options);
-  if (NOT_FOUND_NAMES.has(shape.name ?? '') || status === 404) return new NotFoundError(key, endpoint);
-  if (create && (status === 409 || CONFLICT_NAMES.has(shape.name ?? ''))) return new UnavailableError(key, endpoint, reason, options);
+  if (NOT_FOUND_NAMES.has(shape.name ?? '') || status === 404)
+    return new NotFoundError(key, endpoint);
+  if (create && (status === 409 || CONFLICT_NAMES.has(shape.name ?? '')))
+    return new UnavailableError(key, endpoint, reason, options);
 
   const transient = isTransient(shape, status);
   if (transient === 'never-sent') return new UnavailableError(key, endpoint, reason, options);
   if (transient === 'maybe-applied') {
-    return create ? new OutcomeUnknownError(key, endpoint, reason, options) : new UnavailableError(key, endpoint, reason, options);
+    return create
+      ? new OutcomeUnknownError(key, endpoint, reason, options)
+      : new UnavailableError(key, endpoint, reason, options);
   }
   return new BackendError(key, endpoint, reason, options);
 }
 
 /** 'maybe-applied' for 5xx, throttling, timeouts and broken connections; null when terminal. */
-function isTransient(shape: S3ErrorShape, status: number | undefined): 'never-sent' | 'maybe-applied' | null {
+function isTransient(
+  shape: S3ErrorShape,
+  status: number | undefined,
+): 'never-sent' | 'maybe-applied' | null {
   if (shape.code !== undefined && NEVER_SENT.has(shape.code)) return 'never-sent';
   if (status !== undefined && status >= 500) return 'maybe-applied';
   if (status === 429 || THROTTLING_NAMES.has(shape.name ?? '')) return 'maybe-applied';
@@ -72,7 +112,10 @@ function isTransient(shape: S3ErrorShape, status: number | undefined): 'never-se
 function describeS3Error(shape: S3ErrorShape, status: number | undefined): string {
   const name = shape.code ?? shape.name ?? 'error';
   // The SDK's message is 'UnknownError' for bodiless responses; the name and status say more.
-  const message = shape.message && shape.message !== 'UnknownError' && shape.message !== name ? `: ${shape.message}` : '';
+  const message =
+    shape.message && shape.message !== 'UnknownError' && shape.message !== name
+      ? `: ${shape.message}`
+      : '';
   return status === undefined ? `${name}${message}` : `${name}, HTTP ${status}${message}`;
 }
 

@@ -20,7 +20,16 @@ import {
   type _Object,
 } from '@aws-sdk/client-s3';
 import { BackendError } from './errors';
-import { pagesOf, MAX_LIST_PAGE, type ByteRange, type GetResult, type ListOptions, type ListPage, type ObjectIo, type ObjectMeta } from './object-io';
+import {
+  pagesOf,
+  MAX_LIST_PAGE,
+  type ByteRange,
+  type GetResult,
+  type ListOptions,
+  type ListPage,
+  type ObjectIo,
+  type ObjectMeta,
+} from './object-io';
 import { storageErrorFromS3, type S3Operation } from './s3-errors';
 
 export interface S3Credentials {
@@ -63,7 +72,13 @@ export class S3ObjectIo implements ObjectIo {
   }
 
   async putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
-    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentLength: bytes.length, IfNoneMatch: '*' });
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      Body: bytes,
+      ContentLength: bytes.length,
+      IfNoneMatch: '*',
+    });
     const response = await this.createClient.send(command).catch(this.failed('putIfAbsent', key));
     return { etag: unquote(response.ETag) };
   }
@@ -75,15 +90,29 @@ export class S3ObjectIo implements ObjectIo {
     return this.client
       .send(command)
       .then(async (response) => {
-        const bytes = response.Body === undefined ? new Uint8Array(0) : await response.Body.transformToByteArray();
-        return { bytes, etag: unquote(response.ETag), size: totalSizeOf(response.ContentRange) ?? bytes.length };
+        const bytes =
+          response.Body === undefined
+            ? new Uint8Array(0)
+            : await response.Body.transformToByteArray();
+        return {
+          bytes,
+          etag: unquote(response.ETag),
+          size: totalSizeOf(response.ContentRange) ?? bytes.length,
+        };
       })
       .catch(this.failed('get', key));
   }
 
   async head(key: string): Promise<ObjectMeta> {
-    const response = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })).catch(this.failed('head', key));
-    return { key, size: response.ContentLength ?? 0, etag: unquote(response.ETag), lastModified: response.LastModified };
+    const response = await this.client
+      .send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }))
+      .catch(this.failed('head', key));
+    return {
+      key,
+      size: response.ContentLength ?? 0,
+      etag: unquote(response.ETag),
+      lastModified: response.LastModified,
+    };
   }
 
   async listPage(prefix: string, options: ListOptions = {}): Promise<ListPage> {
@@ -98,7 +127,9 @@ export class S3ObjectIo implements ObjectIo {
     const response = await this.client.send(command).catch(this.failed('listPage', prefix));
     return {
       objects: (response.Contents ?? []).map(metaOfListed),
-      commonPrefixes: (response.CommonPrefixes ?? []).flatMap((common) => (common.Prefix === undefined ? [] : [common.Prefix])),
+      commonPrefixes: (response.CommonPrefixes ?? []).flatMap((common) =>
+        common.Prefix === undefined ? [] : [common.Prefix],
+      ),
       continuation: response.IsTruncated === true ? response.NextContinuationToken : undefined,
     };
   }
@@ -108,7 +139,9 @@ export class S3ObjectIo implements ObjectIo {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(this.failed('delete', key));
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+      .catch(this.failed('delete', key));
   }
 
   /** Closes the clients' sockets; the instance is unusable afterwards. */
@@ -132,14 +165,20 @@ export async function createBucketIfMissing(config: S3ObjectIoConfig): Promise<v
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'BucketAlreadyOwnedByYou') return;
-    throw storageErrorFromS3(error, { operation: 'createBucket', key: config.bucket, endpoint: s3EndpointLabel(config) });
+    throw storageErrorFromS3(error, {
+      operation: 'createBucket',
+      key: config.bucket,
+      endpoint: s3EndpointLabel(config),
+    });
   } finally {
     client.destroy();
   }
 }
 
 /** `s3://bucket at http://host:port`, for messages. */
-export function s3EndpointLabel(config: Pick<S3ObjectIoConfig, 'bucket' | 'endpoint' | 'region'>): string {
+export function s3EndpointLabel(
+  config: Pick<S3ObjectIoConfig, 'bucket' | 'endpoint' | 'region'>,
+): string {
   const region = config.region ?? DEFAULT_S3_REGION;
   return `s3://${config.bucket} at ${config.endpoint ?? `https://s3.${region}.amazonaws.com`}`;
 }
@@ -171,10 +210,13 @@ function clientConfigOf(config: S3ObjectIoConfig): S3ClientConfig {
  */
 export function rangeHeaderOf(range: ByteRange | undefined): string | null | undefined {
   if (range === undefined) return undefined;
-  if ('suffix' in range) return isCount(range.suffix) && range.suffix > 0 ? `bytes=-${range.suffix}` : null;
+  if ('suffix' in range)
+    return isCount(range.suffix) && range.suffix > 0 ? `bytes=-${range.suffix}` : null;
   if (!isCount(range.start)) return null;
   if (range.end === undefined) return `bytes=${range.start}-`;
-  return isCount(range.end) && range.end >= range.start ? `bytes=${range.start}-${range.end}` : null;
+  return isCount(range.end) && range.end >= range.start
+    ? `bytes=${range.start}-${range.end}`
+    : null;
 }
 
 function isCount(value: number): boolean {
@@ -188,7 +230,12 @@ function totalSizeOf(contentRange: string | undefined): number | undefined {
 }
 
 function metaOfListed(object: _Object): ObjectMeta {
-  return { key: object.Key ?? '', size: object.Size ?? 0, etag: unquote(object.ETag), lastModified: object.LastModified };
+  return {
+    key: object.Key ?? '',
+    size: object.Size ?? 0,
+    etag: unquote(object.ETag),
+    lastModified: object.LastModified,
+  };
 }
 
 /** S3 quotes ETags; ObjectIo hands them out bare (and `If-Match` wants them bare on radosgw). */

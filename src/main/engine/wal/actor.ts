@@ -36,7 +36,12 @@ import type { CatalogObject } from './catalog';
 import { createObject, type CreateOutcome } from './uploader';
 import { withStoppedSeal, withTail, withWatermark } from './actor/control-changes';
 import { judgeCreate } from './actor/failure-matrix';
-import { appendBytes, checkAppendFitsAnObject, OpenBatch, type AppendWaiter } from './actor/open-batch';
+import {
+  appendBytes,
+  checkAppendFitsAnObject,
+  OpenBatch,
+  type AppendWaiter,
+} from './actor/open-batch';
 import { isUnindexed, moveTo, type SealedBatch } from './actor/sealed-batch';
 
 /** The start gap of control.md point 2: creates only below B + START_GAP. */
@@ -76,7 +81,12 @@ export interface WriterStateSnapshot {
   readonly writerId: string;
   readonly ackMode: ObjectStoreWalConfig['ackMode'];
   readonly ackFence: ObjectStoreWalConfig['ackFence'];
-  readonly openBatch: { readonly seq: Seq; readonly entries: number; readonly bytes: number; readonly ageMs: number } | null;
+  readonly openBatch: {
+    readonly seq: Seq;
+    readonly entries: number;
+    readonly bytes: number;
+    readonly ageMs: number;
+  } | null;
   /** Sealed batches not yet indexed (what backpressure counts). */
   readonly sealedWaiting: number;
   /** Indexed batches waiting for a fence round. */
@@ -198,7 +208,14 @@ export class WriterActor {
     checkAppendFitsAnObject(entries);
     if (entries.length === 0) return Promise.resolve({ lastEntryIds: new Map() });
     return new Promise<AppendResult>((resolve, reject) => {
-      this.commands.push({ kind: 'append', entries, arrivedAt: Date.now(), stalledSince: null, resolve, reject });
+      this.commands.push({
+        kind: 'append',
+        entries,
+        arrivedAt: Date.now(),
+        stalledSince: null,
+        resolve,
+        reject,
+      });
       this.kick();
     });
   }
@@ -216,7 +233,8 @@ export class WriterActor {
         .then(() => {
           // The CAS passed: watermark, floor and certified sequence move together.
           this.session.catalog.raiseWatermark(region, plan.watermark);
-          if (plan.floor !== null && plan.floor > this.nextSeq && this.open === null) this.nextSeq = plan.floor;
+          if (plan.floor !== null && plan.floor > this.nextSeq && this.open === null)
+            this.nextSeq = plan.floor;
           this.certified = maxSeq(this.certified, seqOf(plan.watermark));
         });
     });
@@ -228,14 +246,18 @@ export class WriterActor {
    * writer still holds the epoch - `Fenced` poisons it otherwise) the catalog forgets the
    * objects below it. Only the CAS runs here: listing and deletes stay off the write path.
    */
-  raiseBoundary(decide: (chain: Iterable<CatalogObject>, control: ControlState) => Seq): Promise<{ previous: Seq; boundary: Seq }> {
+  raiseBoundary(
+    decide: (chain: Iterable<CatalogObject>, control: ControlState) => Seq,
+  ): Promise<{ previous: Seq; boundary: Seq }> {
     this.checkUsable();
     let raised = { previous: 0n, boundary: 0n };
     return this.enqueueControl('control', () => {
       const before = this.session.register.current().control;
       const target = decide(this.session.catalog.objects(), before);
       return this.session.register
-        .update((control) => (target > control.boundary ? { ...control, boundary: target } : { ...control }))
+        .update((control) =>
+          target > control.boundary ? { ...control, boundary: target } : { ...control },
+        )
         .then((control) => {
           this.session.catalog.dropBelow(control.boundary);
           raised = { previous: before.boundary, boundary: control.boundary };
@@ -246,7 +268,9 @@ export class WriterActor {
   /** A register change made in command order (the region table). */
   changeControl(change: (control: ControlState) => ControlState): Promise<void> {
     this.checkUsable();
-    return this.enqueueControl('control', () => this.session.register.update(change).then(() => undefined));
+    return this.enqueueControl('control', () =>
+      this.session.register.update(change).then(() => undefined),
+    );
   }
 
   /** Resolves once the region is durable and indexed through `id` (at once in durable mode). */
@@ -312,26 +336,42 @@ export class WriterActor {
       openBatch:
         this.open === null
           ? null
-          : { seq: this.open.seq, entries: this.open.entries, bytes: this.open.bytes, ageMs: now - this.open.openedAt },
+          : {
+              seq: this.open.seq,
+              entries: this.open.entries,
+              bytes: this.open.bytes,
+              ageMs: now - this.open.openedAt,
+            },
       sealedWaiting: this.unindexedCount(),
-      awaitingFence: this.batches.filter((b) => b.phase === 'indexed' || b.phase === 'fencing').length,
+      awaitingFence: this.batches.filter((b) => b.phase === 'indexed' || b.phase === 'fencing')
+        .length,
       createsInFlight: this.batches
         .filter((b) => b.phase === 'creating')
-        .map((b) => ({ seq: b.seq, attempt: b.attempt, elapsedMs: now - (b.createStartedAt ?? now) })),
+        .map((b) => ({
+          seq: b.seq,
+          attempt: b.attempt,
+          elapsedMs: now - (b.createStartedAt ?? now),
+        })),
       orphanCreatesInFlight: this.orphanCreates,
       heldAppends: this.commands.filter((c) => c.kind === 'append').length,
       indexedTip: this.session.catalog.tip(),
       nextSeq: this.nextSeq,
       certified: this.certified,
       gapBlocked: firstQueued !== undefined && !this.withinGap(firstQueued.seq),
-      fenceRound: this.round === null ? null : { covers: this.round.covers.length, elapsedMs: now - this.round.startedAt },
+      fenceRound:
+        this.round === null
+          ? null
+          : { covers: this.round.covers.length, elapsedMs: now - this.round.startedAt },
       unpersistedBytes: this.unpersistedBytes(),
       stopping: this.stopping,
       stopped: this.stopped,
       poisoned:
         this.terminal === null
           ? null
-          : { code: this.terminal instanceof CairnError ? this.terminal.code : this.terminal.name, message: this.terminal.message },
+          : {
+              code: this.terminal instanceof CairnError ? this.terminal.code : this.terminal.name,
+              message: this.terminal.message,
+            },
     };
   }
 
@@ -418,7 +458,10 @@ export class WriterActor {
     );
   }
 
-  private enqueueControl(kind: ControlCommand['kind'], start: ControlCommand['start']): Promise<void> {
+  private enqueueControl(
+    kind: ControlCommand['kind'],
+    start: ControlCommand['start'],
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.commands.push({ kind, start, resolve, reject });
       this.kick();
@@ -444,13 +487,19 @@ export class WriterActor {
     if (open === null) return false;
     const lastEntryIds = open.admit(command.entries);
     for (const [region, id] of lastEntryIds) this.handedOut.set(region, id);
-    if (command.stalledSince !== null) this.metrics.stalledSeconds.inc((now - command.stalledSince) / 1000);
+    if (command.stalledSince !== null)
+      this.metrics.stalledSeconds.inc((now - command.stalledSince) / 1000);
     const result: AppendResult = { lastEntryIds };
     if (this.config.ackMode === 'enqueued') {
       command.resolve(result);
       this.metrics.appendAckSeconds.observe((now - command.arrivedAt) / 1000);
     } else {
-      open.waiters.push({ result, admittedAt: command.arrivedAt, resolve: command.resolve, reject: command.reject });
+      open.waiters.push({
+        result,
+        admittedAt: command.arrivedAt,
+        resolve: command.resolve,
+        reject: command.reject,
+      });
     }
     if (open.bytes >= this.config.maxBatchBytes) {
       this.openDue = true;
@@ -487,7 +536,12 @@ export class WriterActor {
     const link = this.pipelineTip();
     let encoded;
     try {
-      encoded = encodeObject({ seq: open.seq, epoch: this.session.epoch, link, segments: open.records });
+      encoded = encodeObject({
+        seq: open.seq,
+        epoch: this.session.epoch,
+        link,
+        segments: open.records,
+      });
     } catch (error) {
       for (const waiter of open.waiters) waiter.reject(error);
       this.poison(new PoisonedError(error instanceof Error ? error : new Error(String(error))));
@@ -631,7 +685,9 @@ export class WriterActor {
     for (const batch of covers) moveTo(batch, 'fencing');
     const round: FenceRound = { covers, candidate: this.highestLanded, startedAt: Date.now() };
     this.round = round;
-    runFenceRound(this.session.register, this.fence, (s) => this.metrics.fenceReadSeconds.observe(s)).then(
+    runFenceRound(this.session.register, this.fence, (s) =>
+      this.metrics.fenceReadSeconds.observe(s),
+    ).then(
       (result) => {
         this.round = null;
         if (this.terminal !== null) return this.kick();
@@ -756,14 +812,20 @@ export class WriterActor {
   /** A same-or-later-epoch object at our sequence: ask the register who holds the epoch now. */
   private haltAsFenced(objectEpoch: bigint | null): void {
     this.halted = true;
-    const fallback = new FencedError(objectEpoch ?? this.session.epoch, 'unknown (met through an object at this writer\'s sequence)');
-    this.session.register.update((control) => control).then(
-      () => this.poison(fallback),
-      (error: unknown) => this.poison(error instanceof FencedError ? error : fallback),
-    ).finally(() => {
-      this.halted = false;
-      this.kick();
-    });
+    const fallback = new FencedError(
+      objectEpoch ?? this.session.epoch,
+      "unknown (met through an object at this writer's sequence)",
+    );
+    this.session.register
+      .update((control) => control)
+      .then(
+        () => this.poison(fallback),
+        (error: unknown) => this.poison(error instanceof FencedError ? error : fallback),
+      )
+      .finally(() => {
+        this.halted = false;
+        this.kick();
+      });
   }
 
   /** Terminal: every waiter fails, every later operation but stop throws `error`. */
@@ -804,12 +866,16 @@ export class WriterActor {
       if (this.flushTimer !== null) clearTimeout(this.flushTimer);
       this.open = null;
     }
-    this.failBatches(this.batches.filter((b) => b.phase === 'queued'), stopped);
+    this.failBatches(
+      this.batches.filter((b) => b.phase === 'queued'),
+      stopped,
+    );
   }
 
   private finishStopWhenDone(): void {
     if (!this.stopping || this.stopFinishing) return;
-    const settled = this.batches.length === 0 && this.round === null && !this.commandBusy && !this.halted;
+    const settled =
+      this.batches.length === 0 && this.round === null && !this.commandBusy && !this.halted;
     if (this.terminal === null && !settled) return;
     this.stopFinishing = true;
     if (this.tailTimer !== null) clearInterval(this.tailTimer);
@@ -824,19 +890,30 @@ export class WriterActor {
   private async recordStop(): Promise<StopReport> {
     const tip = this.session.catalog.tip();
     const lost = this.lost.entries > 0 || this.lost.batches > 0 ? this.lostBacklog() : null;
-    if (this.terminal !== null) return { sealed: false, lastSeq: tip?.seq ?? null, lost, terminal: this.terminal };
+    if (this.terminal !== null)
+      return { sealed: false, lastSeq: tip?.seq ?? null, lost, terminal: this.terminal };
     const deadline = Date.now() + this.fence.deadlineMs;
     for (;;) {
       try {
         await this.session.register.update((control) => {
-          const sealed = withStoppedSeal(control, this.session.epoch, tip?.seq ?? null, this.directoryBudget());
+          const sealed = withStoppedSeal(
+            control,
+            this.session.epoch,
+            tip?.seq ?? null,
+            this.directoryBudget(),
+          );
           return tip === null ? sealed : withTail(sealed, tip);
         });
         return { sealed: true, lastSeq: tip?.seq ?? null, lost, terminal: null };
       } catch (error) {
         if (error instanceof FencedError) {
           this.poison(error);
-          return { sealed: false, lastSeq: tip?.seq ?? null, lost: this.lost.entries > 0 ? this.lostBacklog() : null, terminal: error };
+          return {
+            sealed: false,
+            lastSeq: tip?.seq ?? null,
+            lost: this.lost.entries > 0 ? this.lostBacklog() : null,
+            terminal: error,
+          };
         }
         if (!isStorageError(error) || Date.now() >= deadline) {
           return { sealed: false, lastSeq: tip?.seq ?? null, lost, terminal: null };
@@ -859,19 +936,26 @@ export class WriterActor {
   private writeTailHint(): void {
     const tip = this.session.catalog.tip();
     if (tip === null || this.terminal !== null || this.stopping) return;
-    if (this.lastTail !== null && this.lastTail.seq === tip.seq && this.lastTail.epoch === tip.epoch) return;
-    this.session.register.update((control) => withTail(control, tip)).then(
-      () => {
-        this.lastTail = tip;
-      },
-      (error: unknown) => {
-        // A hint: only a fence matters; a transient failure waits for the next tick.
-        if (error instanceof FencedError) {
-          this.poison(error);
-          this.kick();
-        }
-      },
-    );
+    if (
+      this.lastTail !== null &&
+      this.lastTail.seq === tip.seq &&
+      this.lastTail.epoch === tip.epoch
+    )
+      return;
+    this.session.register
+      .update((control) => withTail(control, tip))
+      .then(
+        () => {
+          this.lastTail = tip;
+        },
+        (error: unknown) => {
+          // A hint: only a fence matters; a transient failure waits for the next tick.
+          if (error instanceof FencedError) {
+            this.poison(error);
+            this.kick();
+          }
+        },
+      );
   }
 
   // ---- facts for decisions ---------------------------------------------------------------

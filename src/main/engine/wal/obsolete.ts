@@ -65,14 +65,16 @@ function planEnqueued(id: EntryId, facts: ObsoleteFacts): ObsoletePlan {
 /** The plan for `obsolete(region, id)`, or the typed refusal. Records nothing. */
 export function planObsolete(region: RegionId, id: EntryId, facts: ObsoleteFacts): ObsoletePlan {
   checkObsoleteId(id);
-  const plan = facts.ackMode === 'durable' ? planDurable(region, id, facts) : planEnqueued(id, facts);
+  const plan =
+    facts.ackMode === 'durable' ? planDurable(region, id, facts) : planEnqueued(id, facts);
   if (plan.floor !== null) {
     const unsettled =
       facts.openBatchHoldsEntries ||
       (facts.ackMode === 'enqueued' && facts.handedOutId > facts.durableId);
     if (unsettled) throw new WalObjectSequenceUnsettledError(region, id);
   }
-  const watermark = plan.watermark > facts.currentWatermark ? plan.watermark : facts.currentWatermark;
+  const watermark =
+    plan.watermark > facts.currentWatermark ? plan.watermark : facts.currentWatermark;
   return { watermark, floor: plan.floor };
 }
 

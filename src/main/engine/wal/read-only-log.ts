@@ -28,12 +28,16 @@ export interface ReadOnlyLog {
   read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
 }
 
-export async function openReadOnly(io: ObjectIo, configInput: ObjectStoreWalConfigInput): Promise<ReadOnlyLog> {
+export async function openReadOnly(
+  io: ObjectIo,
+  configInput: ObjectStoreWalConfigInput,
+): Promise<ReadOnlyLog> {
   const config = validateWalConfig(configInput);
   const prefix = walPrefix(config.root, config.nodeId, config.generation);
   const store = registerStoreOf(io, prefix);
   const startedAt = performance.now();
-  const reread = async (): Promise<ControlState> => (await readControl(store))?.control ?? emptyControlState();
+  const reread = async (): Promise<ControlState> =>
+    (await readControl(store))?.control ?? emptyControlState();
   // The register before the listing, as a writer's open: what it names was durable by then.
   const control = await reread();
   const scan = await scanPrefix(io, prefix, control.boundary);

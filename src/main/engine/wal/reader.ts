@@ -48,7 +48,14 @@ type Fetched =
 function identityOf(catalog: ObjectCatalog, location: SegmentLocation): ObjectTrailer | null {
   const object = catalog.object(location.seq);
   if (object === undefined) return null;
-  return { seq: object.seq, epoch: object.epoch, link: object.link, footerOffset: 0, footerLength: 0, footerCrc: 0 };
+  return {
+    seq: object.seq,
+    epoch: object.epoch,
+    link: object.link,
+    footerOffset: 0,
+    footerLength: 0,
+    footerCrc: 0,
+  };
 }
 
 /** The segment's bytes, and the header's when it must be checked (one range read when adjacent). */
@@ -57,9 +64,12 @@ async function fetchBytes(
   location: SegmentLocation,
   withHeader: boolean,
 ): Promise<{ header: Uint8Array | null; segment: Uint8Array }> {
-  if (!withHeader) return { header: null, segment: (await io.get(location.key, segmentRange(location))).bytes };
+  if (!withHeader)
+    return { header: null, segment: (await io.get(location.key, segmentRange(location))).bytes };
   if (location.offset === HEADER_SIZE) {
-    const both = (await io.get(location.key, { start: 0, end: location.offset + location.length - 1 })).bytes;
+    const both = (
+      await io.get(location.key, { start: 0, end: location.offset + location.length - 1 })
+    ).bytes;
     return { header: both.subarray(0, HEADER_SIZE), segment: both.subarray(HEADER_SIZE) };
   }
   const [header, segment] = await Promise.all([
@@ -69,8 +79,13 @@ async function fetchBytes(
   return { header: header.bytes, segment: segment.bytes };
 }
 
-async function readOnce(context: ReaderContext, location: SegmentLocation): Promise<readonly SegmentRecord[]> {
-  const identity = context.headersChecked.has(location.seq) ? null : identityOf(context.catalog, location);
+async function readOnce(
+  context: ReaderContext,
+  location: SegmentLocation,
+): Promise<readonly SegmentRecord[]> {
+  const identity = context.headersChecked.has(location.seq)
+    ? null
+    : identityOf(context.catalog, location);
   const { header, segment } = await fetchBytes(context.io, location, identity !== null);
   if (header !== null && identity !== null) {
     checkHeaderForRead(header, identity, location.regionId, location.key);

@@ -5,13 +5,23 @@
  * Owns no write state of its own; never touches storage except through them.
  */
 import type { ObjectIo } from '../objectio/object-io';
-import { WriterActor, type StopReport, type WriterActorOptions, type WriterStateSnapshot } from './actor';
+import {
+  WriterActor,
+  type StopReport,
+  type WriterActorOptions,
+  type WriterStateSnapshot,
+} from './actor';
 import { withoutRegion, withRegion } from './actor/control-changes';
 import type { ObjectStoreWalConfigInput } from './config';
 import { makeEntry, type AppendResult, type WalEntry } from './entry';
 import { WriterCollector, type GcReport } from './gc';
 import { checkObsoleteId, type EntryId } from './ids';
-import { createWalMetrics, renderPrometheus, snapshotWalMetrics, type WalMetricsSnapshot } from './metrics';
+import {
+  createWalMetrics,
+  renderPrometheus,
+  snapshotWalMetrics,
+  type WalMetricsSnapshot,
+} from './metrics';
 import { openWriter, type OpenOptions } from './open';
 import { regionOfProvider, type Provider, type RegionId } from './provider';
 import { readRegion, type ReaderContext } from './reader';
@@ -20,7 +30,8 @@ import type { WriterSession } from './session';
 export type { StopReport, WriterStateSnapshot } from './actor';
 export type { GcReport } from './gc';
 
-export interface StoreOptions extends WriterActorOptions, Omit<OpenOptions, 'maintenance' | 'metrics'> {
+export interface StoreOptions
+  extends WriterActorOptions, Omit<OpenOptions, 'maintenance' | 'metrics'> {
   /** Run a garbage-collection pass in the background after each `obsolete` (control.md point 5). Default true. */
   readonly gcAfterObsolete?: boolean;
 }
@@ -37,7 +48,10 @@ export class ObjectStoreLogStore {
   private readonly collector: WriterCollector;
   private readonly gcAfterObsolete: boolean;
 
-  private constructor(private readonly session: WriterSession, options: StoreOptions) {
+  private constructor(
+    private readonly session: WriterSession,
+    options: StoreOptions,
+  ) {
     this.prefix = session.prefix;
     this.actor = new WriterActor(session, options);
     this.gcAfterObsolete = options.gcAfterObsolete ?? true;
@@ -45,7 +59,10 @@ export class ObjectStoreLogStore {
       io: session.io,
       prefix: session.prefix,
       metrics: this.actor.metrics,
-      snapshot: () => ({ chain: session.catalog.objects(), control: session.register.current().control }),
+      snapshot: () => ({
+        chain: session.catalog.objects(),
+        control: session.register.current().control,
+      }),
       raiseBoundary: (decide) => this.actor.raiseBoundary(decide),
     });
     this.reader = {
@@ -99,7 +116,12 @@ export class ObjectStoreLogStore {
     return readRegion(this.reader, provider, fromId);
   }
 
-  async obsolete(provider: Provider, region: RegionId, id: EntryId, options: ObsoleteOptions = {}): Promise<void> {
+  async obsolete(
+    provider: Provider,
+    region: RegionId,
+    id: EntryId,
+    options: ObsoleteOptions = {},
+  ): Promise<void> {
     this.actor.checkUsable();
     regionOfProvider(this.prefix, provider, region);
     checkObsoleteId(id);
@@ -159,7 +181,9 @@ export class ObjectStoreLogStore {
   async createNamespace(provider: Provider): Promise<void> {
     this.actor.checkUsable();
     const region = regionOfProvider(this.prefix, provider);
-    return this.actor.changeControl((control) => withRegion(control, region, { createdAtMs: Date.now() }));
+    return this.actor.changeControl((control) =>
+      withRegion(control, region, { createdAtMs: Date.now() }),
+    );
   }
 
   /** `obsoleteAll`, then the region leaves the table (its persisted watermark stays). */
@@ -177,7 +201,9 @@ export class ObjectStoreLogStore {
     for (const summary of this.session.catalog.regions()) {
       if (summary.latestId > 0n) regions.add(summary.regionId);
     }
-    return [...regions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((regionId) => ({ prefix: this.prefix, regionId }));
+    return [...regions]
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((regionId) => ({ prefix: this.prefix, regionId }));
   }
 
   /** Idempotent; see wal.md for both modes. Resolves with what was sealed and what was lost. */

@@ -46,13 +46,18 @@ export async function reconcileCreate(
     return { kind: 'conflict', epoch: epochOfTrailer(found.bytes, key), size: found.size };
   } catch (error) {
     if (isStorageError(error, 'Backend')) return { kind: 'terminal', error };
-    if (isStorageError(error)) return { kind: 'transient', error: isStorageError(error, 'NotFound') ? cause : error };
+    if (isStorageError(error))
+      return { kind: 'transient', error: isStorageError(error, 'NotFound') ? cause : error };
     return { kind: 'terminal', error: error instanceof Error ? error : new Error(String(error)) };
   }
 }
 
 /** One create of `bytes` at `key`, reconciled. Never throws. */
-export async function createObject(io: ObjectIo, key: string, bytes: Uint8Array): Promise<CreateOutcome> {
+export async function createObject(
+  io: ObjectIo,
+  key: string,
+  bytes: Uint8Array,
+): Promise<CreateOutcome> {
   try {
     await io.putIfAbsent(key, bytes);
     return { kind: 'created', viaReadback: false };

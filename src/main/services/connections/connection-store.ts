@@ -24,7 +24,12 @@ export class ConnectionStore {
   }
 
   embedded(): SavedProfile {
-    return { id: EMBEDDED_CONNECTION_ID, kind: 'local', name: 'Embedded store', path: embeddedStoreDir(this.dataDir) };
+    return {
+      id: EMBEDDED_CONNECTION_ID,
+      kind: 'local',
+      name: 'Embedded store',
+      path: embeddedStoreDir(this.dataDir),
+    };
   }
 
   async list(): Promise<SavedProfile[]> {

@@ -55,8 +55,7 @@ export class ConnectionsService {
       const { io, root } = await this.io(id);
       await assertWritable(io, root);
       this.operators.add(id);
-    }
-    else this.operators.delete(id);
+    } else this.operators.delete(id);
     await this.announce();
     return this.present(profile);
   }
@@ -82,7 +81,12 @@ export class ConnectionsService {
       const { io, root } = await this.io(id);
       await io.listPage(root, { pageSize: 1 });
       const probe = await probeCreateIfAbsent(io, root);
-      return { reachable: true, writable: probe.writable, createIfAbsent: probe.enforced, detail: probe.detail };
+      return {
+        reachable: true,
+        writable: probe.writable,
+        createIfAbsent: probe.enforced,
+        detail: probe.detail,
+      };
     } catch (error) {
       const detail = isCairnError(error) ? error.message : String(error);
       return { reachable: false, writable: false, createIfAbsent: false, detail };

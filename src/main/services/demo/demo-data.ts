@@ -18,7 +18,11 @@ import type { TieringService } from '../tiering/tiering-service';
 
 export class StoreNotEmptyError extends CairnError {
   constructor(connectionId: string, key: string) {
-    super('StoreNotEmpty', `demo data goes only into an empty store, and connection ${connectionId} holds ${key}`, { connectionId, key });
+    super(
+      'StoreNotEmpty',
+      `demo data goes only into an empty store, and connection ${connectionId} holds ${key}`,
+      { connectionId, key },
+    );
   }
 }
 
@@ -38,23 +42,38 @@ export interface DemoServices {
 const DEMO_REGIONS: readonly RegionId[] = [1, 2, 3, 4].map((region) => makeRegionId(1, region));
 const encoder = new TextEncoder();
 
-export async function generateDemoData(services: DemoServices, connectionId: string): Promise<DemoSummary> {
+export async function generateDemoData(
+  services: DemoServices,
+  connectionId: string,
+): Promise<DemoSummary> {
   const { io, root } = await services.connections.io(connectionId);
   const first = (await io.listPage(root, { pageSize: 1 })).objects[0];
   if (first !== undefined) throw new StoreNotEmptyError(connectionId, first.key);
   const walRoot = root === '' ? 'wal' : `${root.replace(/\/$/, '')}/wal`;
-  const entries = (await writeWalHistory(io, walRoot, 0)) + (await writeWalHistory(io, walRoot, 1, 60));
+  const entries =
+    (await writeWalHistory(io, walRoot, 0)) + (await writeWalHistory(io, walRoot, 1, 60));
   const namespaces = await writeNamespaces(services.namespaces, connectionId);
   const segments = await writeSegments(services.tiering, connectionId);
-  return { walPrefixes: [`${walRoot}/nodes/0/generations/0`, `${walRoot}/nodes/0/generations/1`], entries, namespaces, segments };
+  return {
+    walPrefixes: [`${walRoot}/nodes/0/generations/0`, `${walRoot}/nodes/0/generations/1`],
+    entries,
+    namespaces,
+    segments,
+  };
 }
 
 /** Three epochs on one prefix: 1 stopped cleanly, 2 taken over by 3 (with an orphan), 3 stopped. */
-async function writeWalHistory(io: ObjectIo, root: string, generation: number, perEpoch = 160): Promise<number> {
+async function writeWalHistory(
+  io: ObjectIo,
+  root: string,
+  generation: number,
+  perEpoch = 160,
+): Promise<number> {
   const config = { root, nodeId: 0n, generation, flushIntervalMs: 10 };
   let written = 0;
   const first = await ObjectStoreLogStore.open(io, config, { probe: false });
-  for (const region of DEMO_REGIONS) await first.createNamespace({ prefix: first.prefix, regionId: region });
+  for (const region of DEMO_REGIONS)
+    await first.createNamespace({ prefix: first.prefix, regionId: region });
   written += await appendOrders(first, perEpoch, 0);
   await first.stop();
 
@@ -63,7 +82,11 @@ async function writeWalHistory(io: ObjectIo, root: string, generation: number, p
   const obsoleteRegion = DEMO_REGIONS[0]!;
   const provider = { prefix: second.prefix, regionId: obsoleteRegion };
   // Hide the older half of region 1:1: an obsoleted range the Regions view shows.
-  await second.obsolete(provider, obsoleteRegion, await nthId(second, obsoleteRegion, Math.floor(perEpoch / 8)));
+  await second.obsolete(
+    provider,
+    obsoleteRegion,
+    await nthId(second, obsoleteRegion, Math.floor(perEpoch / 8)),
+  );
   await landOrphan(io, second);
   // Epoch 3 opens while epoch 2 is live: epoch 2 is taken over (fenced), as a crashed node would be.
   const third = await ObjectStoreLogStore.open(io, config, { probe: false });
@@ -73,13 +96,25 @@ async function writeWalHistory(io: ObjectIo, root: string, generation: number, p
   return written;
 }
 
-async function appendOrders(store: ObjectStoreLogStore, count: number, offset: number): Promise<number> {
+async function appendOrders(
+  store: ObjectStoreLogStore,
+  count: number,
+  offset: number,
+): Promise<number> {
   const pending: Promise<unknown>[] = [];
   for (let index = 0; index < count; index += 1) {
     const region = DEMO_REGIONS[index % DEMO_REGIONS.length]!;
-    const order = { order: offset + index + 1, region: `1:${(index % DEMO_REGIONS.length) + 1}`, amount: ((offset + index) * 37) % 1000, currency: 'EUR', note: `demo entry ${offset + index + 1}` };
+    const order = {
+      order: offset + index + 1,
+      region: `1:${(index % DEMO_REGIONS.length) + 1}`,
+      amount: ((offset + index) * 37) % 1000,
+      currency: 'EUR',
+      note: `demo entry ${offset + index + 1}`,
+    };
     const provider = { prefix: store.prefix, regionId: region };
-    pending.push(store.appendBatch([store.entry(encoder.encode(JSON.stringify(order)), 0n, region, provider)]));
+    pending.push(
+      store.appendBatch([store.entry(encoder.encode(JSON.stringify(order)), 0n, region, provider)]),
+    );
   }
   await Promise.all(pending);
   return count;
@@ -103,16 +138,36 @@ async function landOrphan(io: ObjectIo, store: ObjectStoreLogStore): Promise<voi
     seq,
     epoch: store.epoch,
     link: { seq: seq - 1n, epoch: store.epoch },
-    segments: new Map([[region, [{ id: makeEntryId(seq, 1n), bytes: encoder.encode('{"orphan":true}') }]]]),
+    segments: new Map([
+      [region, [{ id: makeEntryId(seq, 1n), bytes: encoder.encode('{"orphan":true}') }]],
+    ]),
   });
   await io.putIfAbsent(objectKey(store.prefix, seq), bytes);
 }
 
-async function writeNamespaces(namespaces: NamespaceService, connectionId: string): Promise<number> {
-  for (const name of ['orders', 'payments', 'inventory', 'shipping/eu-west']) await namespaces.register(connectionId, name, 'minted');
-  await namespaces.put(connectionId, 'analytics/events', { retentionDays: 30, compaction: 'daily', owners: ['data-platform'] }, { region: 'eu-west-1', tier: 'warm' });
-  await namespaces.put(connectionId, 'audit:ledger', { retentionDays: 3650, immutable: true }, { node: 'node-2', pinned: true });
-  await namespaces.setPlacement(connectionId, 'orders', { node: 'node-1', region: 'eu-west-1', tier: 'hot' });
+async function writeNamespaces(
+  namespaces: NamespaceService,
+  connectionId: string,
+): Promise<number> {
+  for (const name of ['orders', 'payments', 'inventory', 'shipping/eu-west'])
+    await namespaces.register(connectionId, name, 'minted');
+  await namespaces.put(
+    connectionId,
+    'analytics/events',
+    { retentionDays: 30, compaction: 'daily', owners: ['data-platform'] },
+    { region: 'eu-west-1', tier: 'warm' },
+  );
+  await namespaces.put(
+    connectionId,
+    'audit:ledger',
+    { retentionDays: 3650, immutable: true },
+    { node: 'node-2', pinned: true },
+  );
+  await namespaces.setPlacement(connectionId, 'orders', {
+    node: 'node-1',
+    region: 'eu-west-1',
+    tier: 'hot',
+  });
   await namespaces.deprecate(connectionId, 'inventory');
   return 6;
 }
@@ -131,7 +186,14 @@ async function writeSegments(tiering: TieringService, connectionId: string): Pro
     brokerId: 1,
     maxTimestampMs: now,
   });
-  const finished = [segment(0, 99, [[0, 0]]), segment(100, 199, [[0, 100], [1, 150]]), segment(200, 299, [[1, 200]])];
+  const finished = [
+    segment(0, 99, [[0, 0]]),
+    segment(100, 199, [
+      [0, 100],
+      [1, 150],
+    ]),
+    segment(200, 299, [[1, 200]]),
+  ];
   for (const added of finished) {
     await console.add(added);
     await console.update({ ...orders, segmentId: added.segmentId, state: 'COPY_SEGMENT_FINISHED' });
@@ -139,7 +201,11 @@ async function writeSegments(tiering: TieringService, connectionId: string): Pro
   const copying = segment(300, 349, [[2, 300]]);
   await console.add(copying);
   const deleting = finished[0]!;
-  await console.update({ ...orders, segmentId: deleting.segmentId, state: 'DELETE_SEGMENT_STARTED' });
+  await console.update({
+    ...orders,
+    segmentId: deleting.segmentId,
+    state: 'DELETE_SEGMENT_STARTED',
+  });
   const gone = segment(350, 399, [[2, 350]]);
   await console.add(gone);
   await console.update({ ...orders, segmentId: gone.segmentId, state: 'DELETE_SEGMENT_STARTED' });

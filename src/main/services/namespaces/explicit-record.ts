@@ -4,6 +4,19 @@
  */
 import type { JsonObject, NamespacePlacement, NamespaceRecord } from '../../engine/namespaces';
 
-export function explicitRecord(name: string, config: JsonObject, placement: NamespacePlacement, now: number): NamespaceRecord {
-  return { name, origin: 'explicit', createdAt: now, lastSeen: now, config, state: 'active', placement };
+export function explicitRecord(
+  name: string,
+  config: JsonObject,
+  placement: NamespacePlacement,
+  now: number,
+): NamespaceRecord {
+  return {
+    name,
+    origin: 'explicit',
+    createdAt: now,
+    lastSeen: now,
+    config,
+    state: 'active',
+    placement,
+  };
 }

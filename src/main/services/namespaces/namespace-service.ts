@@ -61,17 +61,32 @@ export class NamespaceService {
     return record === null ? null : this.withShard(store, record);
   }
 
-  async register(connectionId: string, name: string, origin: NamespaceOrigin): Promise<MintOutcome> {
+  async register(
+    connectionId: string,
+    name: string,
+    origin: NamespaceOrigin,
+  ): Promise<MintOutcome> {
     return (await this.storeOf(connectionId)).registerNamespace(name, origin);
   }
 
   /** `config` arrives as any object; the engine's check makes it JSON or throws InvalidConfig. */
-  async put(connectionId: string, name: string, config: Readonly<Record<string, unknown>>, placement: NamespacePlacement): Promise<MintOutcome> {
+  async put(
+    connectionId: string,
+    name: string,
+    config: Readonly<Record<string, unknown>>,
+    placement: NamespacePlacement,
+  ): Promise<MintOutcome> {
     const store = await this.storeOf(connectionId);
-    return store.putNamespace(explicitRecord(name, checkConfig(name, config), placement, this.clock()));
+    return store.putNamespace(
+      explicitRecord(name, checkConfig(name, config), placement, this.clock()),
+    );
   }
 
-  async setPlacement(connectionId: string, name: string, placement: NamespacePlacement): Promise<NamespaceRecord | null> {
+  async setPlacement(
+    connectionId: string,
+    name: string,
+    placement: NamespacePlacement,
+  ): Promise<NamespaceRecord | null> {
     return (await this.storeOf(connectionId)).setNamespacePlacement(name, placement);
   }
 
@@ -87,7 +102,10 @@ export class NamespaceService {
     return (await this.storeOf(connectionId)).takeOwnership(shard);
   }
 
-  private async withShard(store: ObjectNamespaceStore, record: NamespaceRecord): Promise<ListedNamespace> {
+  private async withShard(
+    store: ObjectNamespaceStore,
+    record: NamespaceRecord,
+  ): Promise<ListedNamespace> {
     // A listed record proves the meta cell exists, so its shard is always known here.
     const shard = (await store.shardOf(record.name)) ?? -1;
     return { ...record, shard };

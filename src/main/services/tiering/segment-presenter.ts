@@ -8,7 +8,10 @@ export function presentSegment(metadata: RemoteLogSegmentMetadata): Segment {
     segmentId: metadata.segmentId.id,
     startOffset: metadata.startOffset,
     endOffset: metadata.endOffset,
-    segmentLeaderEpochs: metadata.segmentLeaderEpochs.map(({ epoch, startOffset }) => ({ epoch, startOffset })),
+    segmentLeaderEpochs: metadata.segmentLeaderEpochs.map(({ epoch, startOffset }) => ({
+      epoch,
+      startOffset,
+    })),
     state: metadata.state,
     segmentSizeBytes: metadata.segmentSizeBytes,
     brokerId: metadata.brokerId,
@@ -23,5 +26,9 @@ export function presentDeleteMarker(
   metadata: RemotePartitionDeleteMetadata | null,
 ): z.output<typeof PartitionDeleteMarker> | null {
   if (metadata === null) return null;
-  return { state: metadata.state, brokerId: metadata.brokerId, eventTimestampMs: metadata.eventTimestampMs };
+  return {
+    state: metadata.state,
+    brokerId: metadata.brokerId,
+    eventTimestampMs: metadata.eventTimestampMs,
+  };
 }

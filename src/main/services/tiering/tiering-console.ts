@@ -80,7 +80,11 @@ export class TieringConsole {
   /** Every partition with metadata under the root; names only where this console has read them. */
   async partitions(): Promise<StoredPartition[]> {
     const stored = await this.manager.listPartitions();
-    return stored.map(({ topicId, partition }) => ({ topicId, partition, topic: this.recordedTopic({ topicId, partition }) }));
+    return stored.map(({ topicId, partition }) => ({
+      topicId,
+      partition,
+      topic: this.recordedTopic({ topicId, partition }),
+    }));
   }
 
   async list(ref: PartitionRef): Promise<PartitionSegments> {
@@ -88,7 +92,11 @@ export class TieringConsole {
     const facts = this.manager.heldFacts(tp);
     const version = this.manager.appliedVersion(tp);
     return {
-      partition: { topicId: tp.topicId, partition: tp.partition, topic: this.recordedTopic(tp) ?? ref.topic ?? null },
+      partition: {
+        topicId: tp.topicId,
+        partition: tp.partition,
+        topic: this.recordedTopic(tp) ?? ref.topic ?? null,
+      },
       version,
       caughtUp: true,
       deleteMarker: presentDeleteMarker(facts.deleteMetadata),
@@ -172,7 +180,8 @@ export class TieringConsole {
     this.announce(tp);
     const marker = presentDeleteMarker(this.manager.heldFacts(tp).deleteMetadata);
     // The publish succeeded, so the marker exists; this only narrows the type.
-    if (marker === null) throw new Error('partition delete marker missing after a successful publish');
+    if (marker === null)
+      throw new Error('partition delete marker missing after a successful publish');
     return marker;
   }
 
@@ -183,7 +192,11 @@ export class TieringConsole {
     const key = partitionKey(ref);
     let held = this.takeOns.get(key);
     if (held === undefined) {
-      const tp = { topicId: ref.topicId, partition: ref.partition, topic: ref.topic ?? UNNAMED_TOPIC };
+      const tp = {
+        topicId: ref.topicId,
+        partition: ref.partition,
+        topic: ref.topic ?? UNNAMED_TOPIC,
+      };
       const takeOn: TakeOn = { tp, ready: this.manager.assignPartitions([tp]) };
       this.takeOns.set(key, takeOn);
       // A failed first load is forgotten, so the next call loads afresh instead of failing forever.
@@ -235,8 +248,13 @@ export class TieringConsole {
     }
   }
 
-  private async stored(tp: TopicIdPartition, segmentId: string): Promise<RemoteLogSegmentMetadata | undefined> {
-    return (await this.manager.listRemoteLogSegments(tp)).find((segment) => segment.segmentId.id === segmentId);
+  private async stored(
+    tp: TopicIdPartition,
+    segmentId: string,
+  ): Promise<RemoteLogSegmentMetadata | undefined> {
+    return (await this.manager.listRemoteLogSegments(tp)).find(
+      (segment) => segment.segmentId.id === segmentId,
+    );
   }
 
   private announce(tp: TopicIdPartition): void {

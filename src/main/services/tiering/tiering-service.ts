@@ -36,7 +36,8 @@ export class TieringService {
   private async open(connectionId: string): Promise<TieringConsole> {
     const { io, root } = await this.connections.io(connectionId);
     return new TieringConsole(io, root, {
-      onChanged: ({ topicId, partition }) => this.events.publish({ type: 'segments.changed', connectionId, topicId, partition }),
+      onChanged: ({ topicId, partition }) =>
+        this.events.publish({ type: 'segments.changed', connectionId, topicId, partition }),
     });
   }
 }

@@ -4,7 +4,11 @@
  * engine's. Never decides a transition itself.
  */
 import type { z } from 'zod';
-import type { PartitionDeleteState, SegmentState, TransitionsInput } from '../../../shared/contract/segments';
+import type {
+  PartitionDeleteState,
+  SegmentState,
+  TransitionsInput,
+} from '../../../shared/contract/segments';
 import {
   PARTITION_DELETE_TRANSITIONS,
   SEGMENT_TRANSITIONS,
@@ -18,7 +22,9 @@ const deleteStatesMatch: Same<PartitionDeleteState, RemotePartitionDeleteState> 
 void segmentStatesMatch;
 void deleteStatesMatch;
 
-export function nextStates(input: z.output<typeof TransitionsInput>): (SegmentState | PartitionDeleteState)[] {
+export function nextStates(
+  input: z.output<typeof TransitionsInput>,
+): (SegmentState | PartitionDeleteState)[] {
   return input.lifecycle === 'segment'
     ? [...SEGMENT_TRANSITIONS[input.from]]
     : [...PARTITION_DELETE_TRANSITIONS[input.from]];

@@ -69,7 +69,12 @@ export async function runLoad(
         const id = result.lastEntryIds.get(region);
         if (id === undefined) throw new Error(`append returned no id for region ${region}`);
         acknowledged += 1;
-        onAck({ region, id, sha256: createHash('sha256').update(data).digest('hex'), latencyMs: performance.now() - sent });
+        onAck({
+          region,
+          id,
+          sha256: createHash('sha256').update(data).digest('hex'),
+          latencyMs: performance.now() - sent,
+        });
       } catch (error) {
         failed += 1;
         firstError ??= error;
@@ -77,5 +82,11 @@ export async function runLoad(
     }
   };
   await Promise.all(Array.from({ length: spec.writers }, () => writer()));
-  return { acknowledged, failed, bytes: acknowledged * spec.size, seconds: (performance.now() - started) / 1000, firstError };
+  return {
+    acknowledged,
+    failed,
+    bytes: acknowledged * spec.size,
+    seconds: (performance.now() - started) / 1000,
+    firstError,
+  };
 }

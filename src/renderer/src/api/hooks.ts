@@ -18,12 +18,17 @@ export function useApiQuery<K extends ProcedureName>(
 }
 
 /** A mutation that refreshes the named queries when it succeeds. */
-export function useApiMutation<K extends ProcedureName>(name: K, invalidates: readonly ProcedureName[] = []) {
+export function useApiMutation<K extends ProcedureName>(
+  name: K,
+  invalidates: readonly ProcedureName[] = [],
+) {
   const queryClient = useQueryClient();
   return useMutation<OutputOf<K>, ApiError, InputOf<K>>({
     mutationFn: (input) => api.call(name, input),
     onSuccess: async () => {
-      await Promise.all(invalidates.map((query) => queryClient.invalidateQueries({ queryKey: [query] })));
+      await Promise.all(
+        invalidates.map((query) => queryClient.invalidateQueries({ queryKey: [query] })),
+      );
     },
   });
 }
@@ -34,7 +39,8 @@ export function useLiveInvalidation(): void {
   useEffect(
     () =>
       api.onEvent((event) => {
-        if (event.type === 'connections.changed') queryClient.setQueryData(['connections.list', {}], event.connections);
+        if (event.type === 'connections.changed')
+          queryClient.setQueryData(['connections.list', {}], event.connections);
       }),
     [queryClient],
   );

@@ -33,7 +33,12 @@ function ipcTransport(bridge: PreloadBridge): Transport {
     kind: 'ipc',
     async call(name, input) {
       const procedure = bridge.procedures[name];
-      if (procedure === undefined) throw new ApiError({ code: 'UnknownProcedure', message: `no procedure is named ${name}`, details: {} });
+      if (procedure === undefined)
+        throw new ApiError({
+          code: 'UnknownProcedure',
+          message: `no procedure is named ${name}`,
+          details: {},
+        });
       return unwrap(decodeWire(await procedure(encodeWire(input))) as CallReply);
     },
     onEvent: (listener) => bridge.onEvent((payload) => listener(decodeWire(payload) as ApiEvent)),
@@ -54,11 +59,26 @@ function webSocketTransport(): Transport {
       if (token) url.searchParams.set('token', token);
       const ws = new WebSocket(url);
       ws.onopen = () => resolve(ws);
-      ws.onerror = () => reject(new ApiError({ code: 'Disconnected', message: 'cannot reach the Cairn server', details: {} }));
+      ws.onerror = () =>
+        reject(
+          new ApiError({
+            code: 'Disconnected',
+            message: 'cannot reach the Cairn server',
+            details: {},
+          }),
+        );
       ws.onclose = () => {
         socket = null;
         for (const [id, settle] of pending) {
-          settle({ id, ok: false, error: { code: 'Disconnected', message: 'the connection to the Cairn server closed', details: {} } });
+          settle({
+            id,
+            ok: false,
+            error: {
+              code: 'Disconnected',
+              message: 'the connection to the Cairn server closed',
+              details: {},
+            },
+          });
         }
         pending.clear();
       };

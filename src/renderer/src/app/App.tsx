@@ -67,7 +67,11 @@ export function App() {
         </span>
         <label className="inline">
           <span className="sr-only">Connection</span>
-          <select aria-label="Connection" value={connectionId} onChange={(event) => selectConnection(event.target.value)}>
+          <select
+            aria-label="Connection"
+            value={connectionId}
+            onChange={(event) => selectConnection(event.target.value)}
+          >
             {connections.data?.map((connection) => (
               <option key={connection.id} value={connection.id}>
                 {connection.name}
@@ -75,7 +79,11 @@ export function App() {
             ))}
           </select>
         </label>
-        <span role="status" aria-label="Access mode" className={current?.operator ? 'mode operator' : 'mode readonly'}>
+        <span
+          role="status"
+          aria-label="Access mode"
+          className={current?.operator ? 'mode operator' : 'mode readonly'}
+        >
           {current?.operator ? 'Operator' : 'Read-only'}
         </span>
         <ShortcutsDialog />
@@ -103,7 +111,8 @@ export function App() {
         {info.data ? (
           <>
             <span>
-              Cairn {info.data.version} · {info.data.mode === 'desktop' ? 'Desktop' : 'Browser mode'} ({api.transport})
+              Cairn {info.data.version} ·{' '}
+              {info.data.mode === 'desktop' ? 'Desktop' : 'Browser mode'} ({api.transport})
             </span>
             <span className="mono" title="Data directory">
               {info.data.dataDir}

@@ -3,7 +3,8 @@ import type { ApiError } from '../../../shared/api-error';
 
 export function ErrorPanel({ error, onRetry }: { error: ApiError | Error; onRetry?: () => void }) {
   const code = 'code' in error ? String(error.code) : error.name;
-  const details = 'details' in error ? Object.entries(error.details as Record<string, unknown>) : [];
+  const details =
+    'details' in error ? Object.entries(error.details as Record<string, unknown>) : [];
   return (
     <div role="alert" className="error-panel">
       <div className="error-code">{code}</div>

@@ -28,9 +28,15 @@ export function Toasts() {
   return (
     <Toast.Provider swipeDirection="right" duration={5000}>
       {toasts.map((toast) => (
-        <Toast.Root key={toast.id} className={`toast toast-${toast.tone}`} onOpenChange={(open) => !open && dismiss(toast.id)}>
+        <Toast.Root
+          key={toast.id}
+          className={`toast toast-${toast.tone}`}
+          onOpenChange={(open) => !open && dismiss(toast.id)}
+        >
           <Toast.Title className="toast-title">{toast.title}</Toast.Title>
-          {toast.description && <Toast.Description className="toast-description">{toast.description}</Toast.Description>}
+          {toast.description && (
+            <Toast.Description className="toast-description">{toast.description}</Toast.Description>
+          )}
           <Toast.Close className="toast-close" aria-label="Dismiss">
             ×
           </Toast.Close>

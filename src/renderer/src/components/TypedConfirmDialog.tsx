@@ -27,7 +27,18 @@ export interface TypedConfirmDialogProps {
 }
 
 export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
-  const { title, phrase, actionLabel, trigger, children, pending, error, onConfirm, onOpenChange, renderError } = props;
+  const {
+    title,
+    phrase,
+    actionLabel,
+    trigger,
+    children,
+    pending,
+    error,
+    onConfirm,
+    onOpenChange,
+    renderError,
+  } = props;
   const [ownOpen, setOwnOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const open = props.open ?? ownOpen;
@@ -61,7 +72,12 @@ export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
                 className="mono"
               />
             </label>
-            {error && (renderError ? renderError(error, () => change(false)) : <ErrorPanel error={error} />)}
+            {error &&
+              (renderError ? (
+                renderError(error, () => change(false))
+              ) : (
+                <ErrorPanel error={error} />
+              ))}
             <div className="dialog-actions">
               <Dialog.Close asChild>
                 <button type="button">Cancel</button>

@@ -12,7 +12,8 @@ export function ActivityView() {
   useEffect(
     () =>
       api.onEvent((event) => {
-        if (event.type === 'audit.recorded') void queryClient.invalidateQueries({ queryKey: ['audit.recent'] });
+        if (event.type === 'audit.recorded')
+          void queryClient.invalidateQueries({ queryKey: ['audit.recent'] });
       }),
     [queryClient],
   );
@@ -24,14 +25,21 @@ export function ActivityView() {
         <button
           type="button"
           disabled={entries.length === 0}
-          onClick={() => downloadText('cairn-activity.ndjson', entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n')}
+          onClick={() =>
+            downloadText(
+              'cairn-activity.ndjson',
+              entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n',
+            )
+          }
         >
           Export NDJSON
         </button>
       </header>
       {recent.error && <ErrorPanel error={recent.error} onRetry={() => void recent.refetch()} />}
       {entries.length === 0 && !recent.isLoading ? (
-        <p className="muted">No operator action yet. Every change made through Cairn is recorded here.</p>
+        <p className="muted">
+          No operator action yet. Every change made through Cairn is recorded here.
+        </p>
       ) : (
         <table className="table" aria-label="Audit log">
           <thead>
@@ -51,7 +59,13 @@ export function ActivityView() {
                 <td className="mono">{entry.action}</td>
                 <td className="mono">{entry.target}</td>
                 <td>
-                  {entry.result === 'ok' ? <span className="badge ok">ok</span> : <span className="badge warn" title={entry.error}>{entry.error ?? 'error'}</span>}
+                  {entry.result === 'ok' ? (
+                    <span className="badge ok">ok</span>
+                  ) : (
+                    <span className="badge warn" title={entry.error}>
+                      {entry.error ?? 'error'}
+                    </span>
+                  )}
                 </td>
               </tr>
             ))}

@@ -63,10 +63,22 @@ export function AddConnectionDialog() {
             <fieldset className="segmented">
               <legend>Kind</legend>
               <label>
-                <input type="radio" name="kind" checked={kind === 'local'} onChange={() => setKind('local')} /> Local directory
+                <input
+                  type="radio"
+                  name="kind"
+                  checked={kind === 'local'}
+                  onChange={() => setKind('local')}
+                />{' '}
+                Local directory
               </label>
               <label>
-                <input type="radio" name="kind" checked={kind === 's3'} onChange={() => setKind('s3')} /> S3
+                <input
+                  type="radio"
+                  name="kind"
+                  checked={kind === 's3'}
+                  onChange={() => setKind('s3')}
+                />{' '}
+                S3
               </label>
             </fieldset>
             <label>
@@ -74,12 +86,18 @@ export function AddConnectionDialog() {
             </label>
             {kind === 'local' ? (
               <label>
-                Directory <input name="path" placeholder="/var/lib/cairn" autoComplete="off" required />
+                Directory{' '}
+                <input name="path" placeholder="/var/lib/cairn" autoComplete="off" required />
               </label>
             ) : (
               <>
                 <label>
-                  Endpoint <input name="endpoint" placeholder="https://s3.amazonaws.com (blank: AWS)" autoComplete="off" />
+                  Endpoint{' '}
+                  <input
+                    name="endpoint"
+                    placeholder="https://s3.amazonaws.com (blank: AWS)"
+                    autoComplete="off"
+                  />
                 </label>
                 <label>
                   Bucket <input name="bucket" autoComplete="off" required />
@@ -88,7 +106,8 @@ export function AddConnectionDialog() {
                   Region <input name="region" defaultValue="us-east-1" autoComplete="off" />
                 </label>
                 <label>
-                  AWS profile <input name="profile" placeholder="default credential chain" autoComplete="off" />
+                  AWS profile{' '}
+                  <input name="profile" placeholder="default credential chain" autoComplete="off" />
                 </label>
                 <label>
                   Root prefix <input name="root" placeholder="(bucket root)" autoComplete="off" />
@@ -96,7 +115,10 @@ export function AddConnectionDialog() {
                 <label className="inline">
                   <input type="checkbox" name="forcePathStyle" /> Path-style addressing
                 </label>
-                <p className="muted small">Credentials come from the AWS SDK chain or the named profile; Cairn never stores a secret.</p>
+                <p className="muted small">
+                  Credentials come from the AWS SDK chain or the named profile; Cairn never stores a
+                  secret.
+                </p>
               </>
             )}
             {problem && (

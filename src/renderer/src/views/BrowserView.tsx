@@ -13,7 +13,9 @@ import { useUiStore } from '../state/ui-store';
 import { ObjectInspector } from './browser/ObjectInspector';
 import { formatBytes } from './format';
 
-type Row = { kind: 'folder'; key: string } | { kind: 'object'; key: string; size: number; etag: string; lastModified?: Date };
+type Row =
+  | { kind: 'folder'; key: string }
+  | { kind: 'object'; key: string; size: number; etag: string; lastModified?: Date };
 
 export function BrowserView() {
   const connectionId = useUiStore((state) => state.connectionId);
@@ -21,7 +23,14 @@ export function BrowserView() {
   const [selected, setSelected] = useState<string | null>(null);
   const listing = useInfiniteQuery({
     queryKey: ['objects.list', connectionId, prefix],
-    queryFn: ({ pageParam }) => api.call('objects.list', { connectionId, prefix, delimiter: '/', continuation: pageParam, pageSize: 500 }),
+    queryFn: ({ pageParam }) =>
+      api.call('objects.list', {
+        connectionId,
+        prefix,
+        delimiter: '/',
+        continuation: pageParam,
+        pageSize: 500,
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.continuation,
   });
@@ -34,13 +43,19 @@ export function BrowserView() {
     [listing.data],
   );
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => 30, overscan: 8 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 30,
+    overscan: 8,
+  });
   const items = virtualizer.getVirtualItems();
   const lastVisible = items[items.length - 1]?.index ?? 0;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
   // The next page is fetched as the user nears the end, never the whole prefix up front.
   useEffect(() => {
-    if (lastVisible >= rows.length - 100 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+    if (lastVisible >= rows.length - 100 && hasNextPage && !isFetchingNextPage)
+      void fetchNextPage();
   }, [lastVisible, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const crumbs = prefix.split('/').filter(Boolean);
@@ -56,7 +71,14 @@ export function BrowserView() {
             setSelected(null);
           }}
         >
-          <input name="prefix" aria-label="Prefix" placeholder="Search by prefix" defaultValue={prefix} key={prefix} className="mono" />
+          <input
+            name="prefix"
+            aria-label="Prefix"
+            placeholder="Search by prefix"
+            defaultValue={prefix}
+            key={prefix}
+            className="mono"
+          />
           <button type="submit">Go</button>
         </form>
       </header>
@@ -67,7 +89,11 @@ export function BrowserView() {
         {crumbs.map((part, index) => (
           <span key={index}>
             {' / '}
-            <button type="button" className="link" onClick={() => setPrefix(crumbs.slice(0, index + 1).join('/') + '/')}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => setPrefix(crumbs.slice(0, index + 1).join('/') + '/')}
+            >
               {part}
             </button>
           </span>
@@ -75,7 +101,13 @@ export function BrowserView() {
       </nav>
       {listing.error && <ErrorPanel error={listing.error} onRetry={() => void listing.refetch()} />}
       <div className="split">
-        <div ref={scroller} className="virtual-list" role="grid" aria-label="Objects" aria-rowcount={rows.length}>
+        <div
+          ref={scroller}
+          className="virtual-list"
+          role="grid"
+          aria-label="Objects"
+          aria-rowcount={rows.length}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
               const row = rows[item.index];
@@ -90,14 +122,22 @@ export function BrowserView() {
                   style={{ transform: `translateY(${item.start}px)`, height: item.size }}
                 >
                   <span role="gridcell" className="mono grow">
-                    <button type="button" className="link" onClick={() => (row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key))}>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() =>
+                        row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key)
+                      }
+                    >
                       {row.kind === 'folder' ? '📁 ' : ''}
                       {row.key.slice(prefix.length)}
                     </button>
                   </span>
                   <span role="gridcell">{row.kind === 'object' ? formatBytes(row.size) : ''}</span>
                   <span role="gridcell" className="muted">
-                    {row.kind === 'object' && row.lastModified ? row.lastModified.toISOString().replace('T', ' ').slice(0, 19) : ''}
+                    {row.kind === 'object' && row.lastModified
+                      ? row.lastModified.toISOString().replace('T', ' ').slice(0, 19)
+                      : ''}
                   </span>
                   <span role="gridcell" className="mono muted small">
                     {row.kind === 'object' ? row.etag.slice(0, 12) : ''}
@@ -106,9 +146,17 @@ export function BrowserView() {
               );
             })}
           </div>
-          {!listing.isLoading && rows.length === 0 && <p className="muted pad">No objects under this prefix.</p>}
+          {!listing.isLoading && rows.length === 0 && (
+            <p className="muted pad">No objects under this prefix.</p>
+          )}
         </div>
-        {selected && <ObjectInspector connectionId={connectionId} objectKey={selected} onClose={() => setSelected(null)} />}
+        {selected && (
+          <ObjectInspector
+            connectionId={connectionId}
+            objectKey={selected}
+            onClose={() => setSelected(null)}
+          />
+        )}
       </div>
       <p className="muted small" role="status">
         {rows.length} {listing.hasNextPage ? '+ (more pages load as you scroll)' : 'entries'}

@@ -15,7 +15,9 @@ export function ConnectionsView() {
         <h1 id="connections-title">Connections</h1>
         <AddConnectionDialog />
       </header>
-      {connections.error && <ErrorPanel error={connections.error} onRetry={() => void connections.refetch()} />}
+      {connections.error && (
+        <ErrorPanel error={connections.error} onRetry={() => void connections.refetch()} />
+      )}
       <table className="table" aria-label="Saved connections">
         <thead>
           <tr>
@@ -30,7 +32,9 @@ export function ConnectionsView() {
           </tr>
         </thead>
         <tbody>
-          {connections.data?.map((connection) => <ConnectionRow key={connection.id} connection={connection} />)}
+          {connections.data?.map((connection) => (
+            <ConnectionRow key={connection.id} connection={connection} />
+          ))}
         </tbody>
       </table>
     </section>
@@ -47,12 +51,18 @@ function ConnectionRow({ connection }: { connection: Connection }) {
   const [result, setResult] = useState<ConnectionTest | null>(null);
   const test = useApiMutation('connections.test');
   const remove = useApiMutation('connections.remove', ['connections.list']);
-  const demo = useApiMutation('demo.generate', ['objects.list', 'namespaces.list', 'segments.partitions']);
+  const demo = useApiMutation('demo.generate', [
+    'objects.list',
+    'namespaces.list',
+    'segments.partitions',
+  ]);
   const setOperator = useApiMutation('connections.setOperator', ['connections.list']);
   const selectConnection = useUiStore((state) => state.selectConnection);
   const push = useToasts((state) => state.push);
   // Show the switch where the user put it while the main process applies it.
-  const operator = setOperator.isPending ? (setOperator.variables?.operator ?? connection.operator) : connection.operator;
+  const operator = setOperator.isPending
+    ? (setOperator.variables?.operator ?? connection.operator)
+    : connection.operator;
   const runTest = () => test.mutate({ id: connection.id }, { onSuccess: setResult });
 
   return (
@@ -74,7 +84,14 @@ function ConnectionRow({ connection }: { connection: Connection }) {
             onChange={(event) =>
               setOperator.mutate(
                 { id: connection.id, operator: event.target.checked },
-                { onError: (error) => push({ tone: 'error', title: `${connection.name} stays read-only`, description: `${error.code}: ${error.message}` }) },
+                {
+                  onError: (error) =>
+                    push({
+                      tone: 'error',
+                      title: `${connection.name} stays read-only`,
+                      description: `${error.code}: ${error.message}`,
+                    }),
+                },
               )
             }
           />
@@ -82,12 +99,24 @@ function ConnectionRow({ connection }: { connection: Connection }) {
         </label>
       </td>
       <td>
-        <button type="button" onClick={runTest} disabled={test.isPending} aria-label={`Test ${connection.name}`}>
+        <button
+          type="button"
+          onClick={runTest}
+          disabled={test.isPending}
+          aria-label={`Test ${connection.name}`}
+        >
           {test.isPending ? 'Testing…' : 'Test'}
         </button>
         {result && (
-          <span role="status" className={result.reachable && result.createIfAbsent ? 'badge ok' : 'badge warn'}>
-            {result.reachable ? (result.createIfAbsent ? 'Reachable, conditional writes enforced' : 'Reachable, read-only') : 'Unreachable'}
+          <span
+            role="status"
+            className={result.reachable && result.createIfAbsent ? 'badge ok' : 'badge warn'}
+          >
+            {result.reachable
+              ? result.createIfAbsent
+                ? 'Reachable, conditional writes enforced'
+                : 'Reachable, read-only'
+              : 'Unreachable'}
             <span className="sr-only"> — </span>
             <span className="small muted"> {result.detail}</span>
           </span>
@@ -103,8 +132,17 @@ function ConnectionRow({ connection }: { connection: Connection }) {
               { connectionId: connection.id },
               {
                 onSuccess: (summary) =>
-                  push({ tone: 'ok', title: `Demo data written to ${connection.name}`, description: `${summary.entries} WAL entries, ${summary.namespaces} namespaces, ${summary.segments} segments` }),
-                onError: (error) => push({ tone: 'error', title: 'No demo data written', description: `${error.code}: ${error.message}` }),
+                  push({
+                    tone: 'ok',
+                    title: `Demo data written to ${connection.name}`,
+                    description: `${summary.entries} WAL entries, ${summary.namespaces} namespaces, ${summary.segments} segments`,
+                  }),
+                onError: (error) =>
+                  push({
+                    tone: 'error',
+                    title: 'No demo data written',
+                    description: `${error.code}: ${error.message}`,
+                  }),
               },
             )
           }
@@ -118,7 +156,14 @@ function ConnectionRow({ connection }: { connection: Connection }) {
             onClick={() =>
               remove.mutate(
                 { id: connection.id },
-                { onSuccess: () => push({ tone: 'ok', title: `Connection "${connection.name}" removed`, description: 'Its data is untouched.' }) },
+                {
+                  onSuccess: () =>
+                    push({
+                      tone: 'ok',
+                      title: `Connection "${connection.name}" removed`,
+                      description: 'Its data is untouched.',
+                    }),
+                },
               )
             }
           >

@@ -13,7 +13,14 @@ import { useUiStore } from '../state/ui-store';
 import { CreateExplicitDialog } from './namespaces/CreateExplicitDialog';
 import { NamespaceDrawer } from './namespaces/NamespaceDrawer';
 import { NamespaceErrorNotice } from './namespaces/NamespaceErrorNotice';
-import { filterNamespaces, NO_FILTER, ownersByShard, sortNamespaces, type SortDirection, type SortKey } from './namespaces/namespace-filters';
+import {
+  filterNamespaces,
+  NO_FILTER,
+  ownersByShard,
+  sortNamespaces,
+  type SortDirection,
+  type SortKey,
+} from './namespaces/namespace-filters';
 import { NamespaceFilters } from './namespaces/NamespaceFilters';
 import { NAMESPACE_QUERIES } from './namespaces/namespace-queries';
 import { NamespaceTable } from './namespaces/NamespaceTable';
@@ -28,8 +35,13 @@ function useCreatedAnnouncements(connectionId: string): void {
     () =>
       api.onEvent((event) => {
         if (event.type !== 'namespaces.created' || event.connectionId !== connectionId) return;
-        for (const query of NAMESPACE_QUERIES) void queryClient.invalidateQueries({ queryKey: [query] });
-        push({ tone: 'ok', title: `Namespace "${event.record.name}" created`, description: `Origin ${event.record.origin}.` });
+        for (const query of NAMESPACE_QUERIES)
+          void queryClient.invalidateQueries({ queryKey: [query] });
+        push({
+          tone: 'ok',
+          title: `Namespace "${event.record.name}" created`,
+          description: `Origin ${event.record.origin}.`,
+        });
       }),
     [connectionId, queryClient, push],
   );
@@ -38,11 +50,15 @@ function useCreatedAnnouncements(connectionId: string): void {
 export function NamespacesView() {
   const connectionId = useUiStore((state) => state.connectionId);
   const connections = useApiQuery('connections.list', {});
-  const operator = connections.data?.find((connection) => connection.id === connectionId)?.operator === true;
+  const operator =
+    connections.data?.find((connection) => connection.id === connectionId)?.operator === true;
   const records = useApiQuery('namespaces.list', { connectionId });
   const shards = useApiQuery('namespaces.shards', { connectionId });
   const [filter, setFilter] = useState(NO_FILTER);
-  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'createdAt', direction: 'ascending' });
+  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({
+    key: 'createdAt',
+    direction: 'ascending',
+  });
   const [selected, setSelected] = useState<string | null>(null);
   const [takeShard, setTakeShard] = useState<number | null>(null);
   const queryClient = useQueryClient();
@@ -55,12 +71,21 @@ export function NamespacesView() {
 
   const owners = useMemo(() => ownersByShard(shards.data), [shards.data]);
   const shown = useMemo(
-    () => sortNamespaces(filterNamespaces(records.data ?? [], filter, owners), sort.key, sort.direction),
+    () =>
+      sortNamespaces(
+        filterNamespaces(records.data ?? [], filter, owners),
+        sort.key,
+        sort.direction,
+      ),
     [records.data, filter, owners, sort],
   );
   const record = records.data?.find((candidate) => candidate.name === selected);
   const onSort = (key: SortKey) =>
-    setSort((current) => ({ key, direction: current.key === key && current.direction === 'ascending' ? 'descending' : 'ascending' }));
+    setSort((current) => ({
+      key,
+      direction:
+        current.key === key && current.direction === 'ascending' ? 'descending' : 'ascending',
+    }));
   // Only an operator may act; a read-only connection never offers to take a shard.
   const onTakeOwnership = operator ? offerTakeOwnership : undefined;
 
@@ -71,20 +96,49 @@ export function NamespacesView() {
         {operator ? (
           <div className="inline" role="group" aria-label="Registry actions" style={{ gap: 8 }}>
             <RegisterDialog connectionId={connectionId} onTakeOwnership={offerTakeOwnership} />
-            <CreateExplicitDialog connectionId={connectionId} onTakeOwnership={offerTakeOwnership} />
+            <CreateExplicitDialog
+              connectionId={connectionId}
+              onTakeOwnership={offerTakeOwnership}
+            />
           </div>
         ) : (
-          <p className="muted small">Read-only: switch this connection to operator mode to change the registry.</p>
+          <p className="muted small">
+            Read-only: switch this connection to operator mode to change the registry.
+          </p>
         )}
       </header>
       <NamespaceFilters filter={filter} onChange={setFilter} shards={shards.data ?? []} />
-      {records.error && <NamespaceErrorNotice error={records.error} onRetry={() => void records.refetch()} onTakeOwnership={onTakeOwnership} />}
-      {shards.error && <NamespaceErrorNotice error={shards.error} onRetry={() => void shards.refetch()} />}
-      <div style={{ display: 'grid', gridTemplateColumns: record ? '1fr auto' : '1fr', gap: 12, alignItems: 'start' }}>
+      {records.error && (
+        <NamespaceErrorNotice
+          error={records.error}
+          onRetry={() => void records.refetch()}
+          onTakeOwnership={onTakeOwnership}
+        />
+      )}
+      {shards.error && (
+        <NamespaceErrorNotice error={shards.error} onRetry={() => void shards.refetch()} />
+      )}
+      <div
+        style={{
+          display: 'grid',
+          gridTemplateColumns: record ? '1fr auto' : '1fr',
+          gap: 12,
+          alignItems: 'start',
+        }}
+      >
         <div>
-          <NamespaceTable records={shown} owners={owners} sort={sort} onSort={onSort} selected={selected} onSelect={setSelected} />
+          <NamespaceTable
+            records={shown}
+            owners={owners}
+            sort={sort}
+            onSort={onSort}
+            selected={selected}
+            onSelect={setSelected}
+          />
           <p className="muted small" role="status" aria-label="Namespace count">
-            {records.isLoading ? 'Loading…' : `${shown.length} of ${records.data?.length ?? 0} namespaces`}
+            {records.isLoading
+              ? 'Loading…'
+              : `${shown.length} of ${records.data?.length ?? 0} namespaces`}
           </p>
         </div>
         {record && (
@@ -99,7 +153,12 @@ export function NamespacesView() {
         )}
       </div>
       {operator && (
-        <TakeOwnershipDialog connectionId={connectionId} shard={takeShard} owner={takeShard === null ? undefined : owners.get(takeShard)} onClose={() => setTakeShard(null)} />
+        <TakeOwnershipDialog
+          connectionId={connectionId}
+          shard={takeShard}
+          owner={takeShard === null ? undefined : owners.get(takeShard)}
+          onClose={() => setTakeShard(null)}
+        />
       )}
     </section>
   );

@@ -23,9 +23,13 @@ import './segments/segments.css';
 export function SegmentsView() {
   const connectionId = useUiStore((state) => state.connectionId);
   const connections = useApiQuery('connections.list', {});
-  const operator = connections.data?.find((connection) => connection.id === connectionId)?.operator ?? false;
+  const operator =
+    connections.data?.find((connection) => connection.id === connectionId)?.operator ?? false;
   // A selection belongs to the connection it was made on; switching connections clears it.
-  const [selection, setSelection] = useState<{ connectionId: string; partition: SelectedPartition } | null>(null);
+  const [selection, setSelection] = useState<{
+    connectionId: string;
+    partition: SelectedPartition;
+  } | null>(null);
   const selected = selection?.connectionId === connectionId ? selection.partition : null;
   const setSelected = (partition: SelectedPartition) => setSelection({ connectionId, partition });
   useSegmentEvents(connectionId);
@@ -40,7 +44,12 @@ export function SegmentsView() {
         {selected === null ? (
           <p className="muted">Pick a topic-partition, or open one by its topic id.</p>
         ) : (
-          <PartitionDetail key={`${selected.topicId}-${selected.partition}`} connectionId={connectionId} partition={selected} operator={operator} />
+          <PartitionDetail
+            key={`${selected.topicId}-${selected.partition}`}
+            connectionId={connectionId}
+            partition={selected}
+            operator={operator}
+          />
         )}
       </div>
     </section>
@@ -61,7 +70,15 @@ function useSegmentEvents(connectionId: string): void {
   );
 }
 
-function PartitionPicker({ connectionId, selected, onSelect }: { connectionId: string; selected: SelectedPartition | null; onSelect: (partition: SelectedPartition) => void }) {
+function PartitionPicker({
+  connectionId,
+  selected,
+  onSelect,
+}: {
+  connectionId: string;
+  selected: SelectedPartition | null;
+  onSelect: (partition: SelectedPartition) => void;
+}) {
   const partitions = useApiQuery('segments.partitions', { connectionId });
   const [problem, setProblem] = useState<string | null>(null);
   const open = (event: FormEvent<HTMLFormElement>) => {
@@ -76,25 +93,42 @@ function PartitionPicker({ connectionId, selected, onSelect }: { connectionId: s
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return setProblem(`${issue?.path.map(String).join('.') || 'form'}: ${issue?.message ?? 'invalid'}`);
+      return setProblem(
+        `${issue?.path.map(String).join('.') || 'form'}: ${issue?.message ?? 'invalid'}`,
+      );
     }
     setProblem(null);
-    onSelect({ topicId: parsed.data.topicId, partition: parsed.data.partition, ...(parsed.data.topic === undefined ? {} : { topic: parsed.data.topic }) });
+    onSelect({
+      topicId: parsed.data.topicId,
+      partition: parsed.data.partition,
+      ...(parsed.data.topic === undefined ? {} : { topic: parsed.data.topic }),
+    });
   };
   return (
     <aside className="segments-picker" aria-label="Topic-partitions">
-      {partitions.error && <ErrorPanel error={partitions.error} onRetry={() => void partitions.refetch()} />}
+      {partitions.error && (
+        <ErrorPanel error={partitions.error} onRetry={() => void partitions.refetch()} />
+      )}
       <ul aria-label="Partitions with segment metadata">
-        {partitions.data?.length === 0 && <li className="muted small">No partition holds segment metadata yet.</li>}
+        {partitions.data?.length === 0 && (
+          <li className="muted small">No partition holds segment metadata yet.</li>
+        )}
         {partitions.data?.map((partition) => {
-          const current = selected?.topicId === partition.topicId && selected.partition === partition.partition;
+          const current =
+            selected?.topicId === partition.topicId && selected.partition === partition.partition;
           return (
             <li key={`${partition.topicId}-${partition.partition}`}>
               <button
                 type="button"
                 aria-current={current ? 'true' : undefined}
                 title={`${partition.topicId}-${partition.partition}`}
-                onClick={() => onSelect({ topicId: partition.topicId, partition: partition.partition, ...(partition.topic === null ? {} : { topic: partition.topic }) })}
+                onClick={() =>
+                  onSelect({
+                    topicId: partition.topicId,
+                    partition: partition.partition,
+                    ...(partition.topic === null ? {} : { topic: partition.topic }),
+                  })
+                }
               >
                 <span className="mono small">{partitionName(partition)}</span>
               </button>
@@ -107,7 +141,8 @@ function PartitionPicker({ connectionId, selected, onSelect }: { connectionId: s
           Topic id <input name="topicId" className="mono" placeholder="UUID" autoComplete="off" />
         </label>
         <label>
-          Partition <input name="partition" inputMode="numeric" defaultValue="0" autoComplete="off" />
+          Partition{' '}
+          <input name="partition" inputMode="numeric" defaultValue="0" autoComplete="off" />
         </label>
         <label>
           Topic name <input name="topic" placeholder="optional" autoComplete="off" />
@@ -123,10 +158,26 @@ function PartitionPicker({ connectionId, selected, onSelect }: { connectionId: s
   );
 }
 
-function PartitionDetail({ connectionId, partition, operator }: { connectionId: string; partition: SelectedPartition; operator: boolean }) {
-  const listing = useApiQuery('segments.list', { connectionId, topicId: partition.topicId, partition: partition.partition, topic: partition.topic });
+function PartitionDetail({
+  connectionId,
+  partition,
+  operator,
+}: {
+  connectionId: string;
+  partition: SelectedPartition;
+  operator: boolean;
+}) {
+  const listing = useApiQuery('segments.list', {
+    connectionId,
+    topicId: partition.topicId,
+    partition: partition.partition,
+    topic: partition.topic,
+  });
   const recordedTopic = listing.data?.version ? listing.data.partition.topic : null;
-  const name = partitionName({ ...partition, topic: listing.data?.partition.topic ?? partition.topic ?? null });
+  const name = partitionName({
+    ...partition,
+    topic: listing.data?.partition.topic ?? partition.topic ?? null,
+  });
   return (
     <div className="segments-main">
       <header className="segments-partition-header">
@@ -137,19 +188,41 @@ function PartitionDetail({ connectionId, partition, operator }: { connectionId: 
           {partition.topicId}-{partition.partition}
         </span>
         {listing.data && (
-          <span role="status" aria-label="Caught up" className={listing.data.caughtUp ? 'badge ok' : 'badge warn'}>
+          <span
+            role="status"
+            aria-label="Caught up"
+            className={listing.data.caughtUp ? 'badge ok' : 'badge warn'}
+          >
             {listing.data.caughtUp ? `Caught up · version ${listing.data.version}` : 'Catching up…'}
           </span>
         )}
         {listing.isFetching && <span className="muted small">Refreshing…</span>}
-        {operator && <AddSegmentDialog connectionId={connectionId} partition={partition} recordedTopic={recordedTopic} />}
+        {operator && (
+          <AddSegmentDialog
+            connectionId={connectionId}
+            partition={partition}
+            recordedTopic={recordedTopic}
+          />
+        )}
       </header>
       {listing.error && <ErrorPanel error={listing.error} onRetry={() => void listing.refetch()} />}
       {listing.data && (
         <>
-          <PartitionDeleteControl connectionId={connectionId} partition={partition} marker={listing.data.deleteMarker} name={name} operator={operator} />
+          <PartitionDeleteControl
+            connectionId={connectionId}
+            partition={partition}
+            marker={listing.data.deleteMarker}
+            name={name}
+            operator={operator}
+          />
           <OffsetTimeline segments={listing.data.segments} label={name} />
-          <SegmentTable connectionId={connectionId} partition={partition} label={name} segments={listing.data.segments} operator={operator} />
+          <SegmentTable
+            connectionId={connectionId}
+            partition={partition}
+            label={name}
+            segments={listing.data.segments}
+            operator={operator}
+          />
           <div className="segments-panels">
             <FindSegmentPanel connectionId={connectionId} partition={partition} />
             <HighestOffsetPanel connectionId={connectionId} partition={partition} />

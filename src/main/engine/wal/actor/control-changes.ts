@@ -35,7 +35,11 @@ export function withWatermark(control: ControlState, region: RegionId, id: Entry
   return { ...control, watermarks };
 }
 
-export function withRegion(control: ControlState, region: RegionId, record: RegionRecord): ControlState {
+export function withRegion(
+  control: ControlState,
+  region: RegionId,
+  record: RegionRecord,
+): ControlState {
   if (control.regions.has(region)) return control;
   const regions = new Map(control.regions);
   regions.set(region, record);

@@ -27,7 +27,13 @@ export interface VerdictContext {
   readonly epoch: bigint;
 }
 
-type Situation = 'created' | 'transient' | 'earlier-epoch' | 'same-or-later-epoch' | 'unreadable-conflict' | 'terminal';
+type Situation =
+  | 'created'
+  | 'transient'
+  | 'earlier-epoch'
+  | 'same-or-later-epoch'
+  | 'unreadable-conflict'
+  | 'terminal';
 
 function situationOf(outcome: CreateOutcome, epoch: bigint): Situation {
   switch (outcome.kind) {
@@ -50,7 +56,11 @@ const MATRIX: Readonly<Record<Situation, Row>> = {
   created: { durable: 'index', enqueued: 'index', 'enqueued-stopping': 'index' },
   transient: { durable: 'fail-transient', enqueued: 'retry', 'enqueued-stopping': 'drop-backlog' },
   'earlier-epoch': { durable: 'fail-transient', enqueued: 'poison', 'enqueued-stopping': 'poison' },
-  'same-or-later-epoch': { durable: 'poison-fenced', enqueued: 'poison-fenced', 'enqueued-stopping': 'poison-fenced' },
+  'same-or-later-epoch': {
+    durable: 'poison-fenced',
+    enqueued: 'poison-fenced',
+    'enqueued-stopping': 'poison-fenced',
+  },
   'unreadable-conflict': { durable: 'poison', enqueued: 'poison', 'enqueued-stopping': 'poison' },
   terminal: { durable: 'poison', enqueued: 'poison', 'enqueued-stopping': 'poison' },
 };

@@ -26,7 +26,8 @@ function countsByRegion(entries: readonly WalEntry[]): Map<RegionId, number> {
 /** Rejects an append that alone exceeds a region's position range: it fits no object. */
 export function checkAppendFitsAnObject(entries: readonly WalEntry[]): void {
   for (const [region, count] of countsByRegion(entries)) {
-    if (BigInt(count) > MAX_POSITION) throw new EntryTooLargeError(region, count, Number(MAX_POSITION));
+    if (BigInt(count) > MAX_POSITION)
+      throw new EntryTooLargeError(region, count, Number(MAX_POSITION));
   }
 }
 

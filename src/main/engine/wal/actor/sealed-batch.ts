@@ -62,5 +62,10 @@ export function moveTo(batch: SealedBatch, next: BatchPhase): void {
 
 /** Not yet indexed: what backpressure counts and a transient failure fails. */
 export function isUnindexed(batch: SealedBatch): boolean {
-  return batch.phase === 'queued' || batch.phase === 'creating' || batch.phase === 'retry-wait' || batch.phase === 'created';
+  return (
+    batch.phase === 'queued' ||
+    batch.phase === 'creating' ||
+    batch.phase === 'retry-wait' ||
+    batch.phase === 'created'
+  );
 }

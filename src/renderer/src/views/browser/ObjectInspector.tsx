@@ -9,8 +9,20 @@ import { PayloadViewer } from './PayloadViewer';
 
 const DOWNLOAD_CHUNK = 1024 * 1024;
 
-export function ObjectInspector({ connectionId, objectKey, onClose }: { connectionId: string; objectKey: string; onClose: () => void }) {
-  const object = useApiQuery('objects.get', { connectionId, key: objectKey, range: { start: 0, end: 256 * 1024 - 1 } });
+export function ObjectInspector({
+  connectionId,
+  objectKey,
+  onClose,
+}: {
+  connectionId: string;
+  objectKey: string;
+  onClose: () => void;
+}) {
+  const object = useApiQuery('objects.get', {
+    connectionId,
+    key: objectKey,
+    range: { start: 0, end: 256 * 1024 - 1 },
+  });
   const [downloading, setDownloading] = useState(false);
 
   const download = async () => {
@@ -19,7 +31,11 @@ export function ObjectInspector({ connectionId, objectKey, onClose }: { connecti
     try {
       const parts: BlobPart[] = [];
       for (let start = 0; start < object.data.size; start += DOWNLOAD_CHUNK) {
-        const part = await api.call('objects.get', { connectionId, key: objectKey, range: { start, end: start + DOWNLOAD_CHUNK - 1 } });
+        const part = await api.call('objects.get', {
+          connectionId,
+          key: objectKey,
+          range: { start, end: start + DOWNLOAD_CHUNK - 1 },
+        });
         parts.push(new Uint8Array(part.bytes));
       }
       downloadBlob(objectKey.split('/').pop() ?? 'object', new Blob(parts));

@@ -9,7 +9,9 @@ const DISPLAY_BUDGET = 64 * 1024;
 type Mode = 'utf8' | 'hex' | 'json';
 
 export function PayloadViewer({ bytes, totalSize }: { bytes: Uint8Array; totalSize: number }) {
-  const [mode, setMode] = useState<Mode>(() => (looksLikeJson(bytes) ? 'json' : isMostlyText(bytes) ? 'utf8' : 'hex'));
+  const [mode, setMode] = useState<Mode>(() =>
+    looksLikeJson(bytes) ? 'json' : isMostlyText(bytes) ? 'utf8' : 'hex',
+  );
   const shown = bytes.subarray(0, DISPLAY_BUDGET);
   const text = useMemo(() => render(shown, mode), [shown, mode]);
   const cut = totalSize > shown.length;
@@ -17,7 +19,13 @@ export function PayloadViewer({ bytes, totalSize }: { bytes: Uint8Array; totalSi
     <div className="payload">
       <div role="tablist" aria-label="Payload format" className="segmented">
         {(['utf8', 'hex', 'json'] as const).map((candidate) => (
-          <button key={candidate} type="button" role="tab" aria-selected={mode === candidate} onClick={() => setMode(candidate)}>
+          <button
+            key={candidate}
+            type="button"
+            role="tab"
+            aria-selected={mode === candidate}
+            onClick={() => setMode(candidate)}
+          >
             {candidate === 'utf8' ? 'UTF-8' : candidate.toUpperCase()}
           </button>
         ))}
@@ -25,7 +33,11 @@ export function PayloadViewer({ bytes, totalSize }: { bytes: Uint8Array; totalSi
       <pre className="mono payload-text" aria-label="Payload">
         {text}
       </pre>
-      {cut && <p className="muted small">Showing the first {shown.length.toLocaleString()} of {totalSize.toLocaleString()} bytes.</p>}
+      {cut && (
+        <p className="muted small">
+          Showing the first {shown.length.toLocaleString()} of {totalSize.toLocaleString()} bytes.
+        </p>
+      )}
     </div>
   );
 }
@@ -46,7 +58,9 @@ function hexDump(bytes: Uint8Array): string {
   for (let offset = 0; offset < bytes.length; offset += 16) {
     const row = bytes.subarray(offset, offset + 16);
     const hex = Array.from(row, (byte) => byte.toString(16).padStart(2, '0')).join(' ');
-    const ascii = Array.from(row, (byte) => (byte >= 32 && byte < 127 ? String.fromCharCode(byte) : '.')).join('');
+    const ascii = Array.from(row, (byte) =>
+      byte >= 32 && byte < 127 ? String.fromCharCode(byte) : '.',
+    ).join('');
     lines.push(`${offset.toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  ${ascii}`);
   }
   return lines.join('\n');
@@ -55,7 +69,9 @@ function hexDump(bytes: Uint8Array): string {
 function isMostlyText(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 512);
   let printable = 0;
-  for (const byte of sample) if (byte === 9 || byte === 10 || byte === 13 || (byte >= 32 && byte < 127) || byte >= 128) printable += 1;
+  for (const byte of sample)
+    if (byte === 9 || byte === 10 || byte === 13 || (byte >= 32 && byte < 127) || byte >= 128)
+      printable += 1;
   return sample.length === 0 || printable / sample.length > 0.9;
 }
 

@@ -15,23 +15,39 @@ function parseConfig(text: string): { config: unknown } | SubmitProblem {
   try {
     return { config: JSON.parse(text === '' ? '{}' : text) as unknown };
   } catch (error) {
-    return { text: `config: not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      text: `config: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
-export function CreateExplicitDialog({ connectionId, onTakeOwnership }: { connectionId: string; onTakeOwnership: (shard: number) => void }) {
+export function CreateExplicitDialog({
+  connectionId,
+  onTakeOwnership,
+}: {
+  connectionId: string;
+  onTakeOwnership: (shard: number) => void;
+}) {
   const put = useApiMutation('namespaces.put', NAMESPACE_QUERIES);
   const push = useToasts((state) => state.push);
 
   const submit = async (form: FormData) => {
     const config = parseConfig(formText(form, 'config'));
     if (!('config' in config)) return config;
-    const parsed = namespaceProcedures['namespaces.put'].input.safeParse({ connectionId, name: formText(form, 'name'), config: config.config });
+    const parsed = namespaceProcedures['namespaces.put'].input.safeParse({
+      connectionId,
+      name: formText(form, 'name'),
+      config: config.config,
+    });
     if (!parsed.success) return schemaProblem(parsed.error);
     return problemOf(async () => {
       const outcome = await put.mutateAsync(parsed.data);
       if (outcome === 'touched')
-        push({ tone: 'ok', title: `Namespace "${parsed.data.name}" already existed`, description: 'Nothing was overwritten; only its last-seen time was refreshed.' });
+        push({
+          tone: 'ok',
+          title: `Namespace "${parsed.data.name}" already existed`,
+          description: 'Nothing was overwritten; only its last-seen time was refreshed.',
+        });
     });
   };
 

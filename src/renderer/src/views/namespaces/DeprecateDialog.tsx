@@ -7,7 +7,11 @@ import { NAMESPACE_QUERIES } from './namespace-queries';
 import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
 import { NamespaceErrorNotice } from './NamespaceErrorNotice';
 
-export function DeprecateDialog(props: { connectionId: string; record: ListedNamespace; onTakeOwnership: (shard: number) => void }) {
+export function DeprecateDialog(props: {
+  connectionId: string;
+  record: ListedNamespace;
+  onTakeOwnership: (shard: number) => void;
+}) {
   const { connectionId, record, onTakeOwnership } = props;
   const [open, setOpen] = useState(false);
   const deprecate = useApiMutation('namespaces.deprecate', NAMESPACE_QUERIES);
@@ -19,7 +23,11 @@ export function DeprecateDialog(props: { connectionId: string; record: ListedNam
     } catch {
       return false; // The mutation's error is shown in the dialog.
     }
-    push({ tone: 'ok', title: `Namespace "${record.name}" deprecated`, description: 'Its history is kept.' });
+    push({
+      tone: 'ok',
+      title: `Namespace "${record.name}" deprecated`,
+      description: 'Its history is kept.',
+    });
     return true;
   };
 
@@ -53,7 +61,8 @@ export function DeprecateDialog(props: { connectionId: string; record: ListedNam
       )}
     >
       <p>
-        The namespace moves from <strong>active</strong> to <strong>deprecated</strong>. This cannot be undone from the console; nothing is deleted.
+        The namespace moves from <strong>active</strong> to <strong>deprecated</strong>. This cannot
+        be undone from the console; nothing is deleted.
       </p>
     </TypedConfirmDialog>
   );

@@ -21,7 +21,15 @@ export interface FormDialogProps {
   readonly onTakeOwnership?: (shard: number) => void;
 }
 
-export function FormDialog({ title, trigger, submitLabel, pending, children, onSubmit, onTakeOwnership }: FormDialogProps) {
+export function FormDialog({
+  title,
+  trigger,
+  submitLabel,
+  pending,
+  children,
+  onSubmit,
+  onTakeOwnership,
+}: FormDialogProps) {
   const [open, setOpen] = useState(false);
   const [problem, setProblem] = useState<SubmitProblem | null>(null);
 

@@ -20,7 +20,14 @@ function ownerText(owner: ShardInfo['owner'] | undefined): string {
   return `node ${owner.nodeId} (epoch ${owner.ownerEpoch})`;
 }
 
-export function NamespaceDrawer({ connectionId, record, owner, operator, onClose, onTakeOwnership }: NamespaceDrawerProps) {
+export function NamespaceDrawer({
+  connectionId,
+  record,
+  owner,
+  operator,
+  onClose,
+  onTakeOwnership,
+}: NamespaceDrawerProps) {
   return (
     <aside className="inspector" aria-label="Namespace details">
       <header className="view-header">
@@ -46,9 +53,22 @@ export function NamespaceDrawer({ connectionId, record, owner, operator, onClose
         <dd>{ownerText(owner)}</dd>
       </dl>
       {operator && (
-        <div className="dialog-actions" role="group" aria-label="Namespace actions" style={{ justifyContent: 'flex-start', flexWrap: 'wrap' }}>
-          <PlacementDialog connectionId={connectionId} record={record} onTakeOwnership={onTakeOwnership} />
-          <DeprecateDialog connectionId={connectionId} record={record} onTakeOwnership={onTakeOwnership} />
+        <div
+          className="dialog-actions"
+          role="group"
+          aria-label="Namespace actions"
+          style={{ justifyContent: 'flex-start', flexWrap: 'wrap' }}
+        >
+          <PlacementDialog
+            connectionId={connectionId}
+            record={record}
+            onTakeOwnership={onTakeOwnership}
+          />
+          <DeprecateDialog
+            connectionId={connectionId}
+            record={record}
+            onTakeOwnership={onTakeOwnership}
+          />
           <button type="button" onClick={() => onTakeOwnership(record.shard)}>
             Take ownership of shard {shardLabel(record.shard)}…
           </button>

@@ -6,7 +6,15 @@ import type { ApiError } from '../../../../shared/api-error';
 import { explainNotOwner, shardLabel } from '../../../../shared/contract/namespaces';
 import { ErrorPanel } from '../../components/ErrorPanel';
 
-export function NamespaceErrorNotice({ error, onRetry, onTakeOwnership }: { error: ApiError; onRetry?: () => void; onTakeOwnership?: (shard: number) => void }) {
+export function NamespaceErrorNotice({
+  error,
+  onRetry,
+  onTakeOwnership,
+}: {
+  error: ApiError;
+  onRetry?: () => void;
+  onTakeOwnership?: (shard: number) => void;
+}) {
   const explanation = error.code === 'NotOwner' ? explainNotOwner(error.details) : null;
   const shard = error.details.shard;
   return (

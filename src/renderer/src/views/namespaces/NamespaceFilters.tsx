@@ -3,14 +3,33 @@ import type { ShardInfo } from '../../../../shared/contract/namespaces';
 import { shardLabel } from '../../../../shared/contract/namespaces';
 import type { NamespaceFilter } from './namespace-filters';
 
-export function NamespaceFilters({ filter, onChange, shards }: { filter: NamespaceFilter; onChange: (next: NamespaceFilter) => void; shards: readonly ShardInfo[] }) {
-  const nodes = [...new Set(shards.flatMap((info) => (info.owner ? [info.owner.nodeId] : [])))].sort((a, b) => a - b);
-  const set = <K extends keyof NamespaceFilter>(field: K, value: NamespaceFilter[K]) => onChange({ ...filter, [field]: value });
+export function NamespaceFilters({
+  filter,
+  onChange,
+  shards,
+}: {
+  filter: NamespaceFilter;
+  onChange: (next: NamespaceFilter) => void;
+  shards: readonly ShardInfo[];
+}) {
+  const nodes = [
+    ...new Set(shards.flatMap((info) => (info.owner ? [info.owner.nodeId] : []))),
+  ].sort((a, b) => a - b);
+  const set = <K extends keyof NamespaceFilter>(field: K, value: NamespaceFilter[K]) =>
+    onChange({ ...filter, [field]: value });
   return (
-    <div role="search" aria-label="Filter namespaces" className="inline" style={{ gap: 12, flexWrap: 'wrap', marginBottom: 12 }}>
+    <div
+      role="search"
+      aria-label="Filter namespaces"
+      className="inline"
+      style={{ gap: 12, flexWrap: 'wrap', marginBottom: 12 }}
+    >
       <label className="inline">
         State{' '}
-        <select value={filter.state} onChange={(event) => set('state', event.target.value as NamespaceFilter['state'])}>
+        <select
+          value={filter.state}
+          onChange={(event) => set('state', event.target.value as NamespaceFilter['state'])}
+        >
           <option value="any">any</option>
           <option value="active">active</option>
           <option value="deprecated">deprecated</option>
@@ -18,7 +37,10 @@ export function NamespaceFilters({ filter, onChange, shards }: { filter: Namespa
       </label>
       <label className="inline">
         Origin{' '}
-        <select value={filter.origin} onChange={(event) => set('origin', event.target.value as NamespaceFilter['origin'])}>
+        <select
+          value={filter.origin}
+          onChange={(event) => set('origin', event.target.value as NamespaceFilter['origin'])}
+        >
           <option value="any">any</option>
           <option value="minted">minted</option>
           <option value="explicit">explicit</option>
@@ -48,7 +70,13 @@ export function NamespaceFilters({ filter, onChange, shards }: { filter: Namespa
       </label>
       <label className="inline">
         <span className="sr-only">Search namespaces</span>
-        <input type="search" aria-label="Search namespaces" placeholder="Search name, placement, config" value={filter.text} onChange={(event) => set('text', event.target.value)} />
+        <input
+          type="search"
+          aria-label="Search namespaces"
+          placeholder="Search name, placement, config"
+          value={filter.text}
+          onChange={(event) => set('text', event.target.value)}
+        />
       </label>
     </div>
   );

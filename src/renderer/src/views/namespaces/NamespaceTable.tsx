@@ -2,7 +2,12 @@
 import { useState } from 'react';
 import type { ListedNamespace, ShardInfo } from '../../../../shared/contract/namespaces';
 import { shardLabel } from '../../../../shared/contract/namespaces';
-import { describePlacement, formatUtc, type SortDirection, type SortKey } from './namespace-filters';
+import {
+  describePlacement,
+  formatUtc,
+  type SortDirection,
+  type SortKey,
+} from './namespace-filters';
 
 /** Rows drawn at once; more on request, so a registry of many thousands never floods the page. */
 const PAGE_ROWS = 500;
@@ -16,7 +21,17 @@ export interface NamespaceTableProps {
   readonly onSelect: (name: string) => void;
 }
 
-function SortableHeader({ label, column, sort, onSort }: { label: string; column: SortKey; sort: NamespaceTableProps['sort']; onSort: (key: SortKey) => void }) {
+function SortableHeader({
+  label,
+  column,
+  sort,
+  onSort,
+}: {
+  label: string;
+  column: SortKey;
+  sort: NamespaceTableProps['sort'];
+  onSort: (key: SortKey) => void;
+}) {
   const active = sort.key === column;
   return (
     <th scope="col" aria-sort={active ? sort.direction : 'none'}>
@@ -28,7 +43,14 @@ function SortableHeader({ label, column, sort, onSort }: { label: string; column
   );
 }
 
-export function NamespaceTable({ records, owners, sort, onSort, selected, onSelect }: NamespaceTableProps) {
+export function NamespaceTable({
+  records,
+  owners,
+  sort,
+  onSort,
+  selected,
+  onSelect,
+}: NamespaceTableProps) {
   const [shown, setShown] = useState(PAGE_ROWS);
   const owner = (shard: number) => {
     const found = owners.get(shard);
@@ -58,7 +80,9 @@ export function NamespaceTable({ records, owners, sort, onSort, selected, onSele
                 </button>
               </th>
               <td>
-                <span className={record.state === 'active' ? 'badge ok' : 'badge warn'}>{record.state}</span>
+                <span className={record.state === 'active' ? 'badge ok' : 'badge warn'}>
+                  {record.state}
+                </span>
               </td>
               <td>{record.origin}</td>
               <td className="mono small">{formatUtc(record.createdAt)}</td>

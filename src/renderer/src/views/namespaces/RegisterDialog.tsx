@@ -7,17 +7,32 @@ import { FormDialog } from './FormDialog';
 import { NAMESPACE_QUERIES } from './namespace-queries';
 import { problemOf, schemaProblem } from './submit-problem';
 
-export function RegisterDialog({ connectionId, onTakeOwnership }: { connectionId: string; onTakeOwnership: (shard: number) => void }) {
+export function RegisterDialog({
+  connectionId,
+  onTakeOwnership,
+}: {
+  connectionId: string;
+  onTakeOwnership: (shard: number) => void;
+}) {
   const register = useApiMutation('namespaces.register', NAMESPACE_QUERIES);
   const push = useToasts((state) => state.push);
 
   const submit = async (form: FormData) => {
-    const parsed = namespaceProcedures['namespaces.register'].input.safeParse({ connectionId, name: formText(form, 'name'), origin: formText(form, 'origin') });
+    const parsed = namespaceProcedures['namespaces.register'].input.safeParse({
+      connectionId,
+      name: formText(form, 'name'),
+      origin: formText(form, 'origin'),
+    });
     if (!parsed.success) return schemaProblem(parsed.error);
     return problemOf(async () => {
       const outcome = await register.mutateAsync(parsed.data);
       // "created" is announced loudly by the namespaces.created event; a touch is quiet news.
-      if (outcome === 'touched') push({ tone: 'ok', title: `Namespace "${parsed.data.name}" already existed`, description: 'Only its last-seen time was refreshed.' });
+      if (outcome === 'touched')
+        push({
+          tone: 'ok',
+          title: `Namespace "${parsed.data.name}" already existed`,
+          description: 'Only its last-seen time was refreshed.',
+        });
     });
   };
 
@@ -31,7 +46,8 @@ export function RegisterDialog({ connectionId, onTakeOwnership }: { connectionId
       onTakeOwnership={onTakeOwnership}
     >
       <label>
-        Name <input name="name" autoComplete="off" className="mono" placeholder="team/orders" required />
+        Name{' '}
+        <input name="name" autoComplete="off" className="mono" placeholder="team/orders" required />
       </label>
       <label>
         Origin
@@ -40,7 +56,9 @@ export function RegisterDialog({ connectionId, onTakeOwnership }: { connectionId
           <option value="explicit">explicit</option>
         </select>
       </label>
-      <p className="muted small">An existing namespace is left as it is: only its last-seen time is refreshed.</p>
+      <p className="muted small">
+        An existing namespace is left as it is: only its last-seen time is refreshed.
+      </p>
     </FormDialog>
   );
 }

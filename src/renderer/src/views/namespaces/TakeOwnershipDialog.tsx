@@ -24,7 +24,12 @@ function currentOwnerText(owner: ShardInfo['owner'] | undefined): string {
   return `It is owned by node ${owner.nodeId} (owner epoch ${owner.ownerEpoch}).`;
 }
 
-export function TakeOwnershipDialog({ connectionId, shard, owner, onClose }: TakeOwnershipDialogProps) {
+export function TakeOwnershipDialog({
+  connectionId,
+  shard,
+  owner,
+  onClose,
+}: TakeOwnershipDialogProps) {
   const take = useApiMutation('namespaces.takeOwnership', NAMESPACE_QUERIES);
   const push = useToasts((state) => state.push);
   const label = shard === null ? '' : shardLabel(shard);
@@ -33,7 +38,11 @@ export function TakeOwnershipDialog({ connectionId, shard, owner, onClose }: Tak
     if (shard === null) return false;
     try {
       const taken = await take.mutateAsync({ connectionId, shard });
-      push({ tone: 'ok', title: `Shard ${label} is now owned by node ${taken.nodeId}`, description: `Owner epoch ${taken.ownerEpoch}.` });
+      push({
+        tone: 'ok',
+        title: `Shard ${label} is now owned by node ${taken.nodeId}`,
+        description: `Owner epoch ${taken.ownerEpoch}.`,
+      });
       return true;
     } catch {
       return false;
@@ -59,8 +68,9 @@ export function TakeOwnershipDialog({ connectionId, shard, owner, onClose }: Tak
     >
       <p>{currentOwnerText(owner)}</p>
       <p role="note" className="form-problem">
-        Taking shard {label} makes this app its owner at a higher owner epoch. This <strong>fences</strong>{' '}
-        {owner ? `node ${owner.nodeId}` : 'the other node'}: its writes to every namespace in this shard fail with NotOwner until it takes the shard back.
+        Taking shard {label} makes this app its owner at a higher owner epoch. This{' '}
+        <strong>fences</strong> {owner ? `node ${owner.nodeId}` : 'the other node'}: its writes to
+        every namespace in this shard fail with NotOwner until it takes the shard back.
       </p>
     </TypedConfirmDialog>
   );

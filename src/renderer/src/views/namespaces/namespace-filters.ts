@@ -17,10 +17,18 @@ export interface NamespaceFilter {
   readonly text: string;
 }
 
-export const NO_FILTER: NamespaceFilter = { state: 'any', origin: 'any', owner: 'any', shard: 'any', text: '' };
+export const NO_FILTER: NamespaceFilter = {
+  state: 'any',
+  origin: 'any',
+  owner: 'any',
+  shard: 'any',
+  text: '',
+};
 
 /** Owner node of each shard (absent: nobody has written the shard). */
-export function ownersByShard(shards: readonly ShardInfo[] | undefined): Map<number, ShardInfo['owner']> {
+export function ownersByShard(
+  shards: readonly ShardInfo[] | undefined,
+): Map<number, ShardInfo['owner']> {
   return new Map((shards ?? []).map((info) => [info.shard, info.owner]));
 }
 
@@ -28,7 +36,13 @@ export function ownersByShard(shards: readonly ShardInfo[] | undefined): Map<num
 function matchesText(record: ListedNamespace, text: string): boolean {
   const needle = text.trim().toLowerCase();
   if (needle === '') return true;
-  const haystack = [record.name, JSON.stringify(record.placement ?? {}), JSON.stringify(record.config)].join(' ').toLowerCase();
+  const haystack = [
+    record.name,
+    JSON.stringify(record.placement ?? {}),
+    JSON.stringify(record.config),
+  ]
+    .join(' ')
+    .toLowerCase();
   return haystack.includes(needle);
 }
 
@@ -48,7 +62,11 @@ export function filterNamespaces(
 }
 
 /** Stable: ties keep the registry's order (createdAt, then name). */
-export function sortNamespaces(records: readonly ListedNamespace[], key: SortKey, direction: SortDirection): ListedNamespace[] {
+export function sortNamespaces(
+  records: readonly ListedNamespace[],
+  key: SortKey,
+  direction: SortDirection,
+): ListedNamespace[] {
   const sign = direction === 'ascending' ? 1 : -1;
   const compare = (a: ListedNamespace, b: ListedNamespace): number => {
     if (key === 'name') return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -61,11 +79,16 @@ export function sortNamespaces(records: readonly ListedNamespace[], key: SortKey
 }
 
 export function formatUtc(millis: number): string {
-  return new Date(millis).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return new Date(millis)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 export function describePlacement(placement: ListedNamespace['placement']): string {
   if (placement === null) return '—';
-  const parts = Object.entries(placement).map(([field, value]) => (field === 'pinned' ? (value ? 'pinned' : 'not pinned') : `${field} ${String(value)}`));
+  const parts = Object.entries(placement).map(([field, value]) =>
+    field === 'pinned' ? (value ? 'pinned' : 'not pinned') : `${field} ${String(value)}`,
+  );
   return parts.length === 0 ? '(empty)' : parts.join(', ');
 }

@@ -49,7 +49,8 @@ export function AddSegmentDialog({ connectionId, partition, recordedTopic }: Add
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const epochs = leaderEpochsFromText(formText(form, 'epochs'));
-    if (epochs === null) return setProblem('segmentLeaderEpochs: write epoch:firstOffset pairs, e.g. 0:100,1:150');
+    if (epochs === null)
+      return setProblem('segmentLeaderEpochs: write epoch:firstOffset pairs, e.g. 0:100,1:150');
     const topic = recordedTopic ?? (formText(form, 'topic') || undefined);
     const parsed = AddSegmentInput.safeParse({
       connectionId,
@@ -67,12 +68,18 @@ export function AddSegmentDialog({ connectionId, partition, recordedTopic }: Add
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return setProblem(`${issue?.path.map(String).join('.') || 'form'}: ${issue?.message ?? 'invalid'}`);
+      return setProblem(
+        `${issue?.path.map(String).join('.') || 'form'}: ${issue?.message ?? 'invalid'}`,
+      );
     }
     setProblem(null);
     add.mutate(parsed.data, {
       onSuccess: (segment) => {
-        push({ tone: 'ok', title: `Segment ${shortId(segment.segmentId)} added`, description: `Offsets ${segment.startOffset}–${segment.endOffset}, COPY_SEGMENT_STARTED` });
+        push({
+          tone: 'ok',
+          title: `Segment ${shortId(segment.segmentId)} added`,
+          description: `Offsets ${segment.startOffset}–${segment.endOffset}, COPY_SEGMENT_STARTED`,
+        });
         setOpen(false);
       },
     });
@@ -95,11 +102,18 @@ export function AddSegmentDialog({ connectionId, partition, recordedTopic }: Add
           <form onSubmit={submit} className="form" noValidate>
             {recordedTopic === null && (
               <label>
-                Topic name <input name="topic" defaultValue={partition.topic ?? ''} autoComplete="off" />
+                Topic name{' '}
+                <input name="topic" defaultValue={partition.topic ?? ''} autoComplete="off" />
               </label>
             )}
             <label>
-              Segment id <input name="segmentId" defaultValue={ids.segmentId} className="mono" autoComplete="off" />
+              Segment id{' '}
+              <input
+                name="segmentId"
+                defaultValue={ids.segmentId}
+                className="mono"
+                autoComplete="off"
+              />
             </label>
             <label>
               Start offset <input name="startOffset" inputMode="numeric" autoComplete="off" />
@@ -108,23 +122,41 @@ export function AddSegmentDialog({ connectionId, partition, recordedTopic }: Add
               End offset <input name="endOffset" inputMode="numeric" autoComplete="off" />
             </label>
             <label>
-              Leader epochs <input name="epochs" placeholder="0:100,1:150 (epoch:first offset)" className="mono" autoComplete="off" />
+              Leader epochs{' '}
+              <input
+                name="epochs"
+                placeholder="0:100,1:150 (epoch:first offset)"
+                className="mono"
+                autoComplete="off"
+              />
             </label>
             <label>
-              Size in bytes <input name="size" inputMode="numeric" defaultValue="0" autoComplete="off" />
+              Size in bytes{' '}
+              <input name="size" inputMode="numeric" defaultValue="0" autoComplete="off" />
             </label>
             <label>
               Broker <input name="broker" inputMode="numeric" defaultValue="0" autoComplete="off" />
             </label>
             <label>
-              Max timestamp (ms) <input name="maxTimestamp" inputMode="numeric" defaultValue={String(ids.openedAtMs)} autoComplete="off" />
+              Max timestamp (ms){' '}
+              <input
+                name="maxTimestamp"
+                inputMode="numeric"
+                defaultValue={String(ids.openedAtMs)}
+                autoComplete="off"
+              />
             </label>
             {problem && (
               <p role="alert" className="form-problem">
                 {problem}
               </p>
             )}
-            {add.error && <ErrorPanel error={add.error} onRetry={() => add.variables && add.mutate(add.variables)} />}
+            {add.error && (
+              <ErrorPanel
+                error={add.error}
+                onRetry={() => add.variables && add.mutate(add.variables)}
+              />
+            )}
             <div className="dialog-actions">
               <Dialog.Close asChild>
                 <button type="button">Cancel</button>

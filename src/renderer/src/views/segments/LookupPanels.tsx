@@ -17,7 +17,9 @@ function integerField(form: FormData, field: string): number | string {
   return /^-?\d{1,16}$/.test(text) ? Number(text) : text;
 }
 
-function firstProblem(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+function firstProblem(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string {
   const issue = issues[0];
   return `${issue?.path.map(String).join('.') || 'form'}: ${issue?.message ?? 'invalid'}`;
 }
@@ -29,7 +31,13 @@ export function FindSegmentPanel({ connectionId, partition }: LookupProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const parsed = FindSegmentInput.safeParse({ connectionId, topicId: partition.topicId, partition: partition.partition, epoch: integerField(form, 'epoch'), offset: integerField(form, 'offset') });
+    const parsed = FindSegmentInput.safeParse({
+      connectionId,
+      topicId: partition.topicId,
+      partition: partition.partition,
+      epoch: integerField(form, 'epoch'),
+      offset: integerField(form, 'offset'),
+    });
     if (!parsed.success) return setProblem(firstProblem(parsed.error.issues));
     setProblem(null);
     find.mutate(parsed.data);
@@ -54,9 +62,15 @@ export function FindSegmentPanel({ connectionId, partition }: LookupProps) {
           {problem}
         </p>
       )}
-      {find.error && <ErrorPanel error={find.error} onRetry={() => find.variables && find.mutate(find.variables)} />}
+      {find.error && (
+        <ErrorPanel
+          error={find.error}
+          onRetry={() => find.variables && find.mutate(find.variables)}
+        />
+      )}
       <p role="status" aria-label="Find result">
-        {find.isSuccess && find.variables &&
+        {find.isSuccess &&
+          find.variables &&
           (found
             ? `Segment ${shortId(found.segmentId)} (offsets ${found.startOffset}–${found.endOffset}) serves offset ${find.variables.offset} of epoch ${find.variables.epoch}.`
             : `No finished segment serves offset ${find.variables.offset} of epoch ${find.variables.epoch}.`)}
@@ -71,7 +85,12 @@ export function HighestOffsetPanel({ connectionId, partition }: LookupProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const parsed = HighestOffsetInput.safeParse({ connectionId, topicId: partition.topicId, partition: partition.partition, epoch: integerField(form, 'epoch') });
+    const parsed = HighestOffsetInput.safeParse({
+      connectionId,
+      topicId: partition.topicId,
+      partition: partition.partition,
+      epoch: integerField(form, 'epoch'),
+    });
     if (!parsed.success) return setProblem(firstProblem(parsed.error.issues));
     setProblem(null);
     highest.mutate(parsed.data);
@@ -92,9 +111,15 @@ export function HighestOffsetPanel({ connectionId, partition }: LookupProps) {
           {problem}
         </p>
       )}
-      {highest.error && <ErrorPanel error={highest.error} onRetry={() => highest.variables && highest.mutate(highest.variables)} />}
+      {highest.error && (
+        <ErrorPanel
+          error={highest.error}
+          onRetry={() => highest.variables && highest.mutate(highest.variables)}
+        />
+      )}
       <p role="status" aria-label="Highest offset result">
-        {highest.isSuccess && highest.variables &&
+        {highest.isSuccess &&
+          highest.variables &&
           (highest.data === null
             ? `No finished segment carries epoch ${highest.variables.epoch}.`
             : `Highest offset of epoch ${highest.variables.epoch}: ${highest.data}`)}

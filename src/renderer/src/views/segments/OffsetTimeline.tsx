@@ -11,7 +11,13 @@ const WIDTH = 1000;
 const BAR_Y = 10;
 const BAR_HEIGHT = 26;
 
-export function OffsetTimeline({ segments, label }: { segments: readonly Segment[]; label: string }) {
+export function OffsetTimeline({
+  segments,
+  label,
+}: {
+  segments: readonly Segment[];
+  label: string;
+}) {
   if (segments.length === 0) return <p className="muted">No segments to draw.</p>;
   const first = Math.min(...segments.map((s) => s.startOffset));
   const last = Math.max(...segments.map((s) => s.endOffset));
@@ -19,7 +25,13 @@ export function OffsetTimeline({ segments, label }: { segments: readonly Segment
   const x = (offset: number) => ((offset - first) / span) * WIDTH;
   return (
     <figure className="segments-timeline">
-      <svg className="timeline" viewBox={`0 0 ${WIDTH} 56`} preserveAspectRatio="none" role="list" aria-label={`Offset timeline of ${label}`}>
+      <svg
+        className="timeline"
+        viewBox={`0 0 ${WIDTH} 56`}
+        preserveAspectRatio="none"
+        role="list"
+        aria-label={`Offset timeline of ${label}`}
+      >
         {segments.map((segment) => {
           const text = `Segment ${shortId(segment.segmentId)}: offsets ${segment.startOffset} to ${segment.endOffset}, ${segment.state}`;
           return (

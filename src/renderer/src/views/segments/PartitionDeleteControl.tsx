@@ -26,21 +26,56 @@ function isDeleteState(state: string): state is PartitionDeleteState {
   return (PARTITION_DELETE_STATE_NAMES as readonly string[]).includes(state);
 }
 
-export function PartitionDeleteControl({ connectionId, partition, marker, name, operator }: DeleteProps) {
+export function PartitionDeleteControl({
+  connectionId,
+  partition,
+  marker,
+  name,
+  operator,
+}: DeleteProps) {
   const current = marker?.state ?? 'NONE';
-  const next = useApiQuery('segments.transitions', { lifecycle: 'partition-delete', from: current }, { staleTime: Infinity, enabled: operator });
-  const steps = (next.data ?? []).filter((state): state is PartitionDeleteState => isDeleteState(state) && state !== current);
+  const next = useApiQuery(
+    'segments.transitions',
+    { lifecycle: 'partition-delete', from: current },
+    { staleTime: Infinity, enabled: operator },
+  );
+  const steps = (next.data ?? []).filter(
+    (state): state is PartitionDeleteState => isDeleteState(state) && state !== current,
+  );
   return (
     <div className="inline">
-      <span role="status" aria-label="Partition delete state" className={marker === null ? 'badge ok' : 'badge warn'}>
+      <span
+        role="status"
+        aria-label="Partition delete state"
+        className={marker === null ? 'badge ok' : 'badge warn'}
+      >
         {marker === null ? 'Not marked for delete' : marker.state}
       </span>
-      {operator && steps.map((state) => <ConfirmDeleteStep key={state} state={state} connectionId={connectionId} partition={partition} name={name} />)}
+      {operator &&
+        steps.map((state) => (
+          <ConfirmDeleteStep
+            key={state}
+            state={state}
+            connectionId={connectionId}
+            partition={partition}
+            name={name}
+          />
+        ))}
     </div>
   );
 }
 
-function ConfirmDeleteStep({ state, connectionId, partition, name }: { state: PartitionDeleteState; connectionId: string; partition: SelectedPartition; name: string }) {
+function ConfirmDeleteStep({
+  state,
+  connectionId,
+  partition,
+  name,
+}: {
+  state: PartitionDeleteState;
+  connectionId: string;
+  partition: SelectedPartition;
+  name: string;
+}) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [eventId, setEventId] = useState(newUuid);
@@ -79,19 +114,36 @@ function ConfirmDeleteStep({ state, connectionId, partition, name }: { state: Pa
           <Dialog.Title>{title}</Dialog.Title>
           <p id="delete-step-help">
             Moves the partition&apos;s delete marker to <strong>{state}</strong>.
-            {state === 'DELETE_PARTITION_FINISHED' && ' Every segment\u2019s metadata of this partition is dropped.'} Type{' '}
-            <strong className="mono">{name}</strong> to confirm.
+            {state === 'DELETE_PARTITION_FINISHED' &&
+              ' Every segment\u2019s metadata of this partition is dropped.'}{' '}
+            Type <strong className="mono">{name}</strong> to confirm.
           </p>
           <form onSubmit={submit} className="form" noValidate>
             <label>
-              Partition name <input name="confirm" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" className="mono" />
+              Partition name{' '}
+              <input
+                name="confirm"
+                value={typed}
+                onChange={(event) => setTyped(event.target.value)}
+                autoComplete="off"
+                className="mono"
+              />
             </label>
-            {step.error && <ErrorPanel error={step.error} onRetry={() => step.variables && step.mutate(step.variables)} />}
+            {step.error && (
+              <ErrorPanel
+                error={step.error}
+                onRetry={() => step.variables && step.mutate(step.variables)}
+              />
+            )}
             <div className="dialog-actions">
               <Dialog.Close asChild>
                 <button type="button">Cancel</button>
               </Dialog.Close>
-              <button type="submit" className="primary" disabled={typed.trim() !== name || step.isPending}>
+              <button
+                type="submit"
+                className="primary"
+                disabled={typed.trim() !== name || step.isPending}
+              >
                 {ACTION_INTO[state]}
               </button>
             </div>

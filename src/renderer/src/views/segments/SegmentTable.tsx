@@ -3,7 +3,12 @@
  * In operator mode each row offers only the moves the engine's transition table allows from
  * its state; a refused move shows its typed error, and Retry resends the same event id.
  */
-import { SEGMENT_STATE_NAMES, leaderEpochsToText, type Segment, type SegmentState } from '../../../../shared/contract/segments';
+import {
+  SEGMENT_STATE_NAMES,
+  leaderEpochsToText,
+  type Segment,
+  type SegmentState,
+} from '../../../../shared/contract/segments';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { useToasts } from '../../components/Toasts';
@@ -23,12 +28,27 @@ export function SegmentTable({ connectionId, partition, label, segments, operato
   const push = useToasts((state) => state.push);
   const move = (segment: Segment, state: SegmentState) =>
     update.mutate(
-      { connectionId, topicId: partition.topicId, partition: partition.partition, segmentId: segment.segmentId, state, eventId: newUuid() },
-      { onSuccess: () => push({ tone: 'ok', title: `Segment ${shortId(segment.segmentId)} is ${state}` }) },
+      {
+        connectionId,
+        topicId: partition.topicId,
+        partition: partition.partition,
+        segmentId: segment.segmentId,
+        state,
+        eventId: newUuid(),
+      },
+      {
+        onSuccess: () =>
+          push({ tone: 'ok', title: `Segment ${shortId(segment.segmentId)} is ${state}` }),
+      },
     );
   return (
     <>
-      {update.error && <ErrorPanel error={update.error} onRetry={() => update.variables && update.mutate(update.variables)} />}
+      {update.error && (
+        <ErrorPanel
+          error={update.error}
+          onRetry={() => update.variables && update.mutate(update.variables)}
+        />
+      )}
       <table className="table" aria-label={`Segments of ${label}`}>
         <thead>
           <tr>
@@ -65,7 +85,11 @@ export function SegmentTable({ connectionId, partition, label, segments, operato
               <td className="small">{timeOf(segment.eventTimestampMs)}</td>
               {operator && (
                 <td>
-                  <TransitionButtons segment={segment} busy={update.isPending} onMove={(state) => move(segment, state)} />
+                  <TransitionButtons
+                    segment={segment}
+                    busy={update.isPending}
+                    onMove={(state) => move(segment, state)}
+                  />
                 </td>
               )}
             </tr>
@@ -77,13 +101,33 @@ export function SegmentTable({ connectionId, partition, label, segments, operato
 }
 
 /** Buttons for the valid moves out of the segment's state (a same-state replay is not offered). */
-function TransitionButtons({ segment, busy, onMove }: { segment: Segment; busy: boolean; onMove: (state: SegmentState) => void }) {
-  const next = useApiQuery('segments.transitions', { lifecycle: 'segment', from: segment.state }, { staleTime: Infinity });
-  const moves = (next.data ?? []).filter((state): state is SegmentState => isSegmentState(state) && state !== segment.state);
+function TransitionButtons({
+  segment,
+  busy,
+  onMove,
+}: {
+  segment: Segment;
+  busy: boolean;
+  onMove: (state: SegmentState) => void;
+}) {
+  const next = useApiQuery(
+    'segments.transitions',
+    { lifecycle: 'segment', from: segment.state },
+    { staleTime: Infinity },
+  );
+  const moves = (next.data ?? []).filter(
+    (state): state is SegmentState => isSegmentState(state) && state !== segment.state,
+  );
   return (
     <div className="segment-actions">
       {moves.map((state) => (
-        <button key={state} type="button" disabled={busy} onClick={() => onMove(state)} aria-label={`${ACTION_INTO[state]} of segment ${shortId(segment.segmentId)}`}>
+        <button
+          key={state}
+          type="button"
+          disabled={busy}
+          onClick={() => onMove(state)}
+          aria-label={`${ACTION_INTO[state]} of segment ${shortId(segment.segmentId)}`}
+        >
           {ACTION_INTO[state]}
         </button>
       ))}

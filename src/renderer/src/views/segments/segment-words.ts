@@ -1,5 +1,9 @@
 /** How the segments view names things: partitions, states and the actions that reach them. */
-import type { PartitionDeleteState, SegmentState, StoredPartition } from '../../../../shared/contract/segments';
+import type {
+  PartitionDeleteState,
+  SegmentState,
+  StoredPartition,
+} from '../../../../shared/contract/segments';
 
 export interface SelectedPartition {
   readonly topicId: string;
@@ -9,7 +13,9 @@ export interface SelectedPartition {
 }
 
 /** What the user types to confirm a partition delete: `<topic>-<n>`, or `<topicId>-<n>` when unnamed. */
-export function partitionName(partition: Pick<StoredPartition, 'topicId' | 'partition'> & { topic?: string | null }): string {
+export function partitionName(
+  partition: Pick<StoredPartition, 'topicId' | 'partition'> & { topic?: string | null },
+): string {
   return `${partition.topic ?? partition.topicId}-${partition.partition}`;
 }
 
