@@ -9,7 +9,7 @@
  */
 import type { ManifestVersion } from '../manifest/manifest-store';
 import type { ObjectIo } from '../objectio/object-io';
-import { validateWalConfig, type ObjectStoreWalConfigInput } from './config';
+import type { ObjectStoreWalConfigInput } from './config';
 import { decodeControlFields, emptyControlState, unknownControlFields } from './control-fields';
 import { WalError, type WalErrorCode } from './errors';
 import { NO_ENTRY, type EntryId, type Seq } from './ids';
@@ -22,7 +22,7 @@ import {
   type PrefixScan,
   type Recovery,
 } from './recovery';
-import { readControl, registerStoreOf } from './register';
+import { readOnlyTarget } from './read-only-log';
 import type { RegionId } from './region-id';
 import type { ControlState, RecoveredObject, SealRecord, TailHint } from './session';
 
@@ -161,15 +161,10 @@ export async function inspectPrefix(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
 ): Promise<InspectReport> {
-  const config = validateWalConfig(configInput);
-  const prefix = walPrefix(config.root, config.nodeId, config.generation);
-  const store = registerStoreOf(io, prefix);
-  const startedAt = performance.now();
+  const { prefix, store, startedAt, reread } = readOnlyTarget(io, configInput);
   // The register first: whatever it names (the tail) was durable before the listing starts.
   const manifest = await store.read();
   const control = manifest === null ? emptyControlState() : decodeControlFields(manifest.fields);
-  const reread = async (): Promise<ControlState> =>
-    (await readControl(store))?.control ?? emptyControlState();
 
   let scan: PrefixScan | null = null;
   let recovery: Recovery | null = null;

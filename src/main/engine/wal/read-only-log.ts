@@ -6,7 +6,11 @@
  */
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog } from './catalog';
-import { validateWalConfig, type ObjectStoreWalConfigInput } from './config';
+import {
+  validateWalConfig,
+  type ObjectStoreWalConfig,
+  type ObjectStoreWalConfigInput,
+} from './config';
 import { emptyControlState } from './control-fields';
 import type { WalEntry } from './entry';
 import type { EntryId } from './ids';
@@ -28,16 +32,33 @@ export interface ReadOnlyLog {
   read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
 }
 
+/** What every read-only look at a prefix starts from: no epoch, no write, the register's reader. */
+export interface ReadOnlyTarget {
+  readonly config: ObjectStoreWalConfig;
+  readonly prefix: string;
+  readonly store: ReturnType<typeof registerStoreOf>;
+  readonly startedAt: number;
+  /** The register's control fields now (empty for a prefix no writer ever opened). */
+  readonly reread: () => Promise<ControlState>;
+}
+
+export function readOnlyTarget(
+  io: ObjectIo,
+  configInput: ObjectStoreWalConfigInput,
+): ReadOnlyTarget {
+  const config = validateWalConfig(configInput);
+  const prefix = walPrefix(config.root, config.nodeId, config.generation);
+  const store = registerStoreOf(io, prefix);
+  const reread = async (): Promise<ControlState> =>
+    (await readControl(store))?.control ?? emptyControlState();
+  return { config, prefix, store, startedAt: performance.now(), reread };
+}
+
 export async function openReadOnly(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
 ): Promise<ReadOnlyLog> {
-  const config = validateWalConfig(configInput);
-  const prefix = walPrefix(config.root, config.nodeId, config.generation);
-  const store = registerStoreOf(io, prefix);
-  const startedAt = performance.now();
-  const reread = async (): Promise<ControlState> =>
-    (await readControl(store))?.control ?? emptyControlState();
+  const { config, prefix, startedAt, reread } = readOnlyTarget(io, configInput);
   // The register before the listing, as a writer's open: what it names was durable by then.
   const control = await reread();
   const scan = await scanPrefix(io, prefix, control.boundary);
@@ -49,6 +70,10 @@ export async function openReadOnly(
     onCorruptedSegment: config.onCorruptedSegment,
     metrics,
     headersChecked: new Set(),
+    refreshWatermarks: async () => {
+      for (const [region, watermark] of (await reread()).watermarks)
+        recovery.catalog.raiseWatermark(region, watermark);
+    },
   };
   return {
     prefix,

@@ -38,6 +38,9 @@ export interface ReaderContext {
   readonly headersChecked: Set<bigint>;
   /** Told about each hole a read records. */
   readonly onHole?: (error: CorruptSegmentError) => void;
+  /** Re-reads the persisted watermarks into the catalog (control.md point 5: a reader that
+   * meets a missing object judges again). Absent for a writer, whose catalog holds them. */
+  readonly refreshWatermarks?: () => Promise<void>;
 }
 
 type Fetched =
@@ -109,7 +112,10 @@ async function fetchSegment(context: ReaderContext, location: SegmentLocation): 
 }
 
 /** What a failed fetch means for the stream: skip it, or throw. */
-function judgeFailure(context: ReaderContext, fetched: Extract<Fetched, { error: unknown }>): void {
+async function judgeFailure(
+  context: ReaderContext,
+  fetched: Extract<Fetched, { error: unknown }>,
+): Promise<void> {
   const { location, error } = fetched;
   if (error instanceof CorruptSegmentError) {
     if (context.onCorruptedSegment === 'fail') throw error;
@@ -127,7 +133,10 @@ function judgeFailure(context: ReaderContext, fetched: Extract<Fetched, { error:
     return;
   }
   if (isStorageError(error, 'NotFound')) {
-    // Collected by GC while we waited: fine when every id in it is obsolete.
+    // Collected by GC while we waited: fine when every id in it is obsolete, judged again
+    // against the register's watermarks when ours may be older than the collection.
+    if (location.lastId <= context.catalog.watermark(location.regionId)) return;
+    await context.refreshWatermarks?.();
     if (location.lastId <= context.catalog.watermark(location.regionId)) return;
     throw new ObjectGoneError(location.key);
   }
@@ -159,7 +168,7 @@ export async function* readRegion(
       const fetched = await next;
       fill();
       if ('error' in fetched) {
-        judgeFailure(context, fetched);
+        await judgeFailure(context, fetched);
         continue;
       }
       for (const record of fetched.records) {

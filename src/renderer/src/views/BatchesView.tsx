@@ -9,25 +9,14 @@ import { LoadControls } from './wal/LoadControls';
 import { MetricsExport } from './wal/MetricsExport';
 import { ObjectTable } from './wal/ObjectTable';
 import { FailureNotice } from './wal/OpenFailure';
-import { PrefixPicker } from './wal/PrefixPicker';
 import { SequenceStrip } from './wal/SequenceStrip';
-import { useLiveWriter, useOperator, useSelectedPrefix } from './wal/use-wal';
+import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
+import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
 
 export function BatchesView() {
-  const { connectionId, prefix } = useSelectedPrefix();
-  return (
-    <section aria-labelledby="batches-title" className="view">
-      <header className="view-header">
-        <h1 id="batches-title">Batches</h1>
-        <PrefixPicker />
-      </header>
-      {prefix !== null && (
-        <BatchesOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />
-      )}
-    </section>
-  );
+  return <PrefixScopedView id="batches" title="Batches" Body={BatchesOf} />;
 }
 
 function BatchesOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {

@@ -9,29 +9,13 @@ import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formatBytes } from './format';
 import { OpenFailurePanel } from './wal/OpenFailure';
-import { PrefixPicker } from './wal/PrefixPicker';
-import { useSelectedPrefix } from './wal/use-wal';
 import { regionName, sealEpochs } from './wal/wal-words';
 import type { ManifestView as Manifest } from '../../../shared/contract/wal';
+import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
 
 export function ManifestView() {
-  const { connectionId, prefix } = useSelectedPrefix();
-  return (
-    <section aria-labelledby="manifest-title" className="view">
-      <header className="view-header">
-        <h1 id="manifest-title">Manifest</h1>
-        <PrefixPicker />
-      </header>
-      {prefix !== null && (
-        <ManifestOf
-          key={`${connectionId}\n${prefix}`}
-          connectionId={connectionId}
-          prefix={prefix}
-        />
-      )}
-    </section>
-  );
+  return <PrefixScopedView id="manifest" title="Manifest" Body={ManifestOf} />;
 }
 
 function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {

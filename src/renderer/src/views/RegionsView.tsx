@@ -8,26 +8,15 @@ import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formatBytes } from './format';
 import { FailureNotice } from './wal/OpenFailure';
-import { PrefixPicker } from './wal/PrefixPicker';
 import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/RegionActions';
-import { useLiveWriter, useOperator, useSelectedPrefix } from './wal/use-wal';
+import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
+import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
 
 export function RegionsView() {
-  const { connectionId, prefix } = useSelectedPrefix();
-  return (
-    <section aria-labelledby="regions-title" className="view">
-      <header className="view-header">
-        <h1 id="regions-title">Regions</h1>
-        <PrefixPicker />
-      </header>
-      {prefix !== null && (
-        <RegionsOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />
-      )}
-    </section>
-  );
+  return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} />;
 }
 
 function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {

@@ -11,28 +11,16 @@ import { downloadText } from '../components/download';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formText } from '../components/form-text';
 import { PayloadViewer } from './browser/PayloadViewer';
-import { PrefixPicker } from './wal/PrefixPicker';
 import { matchesJsonPath, parseJsonPath, payloadText } from './wal/replay-filter';
 import { useReplay } from './wal/use-replay';
-import { useSelectedPrefix } from './wal/use-wal';
 import { regionName } from './wal/wal-words';
+import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
 
 const KEEP_CHOICES = [100, 500, 1000, 5000] as const;
 
 export function ReplayView() {
-  const { connectionId, prefix } = useSelectedPrefix();
-  return (
-    <section aria-labelledby="replay-title" className="view">
-      <header className="view-header">
-        <h1 id="replay-title">Replay</h1>
-        <PrefixPicker />
-      </header>
-      {prefix !== null && (
-        <ReplayOf key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />
-      )}
-    </section>
-  );
+  return <PrefixScopedView id="replay" title="Replay" Body={ReplayOf} />;
 }
 
 function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
