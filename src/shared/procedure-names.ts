@@ -52,6 +52,8 @@ export const PROCEDURE_NAMES = [
   'wal.obsolete.preview',
   'wal.obsolete',
   'wal.obsoleteAll',
+  'wal.gc.preview',
+  'wal.gc',
   'wal.namespaces.create',
   'wal.namespaces.delete',
 ] as const;

@@ -91,6 +91,21 @@ const RegionInput = z.object({ ...prefixFields, region: WalRegionId }).strict();
 
 // ----- outputs -----
 
+export const GcReport = z.object({
+  prefix: z.string(),
+  dryRun: z.boolean(),
+  previousBoundary: z.bigint(),
+  boundary: z.bigint(),
+  objects: z.array(z.object({ key: z.string(), seq: z.bigint(), size: z.number() })),
+  bytes: z.number(),
+  remaining: z.number(),
+  /** The first delete failure's message, null when every delete passed. */
+  failure: z.string().nullable(),
+  /** Why the chain could not be judged (the boundary then did not move). */
+  unjudged: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type GcReport = z.infer<typeof GcReport>;
+
 export const WalListedPrefix = z.object({
   prefix: z.string(),
   nodeId: z.bigint(),
@@ -487,6 +502,18 @@ export const walProcedures = {
     RegionInput,
     ObsoletePreview,
   ),
+  'wal.gc.preview': procedure(
+    'read',
+    'What a garbage-collection pass would delete now (writes nothing)',
+    PrefixInput,
+    GcReport,
+  ),
+  'wal.gc': procedure(
+    'operate',
+    'One garbage-collection pass on the writer opened in the app: CAS the boundary, then delete below it',
+    PrefixInput,
+    GcReport,
+  ),
   'wal.namespaces.create': procedure(
     'operate',
     "List a region in the register's region table",
@@ -515,6 +542,12 @@ export type WalEvent =
       readonly progress: ReplayProgress;
     }
   | { readonly type: 'wal.replay.done'; readonly jobId: string; readonly progress: ReplayProgress }
+  | {
+      readonly type: 'wal.gc.collected';
+      readonly connectionId: string;
+      readonly prefix: string;
+      readonly report: GcReport;
+    }
   | {
       readonly type: 'wal.load.sample';
       readonly connectionId: string;

@@ -47,6 +47,8 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
       wal.obsolete(connectionId, prefix, region, id),
     'wal.obsoleteAll': ({ connectionId, prefix, region }) =>
       wal.obsoleteAll(connectionId, prefix, region),
+    'wal.gc.preview': ({ connectionId, prefix }) => wal.gcPreview(connectionId, prefix),
+    'wal.gc': ({ connectionId, prefix }) => wal.gc(connectionId, prefix),
     'wal.namespaces.create': ({ connectionId, prefix, region }) =>
       wal.createNamespace(connectionId, prefix, region),
     'wal.namespaces.delete': ({ connectionId, prefix, region }) =>

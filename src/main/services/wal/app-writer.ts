@@ -5,6 +5,7 @@
  * the load, then the store. Never checks access or the live-writer window (the service does).
  */
 import type {
+  GcReport,
   LoadSample,
   ObsoletePreview,
   RegionRow,
@@ -24,7 +25,7 @@ import { runLoad, type LoadReport, type LoadSpec } from './load-generator';
 import { LoadSampler } from './load-sampler';
 import { previewObsolete } from './obsolete-preview';
 import { throttle, type Throttled } from './throttle';
-import { regionRowsOf, writerStateViewOf } from './wal-presenters';
+import { presentGcReport, regionRowsOf, writerStateViewOf } from './wal-presenters';
 
 /** How often a running load reports a sample. */
 export const LOAD_SAMPLE_INTERVAL_MS = 500;
@@ -32,6 +33,8 @@ export const LOAD_SAMPLE_INTERVAL_MS = 500;
 export interface AppWriterListeners {
   onState(view: WriterView | null): void;
   onLoadSample(sample: LoadSample, running: boolean): void;
+  /** A garbage-collection pass finished (after an obsolete, or asked for). */
+  onCollected(report: GcReport): void;
 }
 
 interface LoadRun {
@@ -54,7 +57,14 @@ export class AppWriter {
     private readonly listeners: AppWriterListeners,
   ) {
     this.announce = throttle(() => listeners.onState(this.view()), WRITER_STATE_EVENTS_PER_SECOND);
-    this.unsubscribe = store.onStateChange(() => this.announce.push(undefined));
+    const unsubscribeState = store.onStateChange(() => this.announce.push(undefined));
+    const unsubscribeCollections = store.onCollection((report) =>
+      listeners.onCollected(presentGcReport(report)),
+    );
+    this.unsubscribe = () => {
+      unsubscribeState();
+      unsubscribeCollections();
+    };
   }
 
   static async open(

@@ -3,6 +3,7 @@
  * state and region rows. Pure translation; never decides anything the engine decides.
  */
 import type {
+  GcReport,
   InspectFailureView,
   InspectView,
   RegisterView,
@@ -11,6 +12,7 @@ import type {
   WriterStateView,
 } from '../../../shared/contract/wal';
 import type { ObjectCatalog, RegionSummary } from '../../engine/wal/catalog';
+import type { GcReport as EngineGcReport } from '../../engine/wal/gc';
 import type { InspectReport } from '../../engine/wal/inspect';
 import type { ControlState, RecoveredObject } from '../../engine/wal/session';
 import type { WriterStateSnapshot } from '../../engine/wal/store';
@@ -147,4 +149,19 @@ export function regionRowsOf(
       listedInTable: control.regions.has(regionId),
     };
   });
+}
+
+/** A GC pass as the API shows it: the failure as its message, objects as plain rows. */
+export function presentGcReport(report: EngineGcReport): GcReport {
+  return {
+    prefix: report.prefix,
+    dryRun: report.dryRun,
+    previousBoundary: report.previousBoundary,
+    boundary: report.boundary,
+    objects: report.objects.map(({ key, seq, size }) => ({ key, seq, size })),
+    bytes: report.bytes,
+    remaining: report.remaining,
+    failure: report.failure === null ? null : `${report.failure.name}: ${report.failure.message}`,
+    unjudged: report.unjudged === null ? null : { ...report.unjudged },
+  };
 }

@@ -6,6 +6,7 @@
  * service never checks access itself, and never takes an epoch without the live-writer check.
  */
 import type {
+  GcReport,
   InspectView,
   ManifestView,
   ObsoletePreview,
@@ -18,7 +19,8 @@ import type {
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { WalEntry } from '../../engine/wal/entry';
 import { inspectPrefix, listPrefixes } from '../../engine/wal/inspect';
-import { openReadOnly } from '../../engine/wal/read-only-log';
+import { dryRunFromRegister } from '../../engine/wal/gc';
+import { openReadOnly, readOnlyTarget } from '../../engine/wal/read-only-log';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
@@ -27,7 +29,7 @@ import { checkNoLiveWriter, registerWrittenAt } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { previewObsolete } from './obsolete-preview';
 import { ReplayJobs } from './replay-jobs';
-import { inspectViewOf, sequenceGaps } from './wal-presenters';
+import { inspectViewOf, presentGcReport, sequenceGaps } from './wal-presenters';
 import {
   chainRowsOf,
   manifestOf,
@@ -183,6 +185,13 @@ export class WalService {
             sample,
             running,
           }),
+        onCollected: (report) =>
+          this.events.publish({
+            type: 'wal.gc.collected',
+            connectionId,
+            prefix: at.prefix,
+            report,
+          }),
       });
       this.writers.set(at.slot, writer);
       const view = writer.view();
@@ -266,6 +275,23 @@ export class WalService {
     region: bigint,
   ): Promise<ObsoletePreview> {
     return (await this.writerOf(connectionId, prefix, 'wal.obsoleteAll')).obsoleteAll(region);
+  }
+
+  // ----- garbage collection (control.md point 5) -----
+
+  /** Exactly what a pass would delete now; on a prefix not opened here, judged read-only. */
+  async gcPreview(connectionId: string, prefix: string): Promise<GcReport> {
+    const at = await this.locate(connectionId, prefix);
+    const writer = this.writers.get(at.slot);
+    if (writer) return presentGcReport(await writer.store.gcDryRun());
+    const { reread } = readOnlyTarget(at.io, at.config);
+    return presentGcReport(await dryRunFromRegister(at.io, at.prefix, await reread(), reread));
+  }
+
+  /** One pass, only by the epoch holder: the writer opened in the app. */
+  async gc(connectionId: string, prefix: string): Promise<GcReport> {
+    const writer = await this.writerOf(connectionId, prefix, 'wal.gc');
+    return presentGcReport(await writer.store.gc());
   }
 
   async createNamespace(

@@ -11,7 +11,9 @@ import { formatBytes } from './format';
 import { OpenFailurePanel } from './wal/OpenFailure';
 import { regionName, sealEpochs } from './wal/wal-words';
 import type { ManifestView as Manifest } from '../../../shared/contract/wal';
+import { GcControls } from './wal/GcControls';
 import { PrefixScopedView } from './wal/PrefixScopedView';
+import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
 
 export function ManifestView() {
@@ -21,6 +23,8 @@ export function ManifestView() {
 function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
   const manifest = useApiQuery('wal.manifest', { connectionId, prefix });
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
+  const operator = useOperator(connectionId);
+  const writer = useLiveWriter(connectionId, prefix);
   return (
     <div className="wal-main">
       <p className="muted small">
@@ -37,6 +41,12 @@ function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: st
           <RegisterFields manifest={manifest.data} />
           <SealedDirectory manifest={manifest.data} />
           <History manifest={manifest.data} />
+          <GcControls
+            connectionId={connectionId}
+            prefix={prefix}
+            operator={operator}
+            writerOpen={writer !== null}
+          />
         </>
       )}
     </div>
