@@ -47,6 +47,16 @@ export async function startServe(
   };
 }
 
+/** SIGTERM (serve seals the writers it opened), then waits for the exit; SIGKILL after 10 s. */
+export async function stopServe(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** The S3 lane's keys, handed to the server the way a user's AWS credential chain would be. */
 export function s3CredentialsEnv(): Record<string, string> {
   const { CAIRN_S3_ACCESS_KEY: key, CAIRN_S3_SECRET_KEY: secret } = process.env;
@@ -64,7 +74,7 @@ export const test = base.extend<{ served: ServedApp }>({
     const dataDir = await mkdtemp(join(tmpdir(), 'cairn-e2e-'));
     const { app, child } = await startServe(dataDir);
     await use(app);
-    child.kill('SIGTERM');
+    await stopServe(child);
     await rm(dataDir, { recursive: true, force: true });
   },
 });

@@ -151,4 +151,16 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   await expect(page.getByRole('meter', { name: 'Sealed directory budget' })).toBeVisible();
   await expect(page.getByLabel('Watermarks')).toContainText(`1:1 ≤ ${firstId}`);
   await expect(page.getByLabel('Writer epoch')).toHaveText('2');
+
+  // Garbage collection: the dry run first, then the pass behind a typed confirmation.
+  const gc = page.getByRole('region', { name: 'Garbage collection' });
+  await gc.getByRole('button', { name: 'Preview garbage collection' }).click();
+  await expect(gc.getByRole('status', { name: 'Garbage collection preview' })).toContainText(
+    'A pass would move the boundary',
+  );
+  await gc.getByRole('button', { name: 'Collect…' }).click();
+  const collect = page.getByRole('dialog', { name: /Collect garbage in/ });
+  await collect.getByRole('textbox').fill(PREFIX);
+  await collect.getByRole('button', { name: 'Collect' }).click();
+  await expect(page.getByText(/^Collected \d+ objects$/)).toBeVisible();
 });
