@@ -127,6 +127,8 @@ class Run {
 
   async step(step: Step): Promise<void> {
     const { store, model, io } = this;
+    // The pass an obsolete starts in the background must not bleed into this step's counts.
+    await store.collectionsSettled();
     switch (step.kind) {
       case 'append': {
         const payloads = Array.from({ length: step.count }, () => this.payload());

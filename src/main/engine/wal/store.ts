@@ -151,6 +151,11 @@ export class ObjectStoreLogStore {
     return this.collector.dryRun();
   }
 
+  /** Resolves once no collection (e.g. the one after an obsolete) is running or queued. */
+  async collectionsSettled(): Promise<void> {
+    await this.collector.idle();
+  }
+
   /** Told about every completed pass (the console's event). */
   onCollection(listener: (report: GcReport) => void): () => void {
     return this.collector.onCollection(listener);

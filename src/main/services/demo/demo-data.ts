@@ -41,6 +41,8 @@ export interface DemoServices {
 
 const DEMO_REGIONS: readonly RegionId[] = [1, 2, 3, 4].map((region) => makeRegionId(1, region));
 const encoder = new TextEncoder();
+/** Keep the history (no collection after the obsolete): the user can try a GC dry run on it. */
+const DEMO_STORE_OPTIONS = { probe: false, gcAfterObsolete: false } as const;
 
 export async function generateDemoData(
   services: DemoServices,
@@ -71,13 +73,13 @@ async function writeWalHistory(
 ): Promise<number> {
   const config = { root, nodeId: 0n, generation, flushIntervalMs: 10 };
   let written = 0;
-  const first = await ObjectStoreLogStore.open(io, config, { probe: false });
+  const first = await ObjectStoreLogStore.open(io, config, DEMO_STORE_OPTIONS);
   for (const region of DEMO_REGIONS)
     await first.createNamespace({ prefix: first.prefix, regionId: region });
   written += await appendOrders(first, perEpoch, 0);
   await first.stop();
 
-  const second = await ObjectStoreLogStore.open(io, config, { probe: false });
+  const second = await ObjectStoreLogStore.open(io, config, DEMO_STORE_OPTIONS);
   written += await appendOrders(second, perEpoch, written);
   const obsoleteRegion = DEMO_REGIONS[0]!;
   const provider = { prefix: second.prefix, regionId: obsoleteRegion };
@@ -89,7 +91,7 @@ async function writeWalHistory(
   );
   await landOrphan(io, second);
   // Epoch 3 opens while epoch 2 is live: epoch 2 is taken over (fenced), as a crashed node would be.
-  const third = await ObjectStoreLogStore.open(io, config, { probe: false });
+  const third = await ObjectStoreLogStore.open(io, config, DEMO_STORE_OPTIONS);
   await second.stop();
   written += await appendOrders(third, perEpoch / 2, written);
   await third.stop();
