@@ -12,6 +12,7 @@ import { parseRegionId, type RegionId } from '../../engine/wal/provider';
 import { openReadOnly } from '../../engine/wal/read-only-log';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { runLoad } from '../../services/wal/load-generator';
+import { ObsoleteAboveLatestError } from '../../services/wal/errors';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
 import { withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { printJson, toJsonText } from '../output';
@@ -123,11 +124,19 @@ export function registerWalWriteCommands(wal: Command): void {
           const region = regionOf(options.region);
           const to = entryIdOf('--to', options.to);
           const { io, config } = await openWalTarget(options);
-          const prefix = (await openReadOnly(io, config)).prefix;
+          // Refused before the epoch is taken: bad input writes nothing, not even a start object.
+          const log = await openReadOnly(io, config);
+          const prefix = log.prefix;
+          const recorded = log.catalog.latestEntryId(region);
+          if (to > recorded)
+            throw new ObsoleteAboveLatestError(prefix, options.region, to, recorded);
           await checkNoLiveWriter(io, prefix, options.takeOver === true);
           const store = await ObjectStoreLogStore.open(io, config);
           try {
-            await store.obsolete({ prefix, regionId: region }, region, to);
+            const provider = { prefix, regionId: region };
+            const latest = store.latestEntryId(provider); // The same check, after the open.
+            if (to > latest) throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
+            await store.obsolete(provider, region, to);
           } finally {
             await store.stop();
           }
