@@ -3,6 +3,7 @@
  * typed text equals `phrase`. Every destructive or fencing action of the console uses it.
  * Open state is the dialog's own unless the owner passes `open`.
  */
+import { DialogActions } from './DialogActions';
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiError } from '../../../shared/api-error';
@@ -78,14 +79,7 @@ export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
               ) : (
                 <ErrorPanel error={error} />
               ))}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-              <button type="submit" className="primary" disabled={typed !== phrase || pending}>
-                {actionLabel}
-              </button>
-            </div>
+            <DialogActions submitLabel={actionLabel} disabled={typed !== phrase || pending} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -1,4 +1,5 @@
 /** The "Add connection" form: validated with the contract's own schema before it is sent. */
+import { DialogActions } from '../components/DialogActions';
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent } from 'react';
 import { ConnectionSpec } from '../../../shared/contract/connections';
@@ -126,14 +127,7 @@ export function AddConnectionDialog() {
                 {problem}
               </p>
             )}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-              <button type="submit" className="primary" disabled={add.isPending}>
-                Save connection
-              </button>
-            </div>
+            <DialogActions submitLabel={'Save connection'} disabled={add.isPending} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -2,6 +2,7 @@
  * A dialog holding one form: its fields are the caller's, and so is the check; this owns
  * opening, closing on success, and showing what went wrong (a form problem or a typed error).
  */
+import { DialogActions } from '../../components/DialogActions';
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiError } from '../../../../shared/api-error';
@@ -68,14 +69,7 @@ export function FormDialog({
               ) : (
                 <NamespaceErrorNotice error={problem.error} onTakeOwnership={takeOwnership} />
               ))}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-              <button type="submit" className="primary" disabled={pending}>
-                {submitLabel}
-              </button>
-            </div>
+            <DialogActions submitLabel={submitLabel} disabled={pending} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -3,6 +3,7 @@
  * sent. The segment id and event id are drawn when the dialog opens and kept for its retries,
  * so a resend after a lost reply is recognised as the same event.
  */
+import { DialogActions } from '../../components/DialogActions';
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent } from 'react';
 import { AddSegmentInput, leaderEpochsFromText } from '../../../../shared/contract/segments';
@@ -157,14 +158,7 @@ export function AddSegmentDialog({ connectionId, partition, recordedTopic }: Add
                 onRetry={() => add.variables && add.mutate(add.variables)}
               />
             )}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-              <button type="submit" className="primary" disabled={add.isPending}>
-                Save segment
-              </button>
-            </div>
+            <DialogActions submitLabel={'Save segment'} disabled={add.isPending} />
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -3,6 +3,7 @@
  * typed confirmation: the user types the partition's name, so a click-through cannot drop
  * its metadata. FINISHED drops every segment's metadata of the partition.
  */
+import { DialogActions } from '../../components/DialogActions';
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent } from 'react';
 import type { PartitionDeleteState, PartitionSegments } from '../../../../shared/contract/segments';
@@ -135,18 +136,10 @@ function ConfirmDeleteStep({
                 onRetry={() => step.variables && step.mutate(step.variables)}
               />
             )}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-              <button
-                type="submit"
-                className="primary"
-                disabled={typed.trim() !== name || step.isPending}
-              >
-                {ACTION_INTO[state]}
-              </button>
-            </div>
+            <DialogActions
+              submitLabel={ACTION_INTO[state]}
+              disabled={typed.trim() !== name || step.isPending}
+            />
           </form>
         </Dialog.Content>
       </Dialog.Portal>
