@@ -1,5 +1,7 @@
 /** "Find by epoch & offset" and "highest offset for epoch": the seed's two queries, on demand. */
 import { useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import type { ApiError } from '../../../../shared/api-error';
 import { FindSegmentInput, HighestOffsetInput } from '../../../../shared/contract/segments';
 import { useApiMutation } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -24,37 +26,43 @@ function firstProblem(
   return `${issue?.path.map(String).join('.') || 'form'}: ${issue?.message ?? 'invalid'}`;
 }
 
-export function FindSegmentPanel({ connectionId, partition }: LookupProps) {
-  // A lookup is a read, but it runs on demand: a mutation-style call keeps its last answer.
-  const find = useApiMutation('segments.find');
+interface LookupFormProps<S extends z.ZodType> {
+  readonly id: string;
+  readonly title: string;
+  readonly fields: readonly { readonly name: string; readonly label: string }[];
+  readonly submitLabel: string;
+  /** Validated with the contract's own schema before anything is sent. */
+  readonly schema: S;
+  readonly inputOf: (form: FormData) => unknown;
+  readonly run: (input: z.output<S>) => void;
+  readonly pending: boolean;
+  readonly error: ApiError | null;
+  readonly onRetry: () => void;
+  readonly resultLabel: string;
+  readonly result: string | null;
+}
+
+/** One on-demand lookup: a small form, its validation problem, the API's error, the answer. */
+function LookupForm<S extends z.ZodType>(props: LookupFormProps<S>) {
   const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const parsed = FindSegmentInput.safeParse({
-      connectionId,
-      topicId: partition.topicId,
-      partition: partition.partition,
-      epoch: integerField(form, 'epoch'),
-      offset: integerField(form, 'offset'),
-    });
+    const parsed = props.schema.safeParse(props.inputOf(new FormData(event.currentTarget)));
     if (!parsed.success) return setProblem(firstProblem(parsed.error.issues));
     setProblem(null);
-    find.mutate(parsed.data);
+    props.run(parsed.data);
   };
-  const found = find.data;
   return (
-    <section className="segments-panel" aria-labelledby="find-title">
-      <h2 id="find-title">Find by epoch &amp; offset</h2>
+    <section className="segments-panel" aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`}>{props.title}</h2>
       <form onSubmit={submit} noValidate>
-        <label>
-          Leader epoch <input name="epoch" inputMode="numeric" required />
-        </label>
-        <label>
-          Offset <input name="offset" inputMode="numeric" required />
-        </label>
-        <button type="submit" disabled={find.isPending}>
-          Find segment
+        {props.fields.map((field) => (
+          <label key={field.name}>
+            {field.label} <input name={field.name} inputMode="numeric" required />
+          </label>
+        ))}
+        <button type="submit" disabled={props.pending}>
+          {props.submitLabel}
         </button>
       </form>
       {problem && (
@@ -62,68 +70,80 @@ export function FindSegmentPanel({ connectionId, partition }: LookupProps) {
           {problem}
         </p>
       )}
-      {find.error && (
-        <ErrorPanel
-          error={find.error}
-          onRetry={() => find.variables && find.mutate(find.variables)}
-        />
-      )}
-      <p role="status" aria-label="Find result">
-        {find.isSuccess &&
-          find.variables &&
-          (found
-            ? `Segment ${shortId(found.segmentId)} (offsets ${found.startOffset}–${found.endOffset}) serves offset ${find.variables.offset} of epoch ${find.variables.epoch}.`
-            : `No finished segment serves offset ${find.variables.offset} of epoch ${find.variables.epoch}.`)}
+      {props.error && <ErrorPanel error={props.error} onRetry={props.onRetry} />}
+      <p role="status" aria-label={props.resultLabel}>
+        {props.result}
       </p>
     </section>
   );
 }
 
+export function FindSegmentPanel({ connectionId, partition }: LookupProps) {
+  // A lookup is a read, but it runs on demand: a mutation-style call keeps its last answer.
+  const find = useApiMutation('segments.find');
+  const asked = find.variables;
+  const found = find.data;
+  const result =
+    find.isSuccess && asked
+      ? found
+        ? `Segment ${shortId(found.segmentId)} (offsets ${found.startOffset}–${found.endOffset}) serves offset ${asked.offset} of epoch ${asked.epoch}.`
+        : `No finished segment serves offset ${asked.offset} of epoch ${asked.epoch}.`
+      : null;
+  return (
+    <LookupForm
+      id="find"
+      title="Find by epoch & offset"
+      fields={[
+        { name: 'epoch', label: 'Leader epoch' },
+        { name: 'offset', label: 'Offset' },
+      ]}
+      submitLabel="Find segment"
+      schema={FindSegmentInput}
+      inputOf={(form) => ({
+        connectionId,
+        topicId: partition.topicId,
+        partition: partition.partition,
+        epoch: integerField(form, 'epoch'),
+        offset: integerField(form, 'offset'),
+      })}
+      run={(input) => find.mutate(input)}
+      pending={find.isPending}
+      error={find.error}
+      onRetry={() => asked && find.mutate(asked)}
+      resultLabel="Find result"
+      result={result}
+    />
+  );
+}
+
 export function HighestOffsetPanel({ connectionId, partition }: LookupProps) {
   const highest = useApiMutation('segments.highest');
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const parsed = HighestOffsetInput.safeParse({
-      connectionId,
-      topicId: partition.topicId,
-      partition: partition.partition,
-      epoch: integerField(form, 'epoch'),
-    });
-    if (!parsed.success) return setProblem(firstProblem(parsed.error.issues));
-    setProblem(null);
-    highest.mutate(parsed.data);
-  };
+  const asked = highest.variables;
+  const result =
+    highest.isSuccess && asked
+      ? highest.data === null
+        ? `No finished segment carries epoch ${asked.epoch}.`
+        : `Highest offset of epoch ${asked.epoch}: ${highest.data}`
+      : null;
   return (
-    <section className="segments-panel" aria-labelledby="highest-title">
-      <h2 id="highest-title">Highest offset for epoch</h2>
-      <form onSubmit={submit} noValidate>
-        <label>
-          Epoch <input name="epoch" inputMode="numeric" required />
-        </label>
-        <button type="submit" disabled={highest.isPending}>
-          Look up highest offset
-        </button>
-      </form>
-      {problem && (
-        <p role="alert" className="form-problem">
-          {problem}
-        </p>
-      )}
-      {highest.error && (
-        <ErrorPanel
-          error={highest.error}
-          onRetry={() => highest.variables && highest.mutate(highest.variables)}
-        />
-      )}
-      <p role="status" aria-label="Highest offset result">
-        {highest.isSuccess &&
-          highest.variables &&
-          (highest.data === null
-            ? `No finished segment carries epoch ${highest.variables.epoch}.`
-            : `Highest offset of epoch ${highest.variables.epoch}: ${highest.data}`)}
-      </p>
-    </section>
+    <LookupForm
+      id="highest"
+      title="Highest offset for epoch"
+      fields={[{ name: 'epoch', label: 'Epoch' }]}
+      submitLabel="Look up highest offset"
+      schema={HighestOffsetInput}
+      inputOf={(form) => ({
+        connectionId,
+        topicId: partition.topicId,
+        partition: partition.partition,
+        epoch: integerField(form, 'epoch'),
+      })}
+      run={(input) => highest.mutate(input)}
+      pending={highest.isPending}
+      error={highest.error}
+      onRetry={() => asked && highest.mutate(asked)}
+      resultLabel="Highest offset result"
+      result={result}
+    />
   );
 }
