@@ -94,7 +94,7 @@ function byRegion(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function registerView(
+export function registerView(
   version: ManifestVersion | null,
   control: ControlState,
   otherFields: Record<string, string>,

@@ -13,33 +13,30 @@ import type {
 } from '../../../shared/contract/wal';
 import type { ObjectCatalog, RegionSummary } from '../../engine/wal/catalog';
 import type { GcReport as EngineGcReport } from '../../engine/wal/gc';
-import type { InspectReport } from '../../engine/wal/inspect';
+import { registerView, type InspectReport } from '../../engine/wal/inspect';
+import { manifestVersion } from '../../engine/manifest/manifest-store';
 import type { ControlState, RecoveredObject } from '../../engine/wal/session';
 import type { WriterStateSnapshot } from '../../engine/wal/store';
 import { LIVE_WRITER_WINDOW_MS } from './live-writer';
 
 const byId = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The engine's register view (inspect's), in the contract's plain arrays. */
 export function registerViewOf(
   version: number | null,
   control: ControlState,
   otherFields: Record<string, string> = {},
 ): RegisterView {
-  return {
-    exists: version !== null,
-    version,
-    writerEpoch: control.writerEpoch,
-    writerId: control.writerId,
-    tail: control.tail,
-    boundary: control.boundary,
-    sealed: control.segments.map((record) => ({ ...record })),
-    watermarks: [...control.watermarks]
-      .sort(([a], [b]) => byId(a, b))
-      .map(([regionId, watermark]) => ({ regionId, watermark })),
-    regions: [...control.regions]
-      .sort(([a], [b]) => byId(a, b))
-      .map(([regionId, record]) => ({ regionId, createdAtMs: record.createdAtMs })),
+  const view = registerView(
+    version === null ? null : manifestVersion(version),
+    control,
     otherFields,
+  );
+  return {
+    ...view,
+    sealed: view.sealed.map((record) => ({ ...record })),
+    watermarks: [...view.watermarks],
+    regions: [...view.regions],
   };
 }
 
