@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formText } from '../components/form-text';
@@ -58,6 +58,10 @@ export function BrowserView() {
       void fetchNextPage();
   }, [lastVisible, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
+  const open = useCallback(
+    (row: Row) => (row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key)),
+    [],
+  );
   const crumbs = prefix.split('/').filter(Boolean);
   return (
     <section aria-labelledby="browser-title" className="view browser">
@@ -111,39 +115,18 @@ export function BrowserView() {
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
               const row = rows[item.index];
-              if (!row) return null;
-              return (
-                <div
+              return row ? (
+                <BrowserRow
                   key={row.key}
-                  role="row"
-                  aria-rowindex={item.index + 1}
-                  aria-selected={row.key === selected}
-                  className="virtual-row"
-                  style={{ transform: `translateY(${item.start}px)`, height: item.size }}
-                >
-                  <span role="gridcell" className="mono grow">
-                    <button
-                      type="button"
-                      className="link"
-                      onClick={() =>
-                        row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key)
-                      }
-                    >
-                      {row.kind === 'folder' ? '📁 ' : ''}
-                      {row.key.slice(prefix.length)}
-                    </button>
-                  </span>
-                  <span role="gridcell">{row.kind === 'object' ? formatBytes(row.size) : ''}</span>
-                  <span role="gridcell" className="muted">
-                    {row.kind === 'object' && row.lastModified
-                      ? row.lastModified.toISOString().replace('T', ' ').slice(0, 19)
-                      : ''}
-                  </span>
-                  <span role="gridcell" className="mono muted small">
-                    {row.kind === 'object' ? row.etag.slice(0, 12) : ''}
-                  </span>
-                </div>
-              );
+                  row={row}
+                  index={item.index}
+                  start={item.start}
+                  size={item.size}
+                  selected={row.key === selected}
+                  prefix={prefix}
+                  onOpen={open}
+                />
+              ) : null;
             })}
           </div>
           {!listing.isLoading && rows.length === 0 && (
@@ -164,3 +147,50 @@ export function BrowserView() {
     </section>
   );
 }
+
+interface BrowserRowProps {
+  readonly row: Row;
+  readonly index: number;
+  readonly start: number;
+  readonly size: number;
+  readonly selected: boolean;
+  readonly prefix: string;
+  readonly onOpen: (row: Row) => void;
+}
+
+/** One row; memoized, so scrolling renders only the rows that come into view. */
+const BrowserRow = memo(function BrowserRow({
+  row,
+  index,
+  start,
+  size,
+  selected,
+  prefix,
+  onOpen,
+}: BrowserRowProps) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 1}
+      aria-selected={selected}
+      className="virtual-row"
+      style={{ transform: `translateY(${start}px)`, height: size }}
+    >
+      <span role="gridcell" className="mono grow">
+        <button type="button" className="link" onClick={() => onOpen(row)}>
+          {row.kind === 'folder' ? '📁 ' : ''}
+          {row.key.slice(prefix.length)}
+        </button>
+      </span>
+      <span role="gridcell">{row.kind === 'object' ? formatBytes(row.size) : ''}</span>
+      <span role="gridcell" className="muted">
+        {row.kind === 'object' && row.lastModified
+          ? row.lastModified.toISOString().replace('T', ' ').slice(0, 19)
+          : ''}
+      </span>
+      <span role="gridcell" className="mono muted small">
+        {row.kind === 'object' ? row.etag.slice(0, 12) : ''}
+      </span>
+    </div>
+  );
+});
