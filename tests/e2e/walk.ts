@@ -1,0 +1,61 @@
+/**
+ * A new user's walk over one connection: "Generate demo data", then every view shows it.
+ * `capture` is called after each view settles (screenshots, when the caller wants them).
+ */
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+export async function walkEveryView(
+  page: Page,
+  connection: string,
+  capture: (name: string) => Promise<void> = async () => undefined,
+): Promise<void> {
+  await page.getByRole('button', { name: `Generate demo data in ${connection}` }).click();
+  await expect(page.getByText(`Demo data written to ${connection}`, { exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await capture('connections');
+  const nav = page.getByRole('navigation', { name: 'Views' });
+  const show = (view: string) => nav.getByRole('button', { name: view }).click();
+
+  await show('Overview');
+  await expect(page.getByRole('table', { name: 'WAL prefixes' }).getByRole('row')).toHaveCount(3);
+  await capture('overview');
+
+  await show('Regions');
+  await expect(page.getByRole('table', { name: /^Regions of / }).locator('tbody tr')).toHaveCount(
+    4,
+  );
+  await capture('regions');
+
+  await show('Manifest');
+  const sealed = page.getByRole('table', { name: 'Sealed epochs' });
+  await expect(sealed.locator('tbody tr').filter({ hasText: 'taken-over' })).toHaveCount(1);
+  await expect(sealed.locator('tbody tr').filter({ hasText: 'stopped' })).toHaveCount(2);
+  await capture('manifest');
+
+  await show('Namespaces');
+  await expect(page.getByText('inventory').first()).toBeVisible();
+  await capture('namespaces');
+
+  await show('Tiered segments');
+  await page.getByRole('button', { name: 'orders-0' }).click();
+  const segments = page.getByRole('table', { name: /^Segments of / });
+  await expect(segments.locator('tbody tr')).toHaveCount(4);
+  for (const state of ['COPY_SEGMENT_STARTED', 'COPY_SEGMENT_FINISHED', 'DELETE_SEGMENT_STARTED']) {
+    await expect(segments.getByRole('cell', { name: state }).first()).toBeVisible();
+  }
+  await capture('segments');
+
+  await page.emulateMedia({ colorScheme: 'light' });
+  await show('Batches');
+  await expect(page.getByRole('heading', { name: 'Batches' })).toBeVisible();
+  await capture('batches');
+
+  await show('Bucket browser');
+  await expect(
+    page.getByRole('grid', { name: 'Objects' }).getByRole('button', { name: /wal\// }),
+  ).toBeVisible();
+  await capture('browser');
+}
