@@ -6,7 +6,16 @@ import { existsSync } from 'node:fs';
 const chromium =
   process.env.CAIRN_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
-export default defineConfig({
+// The operation specs run again on S3 (a StoreUnderTest of kind 's3') when the lane is set.
+const S3_SPECS = ['wal.spec.ts', 'wal-takeover.spec.ts', 'namespaces.spec.ts', 'segments.spec.ts'];
+
+export default defineConfig<{ storeKind: 'local' | 's3' }>({
+  projects: [
+    { name: 'local', use: { storeKind: 'local' } },
+    ...(process.env.CAIRN_S3_ENDPOINT
+      ? [{ name: 's3', testMatch: S3_SPECS, use: { storeKind: 's3' as const } }]
+      : []),
+  ],
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   timeout: 60_000,

@@ -2,7 +2,10 @@
  * Each e2e test gets its own `cairn serve` on its own data directory (no shared state),
  * reached through the URL with its token, exactly as a user would open it.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createBucketIfMissing } from '../../src/main/engine/objectio/s3-object-io';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,7 +71,77 @@ export function s3CredentialsEnv(): Record<string, string> {
   };
 }
 
-export const test = base.extend<{ served: ServedApp }>({
+/** The store a spec operates on: the embedded local store, or (project "s3") an S3 bucket. */
+export interface StoreUnderTest {
+  readonly kind: 'local' | 's3';
+  /** The connection's name in the console. */
+  readonly name: string;
+  /** Connection flags for `cairn` commands on the same store. */
+  readonly cliFlags: readonly string[];
+  /** Environment for those commands (S3 credentials). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Opens the console and selects this store's connection. */
+  open(page: Page): Promise<void>;
+}
+
+async function s3Store(served: ServedApp): Promise<StoreUnderTest> {
+  const endpoint = process.env.CAIRN_S3_ENDPOINT;
+  if (!endpoint) throw new Error('the s3 project needs CAIRN_S3_ENDPOINT');
+  const bucket = `cairn-e2e-${randomBytes(5).toString('hex')}`;
+  const credentials = {
+    accessKeyId: process.env.CAIRN_S3_ACCESS_KEY ?? '',
+    secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '',
+  };
+  await createBucketIfMissing({ bucket, endpoint, forcePathStyle: true, credentials });
+  const cliFlags = ['--bucket', bucket, '--s3-endpoint', endpoint, '--path-style'];
+  const env = { ...process.env, ...s3CredentialsEnv() };
+  execFileSync(
+    process.execPath,
+    [
+      join(projectRoot, 'bin', 'cairn.mjs'),
+      'connections',
+      'add-s3',
+      '--data-dir',
+      served.dataDir,
+      '--name',
+      'Lab S3',
+      ...cliFlags,
+    ],
+    { env, stdio: 'ignore' },
+  );
+  return {
+    kind: 's3',
+    name: 'Lab S3',
+    cliFlags,
+    env,
+    open: async (page) => {
+      await page.goto(served.url);
+      await page.getByRole('combobox', { name: 'Connection' }).selectOption({ label: 'Lab S3' });
+    },
+  };
+}
+
+function localStore(served: ServedApp): StoreUnderTest {
+  return {
+    kind: 'local',
+    name: 'Embedded store',
+    cliFlags: ['--dir', join(served.dataDir, 'cairn-data')],
+    env: process.env,
+    open: async (page) => {
+      await page.goto(served.url);
+    },
+  };
+}
+
+export const test = base.extend<{
+  served: ServedApp;
+  store: StoreUnderTest;
+  storeKind: 'local' | 's3';
+}>({
+  storeKind: ['local', { option: true }],
+  store: async ({ served, storeKind }, use) => {
+    await use(storeKind === 's3' ? await s3Store(served) : localStore(served));
+  },
   // eslint-disable-next-line no-empty-pattern
   served: async ({}, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'cairn-e2e-'));

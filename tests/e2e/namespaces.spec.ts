@@ -5,16 +5,16 @@
  * explained in words and resolved by taking the shard.
  */
 import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { shardOfName } from '../../src/main/engine/namespaces';
-import { expect, test } from './fixtures';
+import { expect, test, type StoreUnderTest } from './fixtures';
 
 const cairn = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
 
-async function openNamespacesAsOperator(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
+async function openNamespacesAsOperator(page: Page, store: StoreUnderTest): Promise<void> {
+  await store.open(page);
+  await page.getByRole('switch', { name: `Operator mode for ${store.name}` }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
   await page
     .getByRole('navigation', { name: 'Views' })
@@ -43,9 +43,9 @@ function rowOf(page: Page, name: string) {
 
 test('an operator registers, creates, places, deprecates and filters namespaces', async ({
   page,
-  served,
+  store,
 }) => {
-  await openNamespacesAsOperator(page, served.url);
+  await openNamespacesAsOperator(page, store);
 
   await register(page, 'orders');
   await expect(page.getByText('Namespace "orders" created', { exact: true })).toBeVisible();
@@ -112,15 +112,15 @@ test('an operator registers, creates, places, deprecates and filters namespaces'
 
 test('a read-only connection shows the registry without any mutation control', async ({
   page,
-  served,
+  store,
 }) => {
-  await openNamespacesAsOperator(page, served.url);
+  await openNamespacesAsOperator(page, store);
   await register(page, 'orders');
   await page
     .getByRole('navigation', { name: 'Views' })
     .getByRole('button', { name: 'Connections' })
     .click();
-  await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
+  await page.getByRole('switch', { name: `Operator mode for ${store.name}` }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Read-only');
   await page
     .getByRole('navigation', { name: 'Views' })
@@ -140,27 +140,18 @@ test('a read-only connection shows the registry without any mutation control', a
 
 test('a shard another node took is explained, and taking it back fences that node', async ({
   page,
-  served,
+  store,
 }) => {
-  await openNamespacesAsOperator(page, served.url);
+  await openNamespacesAsOperator(page, store);
   await register(page, 'orders');
   const shard = shardOfName('orders', 16);
   const label = String(shard).padStart(2, '0');
   const taken = spawnSync(
     process.execPath,
-    [
-      cairn,
-      'ns',
-      'take-ownership',
-      String(shard),
-      '--node',
-      '2',
-      '--json',
-      '--dir',
-      join(served.dataDir, 'cairn-data'),
-    ],
+    [cairn, 'ns', 'take-ownership', String(shard), '--node', '2', '--json', ...store.cliFlags],
     {
       encoding: 'utf8',
+      env: store.env,
     },
   );
   expect(JSON.parse(taken.stdout)).toEqual({ shard, nodeId: 2, ownerEpoch: 2 });

@@ -9,10 +9,10 @@ const TOPIC_ID = '6f1c2d3e-0000-4000-8000-0000000000e2';
 
 test("operates a partition's segment metadata from the Tiered segments view", async ({
   page,
-  served,
+  store,
 }) => {
-  await page.goto(served.url);
-  await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
+  await store.open(page);
+  await page.getByRole('switch', { name: `Operator mode for ${store.name}` }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
   await page
     .getByRole('navigation', { name: 'Views' })
@@ -99,8 +99,8 @@ test("operates a partition's segment metadata from the Tiered segments view", as
   await expect(page.getByRole('button', { name: 'Mark for delete', exact: true })).toHaveCount(0);
 });
 
-test('read-only mode shows the metadata but offers no mutation', async ({ page, served }) => {
-  await page.goto(served.url);
+test('read-only mode shows the metadata but offers no mutation', async ({ page, store }) => {
+  await store.open(page);
   await page
     .getByRole('navigation', { name: 'Views' })
     .getByRole('button', { name: 'Tiered segments' })

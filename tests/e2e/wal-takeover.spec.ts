@@ -14,6 +14,7 @@ const cli = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
 test('taking over fences a running writer, and keeps what it acknowledged', async ({
   page,
   served,
+  store,
 }) => {
   test.setTimeout(120_000);
   const acksFile = join(served.dataDir, 'acks.ndjson');
@@ -23,8 +24,7 @@ test('taking over fences a running writer, and keeps what it acknowledged', asyn
       cli,
       'wal',
       'append',
-      '--dir',
-      join(served.dataDir, 'cairn-data'),
+      ...store.cliFlags,
       '--count',
       '100000000',
       '--writers',
@@ -34,7 +34,7 @@ test('taking over fences a running writer, and keeps what it acknowledged', asyn
       '--acks-out',
       acksFile,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: store.env },
   );
   let stderr = '';
   writer.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -47,8 +47,8 @@ test('taking over fences a running writer, and keeps what it acknowledged', asyn
       })
       .toBeGreaterThan(0);
 
-    await page.goto(served.url);
-    await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
+    await store.open(page);
+    await page.getByRole('switch', { name: `Operator mode for ${store.name}` }).click();
     await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
     await page
       .getByRole('navigation', { name: 'Views' })

@@ -17,6 +17,7 @@ const cli = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
 test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   page,
   served,
+  store,
 }) => {
   test.setTimeout(120_000);
   // One appender spreads the generator's entries evenly over the 4 regions (75 each).
@@ -26,8 +27,7 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
       cli,
       'wal',
       'append',
-      '--dir',
-      join(served.dataDir, 'cairn-data'),
+      ...store.cliFlags,
       '--count',
       '300',
       '--writers',
@@ -35,13 +35,13 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
       '--acks-out',
       join(served.dataDir, 'acks.ndjson'),
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', env: store.env },
   );
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
-  await page.goto(served.url);
+  await store.open(page);
   const nav = page.getByRole('navigation', { name: 'Views' });
 
   await nav.getByRole('button', { name: 'Overview' }).click();
@@ -57,7 +57,7 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   await expect(page.getByRole('button', { name: 'Take over as writer' })).toHaveCount(0);
 
   await nav.getByRole('button', { name: 'Connections' }).click();
-  await page.getByRole('switch', { name: 'Operator mode for Embedded store' }).click();
+  await page.getByRole('switch', { name: `Operator mode for ${store.name}` }).click();
   await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
 
   await nav.getByRole('button', { name: 'Regions' }).click();
