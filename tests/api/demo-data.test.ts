@@ -1,8 +1,8 @@
 /** "Generate demo data" fills an empty store with every state the views show, and nothing else. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isCairnError } from '../../src/main/engine/errors';
 import { inspectPrefix } from '../../src/main/engine/wal/inspect';
 import { makeTestApp, type TestApp } from '../support/app-services';
+import { failureOf } from '../support/typed-failure';
 
 let app: TestApp;
 beforeEach(async () => {
@@ -54,13 +54,8 @@ describe('demo data', () => {
   it('refuses a store that already holds anything, and writes nothing', async () => {
     const { io } = await app.services.connections.io('embedded');
     await io.putIfAbsent('mine/precious.txt', new TextEncoder().encode('keep'));
-    let code = '';
-    try {
-      await app.router.call('demo.generate', { connectionId: 'embedded' });
-    } catch (error) {
-      if (isCairnError(error)) code = error.code;
-    }
-    expect(code).toBe('StoreNotEmpty');
+    const refused = await failureOf(app.router.call('demo.generate', { connectionId: 'embedded' }));
+    expect(refused.code).toBe('StoreNotEmpty');
     const listed = await io.listPage('');
     expect(listed.objects.map((object) => object.key)).toEqual(['mine/precious.txt']);
   });

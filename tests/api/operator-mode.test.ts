@@ -3,27 +3,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isCairnError } from '../../src/main/engine/errors';
 import { FaultyObjectIo } from '../../src/main/engine/objectio/faulty-object-io';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
 import { ConnectionsService } from '../../src/main/services/connections/connections-service';
 import { EventBus } from '../../src/main/services/event-bus';
+import { failureOf } from '../support/typed-failure';
 
 let dataDir: string;
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cairn-operator-'));
 });
 afterEach(() => rm(dataDir, { recursive: true, force: true }));
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCairnError(error)) return error.code;
-    throw error;
-  }
-  return 'granted';
-}
 
 describe('operator mode', () => {
   it('is granted on a store that enforces create-if-absent', async () => {
@@ -39,7 +29,7 @@ describe('operator mode', () => {
   it('is refused, with the typed reason, on a store that overwrites instead', async () => {
     const overwriting = new FaultyObjectIo(new MemoryObjectIo(), { ignoreCreateIfAbsent: true });
     const connections = new ConnectionsService(dataDir, new EventBus(), async () => overwriting);
-    expect(await refusal(connections.setOperator('embedded', true))).toBe(
+    expect((await failureOf(connections.setOperator('embedded', true))).code).toBe(
       'CreateIfAbsentNotEnforced',
     );
     expect(connections.isOperator('embedded')).toBe(false);
@@ -52,7 +42,7 @@ describe('operator mode', () => {
     const denying = new FaultyObjectIo(new MemoryObjectIo());
     denying.inject({ op: 'putIfAbsent', kind: 'backend' });
     const connections = new ConnectionsService(dataDir, new EventBus(), async () => denying);
-    expect(await refusal(connections.setOperator('embedded', true))).toBe('ReadOnlyStore');
+    expect((await failureOf(connections.setOperator('embedded', true))).code).toBe('ReadOnlyStore');
     expect(connections.isOperator('embedded')).toBe(false);
   });
 });

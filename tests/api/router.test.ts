@@ -1,26 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isCairnError } from '../../src/main/engine/errors';
 import { makeTestApp, type TestApp } from '../support/app-services';
+import { failureOf } from '../support/typed-failure';
 
 let app: TestApp;
 beforeEach(async () => {
   app = await makeTestApp();
 });
 afterEach(() => app.dispose());
-
-async function codeOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; details: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCairnError(error)) return { code: error.code, details: { ...error.details } };
-    throw error;
-  }
-  throw new Error('expected a typed error');
-}
 
 describe('the API router', () => {
   it('answers app.info from the main process', async () => {
@@ -52,7 +40,7 @@ describe('the API router', () => {
   });
 
   it('refuses an unknown procedure with a typed error', async () => {
-    expect(await codeOf(app.router.call('wal.dropEverything', {}))).toMatchObject({
+    expect(await failureOf(app.router.call('wal.dropEverything', {}))).toMatchObject({
       code: 'UnknownProcedure',
       details: { procedure: 'wal.dropEverything' },
     });
@@ -66,17 +54,17 @@ describe('the API router', () => {
     ['a root with ..', { kind: 's3', name: 'x', bucket: 'good-bucket', root: 'a/../b' }, 'root'],
     ['a huge name', { kind: 'local', name: 'x'.repeat(10_000), path: '/tmp/x' }, 'name'],
   ])('rejects %s, naming the field, and saves nothing', async (_label, input, field) => {
-    const error = await codeOf(app.router.call('connections.add', input));
+    const error = await failureOf(app.router.call('connections.add', input));
     expect(error.code).toBe('InvalidInput');
     expect(error.details.field).toBe(field);
     expect(((await app.router.call('connections.list', {})) as unknown[]).length).toBe(1);
   });
 
   it('refuses to remove the embedded store and unknown ids', async () => {
-    expect((await codeOf(app.router.call('connections.remove', { id: 'embedded' }))).code).toBe(
+    expect((await failureOf(app.router.call('connections.remove', { id: 'embedded' }))).code).toBe(
       'BuiltInConnection',
     );
-    expect((await codeOf(app.router.call('connections.remove', { id: 'nope' }))).code).toBe(
+    expect((await failureOf(app.router.call('connections.remove', { id: 'nope' }))).code).toBe(
       'ConnectionNotFound',
     );
   });
@@ -129,8 +117,11 @@ describe('the API router', () => {
       true,
     ]);
     expect(
-      (await codeOf(app.router.call('objects.head', { connectionId: 'embedded', key: 'missing' })))
-        .code,
+      (
+        await failureOf(
+          app.router.call('objects.head', { connectionId: 'embedded', key: 'missing' }),
+        )
+      ).code,
     ).toBe('NotFound');
   });
 });

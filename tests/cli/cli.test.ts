@@ -1,11 +1,10 @@
 /** The `cairn` command as a user runs it: exit codes, JSON output, typed errors on stderr. */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCairn } from '../support/cairn-cli';
 
-const cairn = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
 let dir: string;
 
 beforeAll(async () => {
@@ -14,11 +13,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [cairn, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, CAIRN_DATA_DIR: join(dir, 'data') },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCairn(args, { CAIRN_DATA_DIR: join(dir, 'data') });
 }
 
 describe('the cairn CLI', () => {
@@ -95,13 +90,8 @@ describe.skipIf(!s3Endpoint)('the cairn CLI on S3', () => {
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
-    const runS3 = (...args: string[]) => {
-      const result = spawnSync(process.execPath, [cairn, ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, ...env, CAIRN_DATA_DIR: join(dir, 'data-s3') },
-      });
-      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-    };
+    const runS3 = (...args: string[]) =>
+      runCairn(args, { ...env, CAIRN_DATA_DIR: join(dir, 'data-s3') });
     const added = runS3(
       'connections',
       'add-s3',

@@ -3,14 +3,12 @@
  * set) on radosgw: outputs, exit codes, typed errors on stderr, and the fencing of a node
  * whose shard another node took.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOfName } from '../../src/main/engine/namespaces';
-
-const cairn = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
+import { runCairn } from '../support/cairn-cli';
 
 interface Ran {
   readonly code: number | null;
@@ -19,11 +17,7 @@ interface Ran {
 }
 
 function runWith(env: Record<string, string>, args: readonly string[]): Ran {
-  const result = spawnSync(process.execPath, [cairn, 'ns', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCairn(['ns', ...args], env);
 }
 
 interface ShardRow {

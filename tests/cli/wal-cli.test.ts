@@ -1,21 +1,17 @@
 /** `cairn wal …` as a user runs it: append, inspect, replay, obsolete refusals, verify. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCairn } from '../support/cairn-cli';
 
-const cairn = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'cairn-wal-cli-'));
 const store = join(dir, 'store');
 const objects = join(store, 'wal', 'nodes', '0', 'generations', '0', 'objects');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [cairn, 'wal', ...args, '--dir', store], {
-    encoding: 'utf8',
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCairn(['wal', ...args, '--dir', store]);
 }
 
 describe('cairn wal', () => {

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namespaceHandlers } from '../../src/main/api/handlers/namespace-handlers';
 import { ApiRouter, type Handlers } from '../../src/main/api/router';
-import { isCairnError } from '../../src/main/engine/errors';
 import { NamespaceService } from '../../src/main/services/namespaces/namespace-service';
 import { createServices, type Services } from '../../src/main/services/services';
 import type { NamespaceCreatedEvent } from '../../src/shared/contract/namespaces';
+export { failureOf } from '../support/typed-failure';
 
 export const CONNECTION = 'embedded';
 
@@ -54,24 +54,6 @@ export async function makeNamespaceApi(clock?: () => number): Promise<NamespaceA
     },
     dispose: () => rm(dataDir, { recursive: true, force: true }),
   };
-}
-
-export interface Failure {
-  readonly code: string;
-  readonly details: Record<string, unknown>;
-  readonly message: string;
-}
-
-/** The typed error a call failed with; fails the test when it succeeded or threw untyped. */
-export async function failureOf(promise: Promise<unknown>): Promise<Failure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCairnError(error))
-      return { code: error.code, details: { ...error.details }, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a typed error, but the call succeeded');
 }
 
 /** A clock that moves only when told, so listing order and timestamps are exact. */

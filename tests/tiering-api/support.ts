@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiEvent } from '../../src/shared/contract';
-import { isCairnError } from '../../src/main/engine/errors';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { EventBus } from '../../src/main/services/event-bus';
 import { TieringService } from '../../src/main/services/tiering/tiering-service';
+export { failureOf } from '../support/typed-failure';
 
 export const TOPIC_ID = '6f1c2d3e-0000-4000-8000-000000000001';
 export const SEGMENT_A = 'aaaaaaaa-0000-4000-8000-00000000000a';
@@ -32,19 +32,6 @@ export async function tieringFixture(): Promise<TieringFixture> {
   bus.subscribe((event) => events.push(event));
   const service = new TieringService({ io: async () => ({ io, root: ROOT }) }, bus);
   return { dir, io, service, events, dispose: () => rm(dir, { recursive: true, force: true }) };
-}
-
-/** The code and fields of the typed error `promise` rejects with. */
-export async function failureOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; details: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCairnError(error)) return { code: error.code, details: { ...error.details } };
-    throw error;
-  }
-  throw new Error('expected a typed error');
 }
 
 /** A valid add input for partition 0 of TOPIC_ID (without a connection id). */

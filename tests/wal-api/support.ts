@@ -4,13 +4,13 @@
  * does), the events it published, and a typed-error probe.
  */
 import type { ApiEvent } from '../../src/shared/contract';
-import { isCairnError } from '../../src/main/engine/errors';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { walPrefix } from '../../src/main/engine/wal/keys';
 import { ObjectStoreLogStore } from '../../src/main/engine/wal/store';
 import { embeddedStoreDir } from '../../src/main/services/app-paths';
 import { runLoad } from '../../src/main/services/wal/load-generator';
 import { makeTestApp, type TestApp } from '../support/app-services';
+export { failureOf } from '../support/typed-failure';
 
 export const PREFIX = walPrefix('wal', 0n, 0);
 export const CONNECTION = 'embedded';
@@ -54,19 +54,6 @@ export async function seed(io: LocalObjectIo, count: number, regions = 4): Promi
   await store.stop();
   if (report.firstError instanceof Error) throw report.firstError;
   if (report.failed > 0) throw new Error(`${report.failed} seed appends failed`);
-}
-
-/** The code and fields of the typed error `promise` rejects with. */
-export async function failureOf(
-  promise: Promise<unknown>,
-): Promise<{ code: string; details: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isCairnError(error)) return { code: error.code, details: { ...error.details } };
-    throw error;
-  }
-  throw new Error('expected a typed error');
 }
 
 /** Resolves once `predicate` holds for a published event. */

@@ -3,10 +3,9 @@
  * lists exactly what the pass then deletes; a fresh register is refused without --take-over;
  * `cairn wal inspect` shows the bounded prefix afterwards.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalObjectIo } from '../../../src/main/engine/objectio/local-object-io';
 import { readControl, registerStoreOf } from '../../../src/main/engine/wal/register';
@@ -14,8 +13,8 @@ import { walPrefix } from '../../../src/main/engine/wal/keys';
 import { ObjectStoreLogStore } from '../../../src/main/engine/wal/store';
 import { REGION_A, REGION_B, entriesOf, providerOf } from '../support/writer-harness';
 import { storedSeqs } from './gc-support';
+import { runCairn } from '../../support/cairn-cli';
 
-const cairn = resolve(__dirname, '..', '..', '..', 'bin', 'cairn.mjs');
 let dir: string;
 const CONFIG = { root: 'wal', nodeId: 0n, generation: 0, flushIntervalMs: 10 };
 const PREFIX = walPrefix('wal', 0n, 0);
@@ -26,11 +25,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [cairn, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, CAIRN_DATA_DIR: join(dir, 'data') },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCairn(args, { CAIRN_DATA_DIR: join(dir, 'data') });
 }
 
 describe('cairn wal gc', () => {

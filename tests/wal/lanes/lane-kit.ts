@@ -25,6 +25,7 @@ import { objectsFolder, seqOfObjectKey, walPrefix } from '../../../src/main/engi
 import { makeRegionId, type Provider, type RegionId } from '../../../src/main/engine/wal/provider';
 import { ObjectStoreLogStore, type StoreOptions } from '../../../src/main/engine/wal/store';
 import type { S3Lane } from '../../support/s3';
+export { codeOf } from '../../support/typed-failure';
 
 export const REGION_A: RegionId = makeRegionId(1, 1);
 export const REGION_B: RegionId = makeRegionId(1, 2);
@@ -223,12 +224,6 @@ export async function storedObjects(
     found.push({ seq, epoch: decodeTrailer(tail, meta.size, meta.key).epoch });
   }
   return found.sort((a, b) => (a.seq < b.seq ? -1 : 1));
-}
-
-export function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String(error.code)
-    : undefined;
 }
 
 export async function settle<T>(

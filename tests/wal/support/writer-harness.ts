@@ -17,6 +17,7 @@ import { EpochRegister, newWriterId, registerStoreOf } from '../../../src/main/e
 import type { WriterSession } from '../../../src/main/engine/wal/session';
 import { ObjectStoreLogStore, type StoreOptions } from '../../../src/main/engine/wal/store';
 import type { ObjectIo } from '../../../src/main/engine/objectio/object-io';
+export { codeOf } from '../../support/typed-failure';
 
 export const REGION_A: RegionId = (1n << 32n) | 1n;
 export const REGION_B: RegionId = (1n << 32n) | 2n;
@@ -93,12 +94,6 @@ export async function settle<T>(
   } catch (error) {
     return { ok: false, error };
   }
-}
-
-export function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error
-    ? String(error.code)
-    : undefined;
 }
 
 /**
