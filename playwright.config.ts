@@ -1,10 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync } from 'node:fs';
-
-// Debian's Chromium where it is installed (these machines cannot download Playwright's own);
-// CAIRN_CHROMIUM points elsewhere; otherwise Playwright's bundled browser.
-const chromium =
-  process.env.CAIRN_CHROMIUM ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+import { chromiumLaunchOptions } from './tests/support/chromium';
 
 // The operation specs run again on S3 (a StoreUnderTest of kind 's3') when the lane is set.
 const S3_SPECS = ['wal.spec.ts', 'wal-takeover.spec.ts', 'namespaces.spec.ts', 'segments.spec.ts'];
@@ -26,18 +21,6 @@ export default defineConfig<{ storeKind: 'local' | 's3' }>({
   outputDir: 'test-results/playwright',
   use: {
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

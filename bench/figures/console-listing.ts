@@ -10,19 +10,10 @@ import { join, resolve } from 'node:path';
 import { createRouter } from '../../src/main/api/create-router';
 import { createServices } from '../../src/main/services/services';
 import { startWebServer } from '../../src/main/web/web-server';
+import { chromiumLaunchOptions } from '../../tests/support/chromium';
 import { judged, percentile, type FigureResult } from '../harness';
 
 const OBJECTS = 100_000;
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export async function consoleListing(): Promise<FigureResult[]> {
   const rendererDir = resolve(__dirname, '..', '..', 'out', 'renderer');
@@ -46,10 +37,7 @@ export async function consoleListing(): Promise<FigureResult[]> {
     rendererDir,
     port: 0,
   });
-  const browser = await chromium.launch({
-    executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(server.url);
