@@ -83,7 +83,10 @@ describe('browser mode transport', () => {
     const first = await get(`/?token=${server.token}`);
     expect(first.status).toBe(200);
     expect(first.headers['content-security-policy']).toContain("script-src 'self'");
-    const cookie = String(first.headers['set-cookie']).split(';')[0]!;
+    const setCookie = String(first.headers['set-cookie']);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    const cookie = setCookie.split(';')[0]!;
     const asset = await get('/assets/app.js', { cookie });
     expect([asset.status, asset.headers['content-type'], asset.body]).toEqual([
       200,

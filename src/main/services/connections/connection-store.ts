@@ -1,7 +1,8 @@
 /**
  * Saved connection profiles, kept as one JSON file in the data directory. It holds no
  * secret: S3 credentials come from the SDK's chain or a named profile, never from here.
- * The embedded store is always present and comes first.
+ * The embedded store is always present and comes first. The file is read on every lookup, not
+ * cached: `cairn connections add-s3` may change it while the app or `cairn serve` runs.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
