@@ -28,7 +28,10 @@ export type WalErrorCode =
   | 'LostBacklog'
   | 'SegmentDirectoryFull'
   | 'ObjectGone'
-  | 'UnencodableBatch';
+  | 'UnencodableBatch'
+  | 'InvalidPrefix'
+  | 'MixedFormat'
+  | 'ReadOnlyFormat';
 
 /** The base of every WAL error: callers match on `code`. */
 export abstract class WalError extends CairnError {
@@ -186,7 +189,9 @@ export type CorruptObjectCheck =
   | 'header-version'
   | 'header-flags'
   | 'header-link'
-  | 'header-trailer-mismatch';
+  | 'header-trailer-mismatch'
+  | 'header-reclaim'
+  | 'object-crc';
 
 export class CorruptObjectError extends WalError {
   override readonly code = 'CorruptObject' as const;
@@ -306,5 +311,53 @@ export class UnencodableBatchError extends WalError {
     readonly reason: string,
   ) {
     super('UnencodableBatch', `cannot encode WAL object ${seq}: ${reason}`, { seq, reason });
+  }
+}
+
+/** A raw prefix (`--prefix`, a GreptimeDB prefix) that is empty, absolute or has a `.`, `..`
+ * or empty component: `rule` says which. */
+export class InvalidPrefixError extends WalError {
+  override readonly code = 'InvalidPrefix' as const;
+  constructor(
+    readonly prefix: string,
+    readonly rule: string,
+  ) {
+    super('InvalidPrefix', `invalid WAL prefix ${JSON.stringify(prefix)}: ${rule}`, {
+      prefix,
+      rule,
+    });
+  }
+}
+
+/** Objects of two formats (Cairn's and GreptimeDB's) under one prefix: `key` is one of the
+ * format the prefix's first object does not have. */
+export class MixedFormatError extends WalError {
+  override readonly code = 'MixedFormat' as const;
+  constructor(
+    readonly prefix: string,
+    readonly key: string,
+    readonly expected: string,
+    readonly found: string,
+  ) {
+    super(
+      'MixedFormat',
+      `WAL prefix ${prefix} mixes formats: ${key} is ${found}, the prefix is ${expected}`,
+      { prefix, key, expected, found },
+    );
+  }
+}
+
+/** A write (append, obsolete, GC, take over) aimed at a prefix of a format Cairn only reads. */
+export class ReadOnlyFormatError extends WalError {
+  override readonly code = 'ReadOnlyFormat' as const;
+  constructor(
+    readonly prefix: string,
+    readonly format: string,
+  ) {
+    super(
+      'ReadOnlyFormat',
+      `WAL prefix ${prefix} is in ${format} format, which Cairn reads but never writes`,
+      { prefix, format },
+    );
   }
 }

@@ -11,7 +11,7 @@ import type { ManifestVersion } from '../manifest/manifest-store';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectStoreWalConfigInput } from './config';
 import { decodeControlFields, emptyControlState, unknownControlFields } from './control-fields';
-import { WalError, type WalErrorCode } from './errors';
+import { CorruptObjectError, WalError, type WalErrorCode } from './errors';
 import { NO_ENTRY, type EntryId, type Seq } from './ids';
 import { walPrefix } from './keys';
 import {
@@ -56,6 +56,8 @@ export interface InspectedRegion {
 export interface InspectFailure {
   readonly code: WalErrorCode;
   readonly message: string;
+  /** The object named, for a `CorruptObject`. */
+  readonly key?: string;
 }
 
 export interface InspectReport {
@@ -85,6 +87,8 @@ const REPORTED_FAILURES: ReadonlySet<WalErrorCode> = new Set([
 ]);
 
 function reportedFailure(error: unknown): InspectFailure {
+  if (error instanceof CorruptObjectError)
+    return { code: error.code, message: error.message, key: error.key };
   if (error instanceof WalError && REPORTED_FAILURES.has(error.code))
     return { code: error.code, message: error.message };
   throw error;

@@ -20,6 +20,7 @@ import {
   headerRange,
   segmentRange,
   type ObjectTrailer,
+  type SegmentIndex,
   type SegmentRecord,
 } from './format';
 import type { EntryId } from './ids';
@@ -29,11 +30,29 @@ import type { Provider } from './provider';
 /** Objects fetched ahead of the one being yielded. */
 export const READ_AHEAD = 4;
 
+/**
+ * How one object format's segments are read. Cairn's recovery never reads an object's header,
+ * so its reader checks it on the object's first read; GreptimeDB's recovery already checked
+ * every header.
+ */
+export interface SegmentCodec {
+  readonly decode: (
+    bytes: Uint8Array,
+    index: SegmentIndex,
+    key: string,
+  ) => readonly SegmentRecord[];
+  readonly checksHeader: boolean;
+}
+
+export const CAIRN_SEGMENTS: SegmentCodec = { decode: decodeSegment, checksHeader: true };
+
 export interface ReaderContext {
   readonly io: ObjectIo;
   readonly catalog: ObjectCatalog;
   readonly onCorruptedSegment: OnCorruptedSegment;
   readonly metrics: WalMetrics;
+  /** Cairn's format when absent. */
+  readonly segments?: SegmentCodec;
   /** Sequences whose header a read of this store already checked. */
   readonly headersChecked: Set<bigint>;
   /** Told about each hole a read records. */
@@ -86,15 +105,17 @@ async function readOnce(
   context: ReaderContext,
   location: SegmentLocation,
 ): Promise<readonly SegmentRecord[]> {
-  const identity = context.headersChecked.has(location.seq)
-    ? null
-    : identityOf(context.catalog, location);
+  const codec = context.segments ?? CAIRN_SEGMENTS;
+  const identity =
+    !codec.checksHeader || context.headersChecked.has(location.seq)
+      ? null
+      : identityOf(context.catalog, location);
   const { header, segment } = await fetchBytes(context.io, location, identity !== null);
   if (header !== null && identity !== null) {
     checkHeaderForRead(header, identity, location.regionId, location.key);
     context.headersChecked.add(location.seq);
   }
-  return decodeSegment(segment, location, location.key);
+  return codec.decode(segment, location, location.key);
 }
 
 /** A segment failing its checks is fetched once more before it counts as corrupt. */

@@ -63,18 +63,15 @@ export async function verifyObject(io: ObjectIo, key: string): Promise<ObjectVer
   }
 }
 
-/** Verifies every object of the prefix, ascending by sequence. */
-export async function verifyPrefix(
+/** Verifies every listed object of `prefix` with `verifyOne`, ascending by sequence. */
+export async function verifyListedObjects(
   io: ObjectIo,
-  configInput: ObjectStoreWalConfigInput,
-  options: { readonly concurrency?: number } = {},
+  prefix: string,
+  verifyOne: (io: ObjectIo, key: string) => Promise<ObjectVerdict>,
+  concurrency = VERIFY_CONCURRENCY,
 ): Promise<VerifyReport> {
-  const config = validateWalConfig(configInput);
-  const prefix = walPrefix(config.root, config.nodeId, config.generation);
   const listed = await listObjectsFrom(io, prefix);
-  const objects = await mapBounded(listed, options.concurrency ?? VERIFY_CONCURRENCY, (o) =>
-    verifyObject(io, o.key),
-  );
+  const objects = await mapBounded(listed, concurrency, (o) => verifyOne(io, o.key));
   const gone = objects.filter((o) => o.gone === true).length;
   return {
     prefix,
@@ -83,4 +80,15 @@ export async function verifyPrefix(
     damaged: objects.filter((o) => !o.ok && o.gone !== true).length,
     gone,
   };
+}
+
+/** Verifies every object of the prefix, ascending by sequence. */
+export async function verifyPrefix(
+  io: ObjectIo,
+  configInput: ObjectStoreWalConfigInput,
+  options: { readonly concurrency?: number } = {},
+): Promise<VerifyReport> {
+  const config = validateWalConfig(configInput);
+  const prefix = walPrefix(config.root, config.nodeId, config.generation);
+  return verifyListedObjects(io, prefix, verifyObject, options.concurrency);
 }

@@ -1,0 +1,117 @@
+/**
+ * What `inspect` reports of a GreptimeDB prefix: the chain and orphans (with each object's
+ * link), objects below the reclaim boundary, the instances that wrote the prefix, damaged and
+ * vanished objects, and per-region counts of the chain. A prefix that would not replay is
+ * reported with its typed failure, never thrown (storage errors still throw). Writes nothing.
+ */
+import type { ObjectIo } from '../objectio/object-io';
+import { CorruptObjectError, isWalError } from '../wal/errors';
+import type { EntryId, Seq } from '../wal/ids';
+import type { RegionId } from '../wal/region-id';
+import { GT_FORMAT } from './layout';
+import { normalizePrefix } from './prefix';
+import { recoverGtPrefix, type GtInstance } from './recover';
+import type { GtScannedObject } from './scan';
+
+export interface GtObjectRow {
+  readonly seq: Seq;
+  readonly epoch: bigint;
+  readonly key: string;
+  readonly size: number;
+  /** The object this one extends; null for a chain's first object. */
+  readonly prev: { readonly seq: Seq; readonly epoch: bigint } | null;
+  readonly reclaimBoundary: Seq;
+  readonly segments: number;
+  readonly entries: number;
+}
+
+export interface GtRegionRow {
+  readonly regionId: RegionId;
+  readonly firstId: EntryId;
+  readonly latestId: EntryId;
+  readonly entries: number;
+  readonly objects: number;
+  readonly bytes: number;
+}
+
+export interface GtInspectReport {
+  readonly format: typeof GT_FORMAT;
+  readonly prefix: string;
+  readonly listed: number;
+  readonly tip: GtObjectRow | null;
+  readonly reclaimBoundary: Seq;
+  /** The chain's first object links below the boundary to an object already deleted (normal). */
+  readonly reclaimedLink: boolean;
+  readonly chain: readonly GtObjectRow[];
+  readonly orphans: readonly GtObjectRow[];
+  readonly belowBoundary: readonly GtObjectRow[];
+  readonly instances: readonly GtInstance[];
+  readonly damaged: ReadonlyArray<{
+    readonly key: string;
+    readonly seq: Seq;
+    readonly size: number;
+    readonly check: string;
+    readonly detail: string;
+  }>;
+  /** Listed, then gone when read. */
+  readonly missing: readonly string[];
+  readonly regions: readonly GtRegionRow[];
+  readonly failure: { readonly code: string; readonly message: string } | null;
+  readonly durationMs: number;
+}
+
+export function gtObjectRow(object: GtScannedObject): GtObjectRow {
+  return {
+    seq: object.seq,
+    epoch: object.epoch,
+    key: object.key,
+    size: object.size,
+    prev: object.link,
+    reclaimBoundary: object.reclaimBoundary,
+    segments: object.segments.length,
+    entries: object.segments.reduce((sum, segment) => sum + segment.entries, 0),
+  };
+}
+
+function failureOf(error: Error | null): GtInspectReport['failure'] {
+  if (error === null) return null;
+  if (isWalError(error)) return { code: error.code, message: error.message };
+  throw error;
+}
+
+export async function inspectGtPrefix(io: ObjectIo, rawPrefix: string): Promise<GtInspectReport> {
+  const startedAt = performance.now();
+  const prefix = normalizePrefix(rawPrefix);
+  const recovery = await recoverGtPrefix(io, prefix);
+  const { scan, selection } = recovery;
+  return {
+    format: GT_FORMAT,
+    prefix,
+    listed: scan.listed.length,
+    tip: selection.tip === null ? null : gtObjectRow(selection.tip),
+    reclaimBoundary: selection.reclaimBoundary,
+    reclaimedLink: selection.reclaimedLink,
+    chain: selection.chain.map(gtObjectRow),
+    orphans: selection.orphans.map(gtObjectRow),
+    belowBoundary: selection.belowBoundary.map(gtObjectRow),
+    instances: recovery.instances,
+    damaged: scan.damaged.map((d) => ({
+      key: d.key,
+      seq: d.seq,
+      size: d.size,
+      check: d.error instanceof CorruptObjectError ? d.error.check : 'format',
+      detail: d.error instanceof CorruptObjectError ? d.error.detail : d.error.message,
+    })),
+    missing: scan.missing.map((o) => o.key),
+    regions: (recovery.catalog?.regions() ?? []).map((r) => ({
+      regionId: r.regionId,
+      firstId: r.firstId,
+      latestId: r.latestId,
+      entries: r.entries,
+      objects: r.objects,
+      bytes: r.bytes,
+    })),
+    failure: failureOf(recovery.failure),
+    durationMs: performance.now() - startedAt,
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Read-only recovery of a GreptimeDB prefix: scan every object's header and footer, judge
+ * the chain, index it into a catalog for region reads, and describe the instances that wrote
+ * the prefix. A scan that met objects listed and then gone is done once more (GreptimeDB may
+ * have deleted below a newer reclaim boundary meanwhile). Writes nothing, ever.
+ */
+import type { ObjectIo } from '../objectio/object-io';
+import { ObjectCatalog } from '../wal/catalog';
+import { NoCompleteChainError } from '../wal/errors';
+import type { Seq } from '../wal/ids';
+import { selectGtChain, type GtChainSelection } from './chain';
+import { scanGtPrefix, type GtDamagedObject, type GtScan, type GtScannedObject } from './scan';
+
+/** One instance (an opened GreptimeDB writer): its epoch and the objects it wrote. */
+export interface GtInstance {
+  readonly epoch: bigint;
+  /** The start object it wrote at open (sequence epoch - 1, no segments), when still present. */
+  readonly startSeq: Seq | null;
+  readonly firstSeq: Seq;
+  readonly lastSeq: Seq;
+  readonly objects: number;
+  readonly onChain: number;
+}
+
+export interface GtRecovery {
+  readonly prefix: string;
+  readonly scan: GtScan;
+  readonly selection: GtChainSelection;
+  readonly instances: readonly GtInstance[];
+  /** The chain indexed, or null when the chain cannot be indexed (see `failure`). */
+  readonly catalog: ObjectCatalog | null;
+  /** Why a replay of this prefix would fail; null when it reads. */
+  readonly failure: Error | null;
+}
+
+export function instancesOf(
+  objects: readonly GtScannedObject[],
+  chain: readonly GtScannedObject[],
+): GtInstance[] {
+  const onChain = new Set(chain.map((o) => o.seq));
+  const byEpoch = new Map<bigint, GtScannedObject[]>();
+  for (const object of objects)
+    byEpoch.set(object.epoch, [...(byEpoch.get(object.epoch) ?? []), object]);
+  return [...byEpoch.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([epoch, own]) => {
+      const start = own.find((o) => o.seq + 1n === epoch && o.segments.length === 0);
+      return {
+        epoch,
+        startSeq: start?.seq ?? null,
+        firstSeq: own[0]?.seq ?? 0n,
+        lastSeq: own[own.length - 1]?.seq ?? 0n,
+        objects: own.length,
+        onChain: own.filter((o) => onChain.has(o.seq)).length,
+      };
+    });
+}
+
+/** The damaged object that could have been on the replayed log: at or above the boundary. */
+function damageThatMatters(damaged: readonly GtDamagedObject[], boundary: Seq): Error | null {
+  return damaged.find((d) => d.seq >= boundary)?.error ?? null;
+}
+
+function catalogOrFailure(
+  prefix: string,
+  chain: readonly GtScannedObject[],
+): { catalog: ObjectCatalog | null; failure: Error | null } {
+  const catalog = new ObjectCatalog(prefix);
+  try {
+    for (const object of chain) catalog.index(object);
+    return { catalog, failure: null };
+  } catch (error) {
+    if (error instanceof Error) return { catalog: null, failure: error };
+    throw error;
+  }
+}
+
+export async function recoverGtPrefix(io: ObjectIo, prefix: string): Promise<GtRecovery> {
+  let scan = await scanGtPrefix(io, prefix);
+  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix);
+  const selection = selectGtChain(scan.objects);
+  const instances = instancesOf(scan.objects, selection.chain);
+  const damage = damageThatMatters(scan.damaged, selection.reclaimBoundary);
+  if (selection.tip === null && scan.objects.length + scan.damaged.length > 0) {
+    const failure = damage ?? new NoCompleteChainError(prefix);
+    return { prefix, scan, selection, instances, catalog: null, failure };
+  }
+  const indexed = catalogOrFailure(prefix, selection.chain);
+  return { prefix, scan, selection, instances, ...indexed, failure: damage ?? indexed.failure };
+}

@@ -1,0 +1,116 @@
+/**
+ * What read-only recovery reads of each object of a GreptimeDB prefix: one 54-byte prefix
+ * read (the header) and one suffix read covering the trailer and footer, plus one more read
+ * only when the footer is larger than the suffix window; a bounded number of objects at a
+ * time. An object listed and then gone is reported missing; a damaged one is reported with
+ * its `CorruptObject` (an object in Cairn's format with a `MixedFormat`) and left out of the
+ * chain. Reads only.
+ */
+import { isStorageError } from '../objectio/errors';
+import type { ObjectIo } from '../objectio/object-io';
+import { CorruptObjectError, MixedFormatError } from '../wal/errors';
+import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
+import type { Seq } from '../wal/ids';
+import { listObjectsFrom, mapBounded, type ListedObject } from '../wal/recovery';
+import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail } from './decode';
+import {
+  GT_FORMAT,
+  GT_MIN_OBJECT_SIZE,
+  gtFooterRange,
+  gtHeaderRange,
+  gtTailRange,
+  type GtHeader,
+} from './layout';
+
+/** Objects whose header and tail are read at once. */
+export const GT_SCAN_CONCURRENCY = 16;
+
+export interface GtScannedObject extends GtHeader {
+  readonly key: string;
+  readonly size: number;
+  readonly segments: readonly SegmentIndex[];
+}
+
+export interface GtDamagedObject {
+  readonly key: string;
+  readonly seq: Seq;
+  readonly size: number;
+  /** A `MixedFormat` for an object in Cairn's format. */
+  readonly error: CorruptObjectError | MixedFormatError;
+}
+
+export interface GtScan {
+  readonly listed: readonly ListedObject[];
+  /** Objects read whole-header and footer, ascending by sequence. */
+  readonly objects: readonly GtScannedObject[];
+  readonly missing: readonly ListedObject[];
+  readonly damaged: readonly GtDamagedObject[];
+}
+
+type Outcome =
+  | { readonly kind: 'read'; readonly object: GtScannedObject }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'damaged'; readonly damaged: GtDamagedObject };
+
+function startsWith(bytes: Uint8Array, magic: Uint8Array): boolean {
+  return magic.every((byte, i) => bytes[i] === byte);
+}
+
+async function readIndex(
+  io: ObjectIo,
+  prefix: string,
+  listed: ListedObject,
+): Promise<GtScannedObject> {
+  const [head, tail] = await Promise.all([
+    io.get(listed.key, gtHeaderRange()),
+    io.get(listed.key, gtTailRange()),
+  ]);
+  if (startsWith(head.bytes, HEADER_MAGIC_BYTES))
+    throw new MixedFormatError(prefix, listed.key, GT_FORMAT, 'cairn-v1');
+  const header = decodeGtHeader(head.bytes, listed.key);
+  const { trailer, segments } = decodeGtIndexFromTail(tail.bytes, tail.size, listed.key);
+  const index =
+    segments ??
+    decodeGtFooter((await io.get(listed.key, gtFooterRange(trailer))).bytes, trailer, listed.key);
+  return { ...header, key: listed.key, size: tail.size, segments: index };
+}
+
+async function outcomeOf(io: ObjectIo, prefix: string, listed: ListedObject): Promise<Outcome> {
+  try {
+    // Too short for any object: judged from the listing, before a range read it cannot satisfy.
+    if (listed.size < GT_MIN_OBJECT_SIZE)
+      throw new CorruptObjectError(
+        listed.key,
+        'object-size',
+        `${listed.size} bytes, the smallest object is ${GT_MIN_OBJECT_SIZE}`,
+      );
+    return { kind: 'read', object: await readIndex(io, prefix, listed) };
+  } catch (error) {
+    if (isStorageError(error, 'NotFound')) return { kind: 'missing' };
+    if (error instanceof CorruptObjectError || error instanceof MixedFormatError)
+      return {
+        kind: 'damaged',
+        damaged: { key: listed.key, seq: listed.seq, size: listed.size, error },
+      };
+    throw error;
+  }
+}
+
+/** Lists `prefix`'s objects and reads each one's header, trailer and footer. */
+export async function scanGtPrefix(
+  io: ObjectIo,
+  prefix: string,
+  concurrency = GT_SCAN_CONCURRENCY,
+): Promise<GtScan> {
+  const listed = await listObjectsFrom(io, prefix);
+  const outcomes = await mapBounded(listed, concurrency, (object) => outcomeOf(io, prefix, object));
+  const objects: GtScannedObject[] = [];
+  const missing: ListedObject[] = [];
+  const damaged: GtDamagedObject[] = [];
+  outcomes.forEach((outcome, i) => {
+    if (outcome.kind === 'read') objects.push(outcome.object);
+    else if (outcome.kind === 'damaged') damaged.push(outcome.damaged);
+    else missing.push(listed[i] as ListedObject);
+  });
+  return { listed, objects, missing, damaged };
+}

@@ -1,0 +1,120 @@
+/**
+ * Finds the WAL prefixes under a root, of both formats: a folder is a prefix when it has an
+ * `objects/` folder. The walk uses delimiter listings only, never descends into a prefix, and
+ * is bounded in depth, folders visited, pages per folder and prefixes found, so a bucket of
+ * millions of keys costs a bounded number of requests; `truncated` says a bound was reached.
+ * Each prefix's format is read from its first object. Reads only.
+ */
+import type { ObjectIo } from '../objectio/object-io';
+import { mapBounded } from '../wal/recovery';
+import { detectFormat, type WalFormat } from './format';
+import { parseCairnPrefix } from './target';
+
+export interface DiscoveryLimits {
+  /** Folder levels below the root. */
+  readonly maxDepth: number;
+  readonly maxFolders: number;
+  readonly maxPrefixes: number;
+  /** Listing pages read per folder (1,000 keys each). */
+  readonly maxPagesPerFolder: number;
+  readonly concurrency: number;
+}
+
+export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
+  maxDepth: 8,
+  maxFolders: 10_000,
+  maxPrefixes: 2_000,
+  maxPagesPerFolder: 10,
+  concurrency: 8,
+};
+
+export interface DiscoveredPrefix {
+  readonly prefix: string;
+  /** Null when the prefix holds no object yet. */
+  readonly format: WalFormat | null;
+  /** Node and generation, for a prefix in Cairn's layout. */
+  readonly nodeId: bigint | null;
+  readonly generation: number | null;
+}
+
+export interface Discovery {
+  readonly prefixes: readonly DiscoveredPrefix[];
+  readonly truncated: boolean;
+}
+
+interface FolderListing {
+  readonly children: readonly string[];
+  readonly truncated: boolean;
+}
+
+async function childFolders(
+  io: ObjectIo,
+  folder: string,
+  maxPages: number,
+): Promise<FolderListing> {
+  const children: string[] = [];
+  let pages = 0;
+  for await (const page of io.list(folder, { delimiter: '/' })) {
+    for (const common of page.commonPrefixes)
+      if (common.startsWith(folder) && common.endsWith('/')) children.push(common);
+    pages += 1;
+    if (pages >= maxPages && page.continuation !== undefined) return { children, truncated: true };
+  }
+  return { children, truncated: false };
+}
+
+/** The folders under `root` that hold an `objects/` folder, breadth first, within `limits`. */
+async function prefixFolders(
+  io: ObjectIo,
+  root: string,
+  limits: DiscoveryLimits,
+): Promise<{ folders: string[]; truncated: boolean }> {
+  const found: string[] = [];
+  let truncated = false;
+  let level = [root === '' ? '' : `${root.replace(/\/+$/, '')}/`];
+  let visited = 0;
+  for (let depth = 0; depth <= limits.maxDepth && level.length > 0; depth++) {
+    const budget = Math.max(0, limits.maxFolders - visited);
+    if (level.length > budget) truncated = true;
+    const batch = level.slice(0, budget);
+    visited += batch.length;
+    const listings = await mapBounded(batch, limits.concurrency, (folder) =>
+      childFolders(io, folder, limits.maxPagesPerFolder),
+    );
+    const next: string[] = [];
+    batch.forEach((folder, i) => {
+      const listing = listings[i] as FolderListing;
+      truncated ||= listing.truncated;
+      // A Cairn prefix counts before its first object lands (its register comes first).
+      const isPrefix =
+        folder !== '' &&
+        (listing.children.includes(`${folder}objects/`) ||
+          parseCairnPrefix(folder.slice(0, -1)) !== null);
+      if (isPrefix) found.push(folder.slice(0, -1));
+      else next.push(...listing.children);
+    });
+    if (depth === limits.maxDepth && next.length > 0) truncated = true;
+    level = next;
+  }
+  found.sort();
+  if (found.length > limits.maxPrefixes) truncated = true;
+  return { folders: found.slice(0, limits.maxPrefixes), truncated };
+}
+
+export async function discoverPrefixes(
+  io: ObjectIo,
+  root: string,
+  limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
+): Promise<Discovery> {
+  const { folders, truncated } = await prefixFolders(io, root, limits);
+  const prefixes = await mapBounded(folders, limits.concurrency, async (prefix) => {
+    const config = parseCairnPrefix(prefix);
+    return {
+      prefix,
+      format: await detectFormat(io, prefix),
+      nodeId: config?.nodeId ?? null,
+      generation: config?.generation ?? null,
+    };
+  });
+  return { prefixes, truncated };
+}

@@ -1,0 +1,80 @@
+/**
+ * The read side of a WAL prefix, one interface over two formats: inspect, verify and a
+ * read-only open with region reads, for Cairn's `CAIRNWAL` v1 and GreptimeDB's `GTWALOBJ`
+ * v1, chosen by the target's format. A Cairn recovery that trips over an object of the other
+ * format reports `MixedFormat` instead of a corrupt object. Writes nothing, ever.
+ */
+import { openGtReadOnly } from '../greptimedb/read-only-log';
+import { inspectGtPrefix, type GtInspectReport } from '../greptimedb/inspect';
+import { GT_FORMAT } from '../greptimedb/layout';
+import { verifyGtPrefix } from '../greptimedb/verify';
+import type { ObjectIo } from '../objectio/object-io';
+import type { ObjectCatalog } from '../wal/catalog';
+import type { WalEntry } from '../wal/entry';
+import { isWalError, MixedFormatError } from '../wal/errors';
+import type { EntryId } from '../wal/ids';
+import { inspectPrefix, type InspectReport } from '../wal/inspect';
+import type { Provider } from '../wal/provider';
+import { openReadOnly } from '../wal/read-only-log';
+import { verifyPrefix, type VerifyReport } from '../wal/verify';
+import { CAIRN_FORMAT, explainCorruption, formatOfObject, type WalFormat } from './format';
+import type { ReadTarget } from './target';
+
+export type CairnInspectReport = InspectReport & { readonly format: typeof CAIRN_FORMAT };
+export type AnyInspectReport = CairnInspectReport | GtInspectReport;
+
+export interface AnyReadOnlyLog {
+  readonly format: WalFormat;
+  readonly prefix: string;
+  readonly catalog: ObjectCatalog;
+  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
+}
+
+export async function inspectTarget(io: ObjectIo, target: ReadTarget): Promise<AnyInspectReport> {
+  if (target.format === GT_FORMAT) return inspectGtPrefix(io, target.prefix);
+  const report = await inspectPrefix(io, target.config);
+  const key = report.failure?.key;
+  if (key === undefined) return { ...report, format: CAIRN_FORMAT };
+  const mixed = await formatOfObject(io, key);
+  if (mixed !== GT_FORMAT) return { ...report, format: CAIRN_FORMAT };
+  const failure = new MixedFormatError(target.prefix, key, CAIRN_FORMAT, mixed);
+  return {
+    ...report,
+    format: CAIRN_FORMAT,
+    failure: { code: failure.code, message: failure.message, key },
+  };
+}
+
+export async function verifyTarget(io: ObjectIo, target: ReadTarget): Promise<VerifyReport> {
+  return target.format === GT_FORMAT
+    ? verifyGtPrefix(io, target.prefix)
+    : verifyPrefix(io, target.config);
+}
+
+export async function openTargetReadOnly(
+  io: ObjectIo,
+  target: ReadTarget,
+): Promise<AnyReadOnlyLog> {
+  if (target.format === GT_FORMAT) {
+    const log = await openGtReadOnly(io, target.prefix);
+    return {
+      format: GT_FORMAT,
+      prefix: log.prefix,
+      catalog: log.catalog,
+      read: (p, from) => log.read(p, from),
+    };
+  }
+  try {
+    const log = await openReadOnly(io, target.config);
+    return {
+      format: CAIRN_FORMAT,
+      prefix: log.prefix,
+      catalog: log.catalog,
+      read: (p, from) => log.read(p, from),
+    };
+  } catch (error) {
+    throw isWalError(error, 'CorruptObject')
+      ? await explainCorruption(io, target.prefix, CAIRN_FORMAT, error)
+      : error;
+  }
+}
