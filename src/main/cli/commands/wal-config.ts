@@ -1,23 +1,69 @@
-/** How WAL commands turn the shared connection flags into a store and a WAL configuration. */
+/**
+ * How WAL commands turn the shared connection flags into a store and a prefix: `--prefix P`
+ * names any prefix (objects at `P/objects/`, either format) and overrides `--root`, `--node`
+ * and `--generation`. Reads get the prefix with its format; writes get a WAL configuration,
+ * and a GreptimeDB prefix is refused there with `ReadOnlyFormat` before anything is written.
+ */
+import type { Command } from 'commander';
 import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
-import { openConnection, type ConnectionOptions, type OpenedConnection } from '../connection-flags';
+import { walPrefix } from '../../engine/wal/keys';
+import {
+  resolveReadTarget,
+  resolveWriteTarget,
+  type ReadTarget,
+} from '../../engine/wal-read/target';
+import {
+  openConnection,
+  withConnectionFlags,
+  type ConnectionOptions,
+  type OpenedConnection,
+} from '../connection-flags';
 
 /** WAL data lives under `--root` (default `wal`): a relative path without empty or `..` parts. */
 export const DEFAULT_WAL_ROOT = 'wal';
+
+export interface WalOptions extends ConnectionOptions {
+  prefix?: string;
+}
+
+export function withWalFlags(command: Command): Command {
+  return withConnectionFlags(command).option(
+    '--prefix <prefix>',
+    'a WAL prefix whose objects are at PREFIX/objects/ (Cairn or GreptimeDB format); overrides --root, --node and --generation',
+  );
+}
 
 export interface WalTarget extends OpenedConnection {
   readonly config: ObjectStoreWalConfigInput;
 }
 
-export async function openWalTarget(
-  options: ConnectionOptions,
-  extra: Partial<ObjectStoreWalConfigInput> = {},
-): Promise<WalTarget> {
+export interface WalReadTarget extends OpenedConnection {
+  readonly target: ReadTarget;
+}
+
+export async function openWalConnection(
+  options: WalOptions,
+): Promise<OpenedConnection & { prefix: string }> {
   const connection = await openConnection(options);
   const root = connection.root === '' ? DEFAULT_WAL_ROOT : connection.root;
+  const prefix = options.prefix ?? walPrefix(root, connection.node, connection.generation);
+  return { ...connection, root, prefix };
+}
+
+/** A prefix a writer opens: Cairn's format only. */
+export async function openWalTarget(
+  options: WalOptions,
+  extra: Partial<ObjectStoreWalConfigInput> = {},
+): Promise<WalTarget> {
+  const connection = await openWalConnection(options);
   return {
     ...connection,
-    root,
-    config: { ...extra, root, nodeId: connection.node, generation: connection.generation },
+    config: await resolveWriteTarget(connection.io, connection.prefix, extra),
   };
+}
+
+/** A prefix read (inspect, verify, replay), of either format. */
+export async function openWalReadTarget(options: WalOptions): Promise<WalReadTarget> {
+  const connection = await openWalConnection(options);
+  return { ...connection, target: await resolveReadTarget(connection.io, connection.prefix) };
 }

@@ -18,12 +18,11 @@ import { openMaintenance } from '../../engine/wal/open';
 import { readControl, registerStoreOf } from '../../engine/wal/register';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
-import { withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { printJson, printLines } from '../output';
 import { runAction } from '../run-action';
-import { openWalTarget } from './wal-config';
+import { openWalTarget, withWalFlags, type WalOptions } from './wal-config';
 
-interface GcOptions extends ConnectionOptions {
+interface GcOptions extends WalOptions {
   dryRun?: boolean;
   takeOver?: boolean;
   json?: boolean;
@@ -33,7 +32,7 @@ interface GcOptions extends ConnectionOptions {
 type Holder = 'writer' | 'maintenance' | 'none';
 
 export function registerWalGcCommand(wal: Command): void {
-  withConnectionFlags(
+  withWalFlags(
     wal
       .command('gc')
       .description(

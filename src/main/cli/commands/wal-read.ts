@@ -1,54 +1,69 @@
-/** `cairn wal ls | inspect | verify`: read-only views of WAL prefixes; they never write. */
+/** `cairn wal ls | inspect | verify`: read-only views of WAL prefixes of both formats; they never write. */
 import type { Command } from 'commander';
-import { inspectPrefix, listPrefixes, type InspectReport } from '../../engine/wal/inspect';
+import { discoverPrefixes } from '../../engine/wal-read/discover';
+import { inspectTarget, verifyTarget } from '../../engine/wal-read/read-side';
+import type { InspectReport } from '../../engine/wal/inspect';
 import { formatRegionId } from '../../engine/wal/region-id';
-import { verifyPrefix } from '../../engine/wal/verify';
-import { withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
-import { openWalTarget } from './wal-config';
+import { describeGtInspect } from './wal-read-greptimedb';
+import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
 
-type JsonOption = ConnectionOptions & { json?: boolean };
+type JsonOption = WalOptions & { json?: boolean };
 
 export function registerWalReadCommands(wal: Command): void {
-  withConnectionFlags(
-    wal.command('ls').description('WAL prefixes (node, generation) under the root'),
-  )
-    .option('--json', 'JSON output')
-    .action(
-      runAction(async (options: JsonOption) => {
-        const { io, root } = await openWalTarget(options);
-        const prefixes = await listPrefixes(io, root);
-        if (options.json) printJson(prefixes);
-        else
-          printLines(
-            table(
-              ['NODE', 'GENERATION', 'PREFIX'],
-              prefixes.map((p) => [String(p.nodeId), String(p.generation), p.prefix]),
-            ),
-          );
-      }),
-    );
-
-  withConnectionFlags(
+  withWalFlags(
     wal
-      .command('inspect')
+      .command('ls')
       .description(
-        'Recover a prefix read-only: tip, next sequence, objects, orphans, regions, writer',
+        'WAL prefixes under the root, Cairn and GreptimeDB formats (delimiter listing, bounded)',
       ),
   )
     .option('--json', 'JSON output')
     .action(
       runAction(async (options: JsonOption) => {
-        const { io, config } = await openWalTarget(options);
-        const report = await inspectPrefix(io, config);
+        const { io, root, prefix } = await openWalConnection(options);
+        const found = await discoverPrefixes(io, options.prefix === undefined ? root : prefix);
+        if (found.truncated)
+          process.stderr.write('cairn: the listing stopped at a bound; narrow it with --root\n');
+        if (options.json) printJson(found.prefixes);
+        else
+          printLines(
+            table(
+              ['FORMAT', 'NODE', 'GENERATION', 'PREFIX'],
+              found.prefixes.map((p) => [
+                p.format ?? 'empty',
+                p.nodeId === null ? '-' : String(p.nodeId),
+                p.generation === null ? '-' : String(p.generation),
+                p.prefix,
+              ]),
+            ),
+          );
+      }),
+    );
+
+  withWalFlags(
+    wal
+      .command('inspect')
+      .description(
+        'Recover a prefix read-only: tip, chain, orphans, regions, writer (either format)',
+      ),
+  )
+    .option('--json', 'JSON output')
+    .action(
+      runAction(async (options: JsonOption) => {
+        const { io, target } = await openWalReadTarget(options);
+        const report = await inspectTarget(io, target);
         if (options.json) printJson(report);
-        else printLines(describeInspect(report));
+        else
+          printLines(
+            report.format === 'greptimedb-v1' ? describeGtInspect(report) : describeInspect(report),
+          );
         if (report.failure) process.exitCode = 1;
       }),
     );
 
-  withConnectionFlags(
+  withWalFlags(
     wal
       .command('verify')
       .description('Read every object whole and check every CRC; exit 1 if any is damaged'),
@@ -56,9 +71,9 @@ export function registerWalReadCommands(wal: Command): void {
     .option('--json', 'JSON output')
     .action(
       runAction(async (options: JsonOption) => {
-        const { io, config } = await openWalTarget(options);
-        const report = await verifyPrefix(io, config);
-        if (options.json) printJson(report);
+        const { io, target } = await openWalReadTarget(options);
+        const report = await verifyTarget(io, target);
+        if (options.json) printJson({ format: target.format, ...report });
         else {
           printLines(
             table(
@@ -83,7 +98,7 @@ export function registerWalReadCommands(wal: Command): void {
 function describeInspect(report: InspectReport): string[] {
   const register = report.register;
   const lines = [
-    `prefix        ${report.prefix}`,
+    `prefix        ${report.prefix} (cairn-v1)`,
     `writer        ${register.exists ? `epoch ${register.writerEpoch}, id ${register.writerId}` : 'none (no writer ever opened this prefix)'}`,
     `tail hint     ${register.tail ? `seq ${register.tail.seq}, epoch ${register.tail.epoch}` : 'none'}`,
     `boundary      ${register.boundary}`,

@@ -10,15 +10,15 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseRegionId, type RegionId } from '../../engine/wal/provider';
 import { openReadOnly } from '../../engine/wal/read-only-log';
+import { openTargetReadOnly } from '../../engine/wal-read/read-side';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { runLoad } from '../../services/wal/load-generator';
 import { ObsoleteAboveLatestError } from '../../services/wal/errors';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
-import { withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { printJson, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
-import { openWalTarget } from './wal-config';
+import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -41,7 +41,7 @@ function regionOf(text: string): RegionId {
   }
 }
 
-interface AppendOptions extends ConnectionOptions {
+interface AppendOptions extends WalOptions {
   regions: string;
   writers: string;
   count: string;
@@ -53,7 +53,7 @@ interface AppendOptions extends ConnectionOptions {
 }
 
 export function registerWalWriteCommands(wal: Command): void {
-  withConnectionFlags(
+  withWalFlags(
     wal
       .command('append')
       .description(
@@ -73,7 +73,7 @@ export function registerWalWriteCommands(wal: Command): void {
     .option('--json', 'print the summary as JSON')
     .action(runAction(appendAction));
 
-  withConnectionFlags(
+  withWalFlags(
     wal
       .command('replay')
       .description('Stream one region as NDJSON {region,id,size,sha256} (read-only)'),
@@ -82,27 +82,25 @@ export function registerWalWriteCommands(wal: Command): void {
     .option('--from <id>', 'first entry id', '1')
     .option('--data', 'include the payload as base64')
     .action(
-      runAction(
-        async (options: ConnectionOptions & { region: string; from: string; data?: boolean }) => {
-          const region = regionOf(options.region);
-          const from = entryIdOf('--from', options.from);
-          const { io, config } = await openWalTarget(options);
-          const log = await openReadOnly(io, config);
-          for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
-            const line: Record<string, string | number> = {
-              region: region.toString(),
-              id: entry.id.toString(),
-              size: entry.data.length,
-              sha256: createHash('sha256').update(entry.data).digest('hex'),
-            };
-            if (options.data) line.data = Buffer.from(entry.data).toString('base64');
-            process.stdout.write(JSON.stringify(line) + '\n');
-          }
-        },
-      ),
+      runAction(async (options: WalOptions & { region: string; from: string; data?: boolean }) => {
+        const region = regionOf(options.region);
+        const from = entryIdOf('--from', options.from);
+        const { io, target } = await openWalReadTarget(options);
+        const log = await openTargetReadOnly(io, target);
+        for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
+          const line: Record<string, string | number> = {
+            region: region.toString(),
+            id: entry.id.toString(),
+            size: entry.data.length,
+            sha256: createHash('sha256').update(entry.data).digest('hex'),
+          };
+          if (options.data) line.data = Buffer.from(entry.data).toString('base64');
+          process.stdout.write(JSON.stringify(line) + '\n');
+        }
+      }),
     );
 
-  withConnectionFlags(
+  withWalFlags(
     wal
       .command('obsolete')
       .description("Raise a region's obsolete watermark (takes the epoch: fences a live writer)"),
@@ -114,7 +112,7 @@ export function registerWalWriteCommands(wal: Command): void {
     .action(
       runAction(
         async (
-          options: ConnectionOptions & {
+          options: WalOptions & {
             region: string;
             to: string;
             takeOver?: boolean;

@@ -1,0 +1,57 @@
+/** How `cairn wal inspect` prints a GreptimeDB prefix for people (its --json is the report). */
+import type { GtInspectReport, GtObjectRow } from '../../engine/greptimedb/inspect';
+import { formatRegionId } from '../../engine/wal/region-id';
+import { table } from '../output';
+
+function objectRows(title: string, rows: readonly GtObjectRow[]): string[] {
+  if (rows.length === 0) return [];
+  return [
+    '',
+    title,
+    ...table(
+      ['SEQ', 'EPOCH', 'PREV', 'SIZE', 'SEGMENTS', 'ENTRIES', 'KEY'],
+      rows.map((o) => [
+        String(o.seq),
+        String(o.epoch),
+        o.prev === null ? 'none' : `${o.prev.seq}@${o.prev.epoch}`,
+        String(o.size),
+        String(o.segments),
+        String(o.entries),
+        o.key,
+      ]),
+    ),
+  ];
+}
+
+export function describeGtInspect(report: GtInspectReport): string[] {
+  const lines = [
+    `prefix          ${report.prefix} (greptimedb-v1, read-only)`,
+    `tip             ${report.tip ? `seq ${report.tip.seq} (epoch ${report.tip.epoch})` : 'none'}`,
+    `reclaim bound.  ${report.reclaimBoundary}${report.reclaimedLink ? ' (objects below it already deleted)' : ''}`,
+    `objects         ${report.listed} listed, ${report.chain.length} on the chain, ${report.orphans.length} orphans, ${report.belowBoundary.length} below the boundary, ${report.damaged.length} damaged`,
+    `instances       ${report.instances.map((i) => `epoch ${i.epoch} (start ${i.startSeq ?? 'gone'}, ${i.objects} objects)`).join(', ') || 'none'}`,
+  ];
+  if (report.failure)
+    lines.push(`REPLAY WOULD FAIL  ${report.failure.code}: ${report.failure.message}`);
+  for (const damaged of report.damaged)
+    lines.push(
+      `DAMAGED  ${damaged.key}: ${damaged.check}${damaged.detail === '' ? '' : ` (${damaged.detail})`}`,
+    );
+  lines.push(
+    ...objectRows('chain', report.chain),
+    ...objectRows('orphans', report.orphans),
+    '',
+    ...table(
+      ['REGION', 'FIRST', 'LATEST', 'ENTRIES', 'OBJECTS', 'BYTES'],
+      report.regions.map((r) => [
+        formatRegionId(r.regionId),
+        String(r.firstId),
+        String(r.latestId),
+        String(r.entries),
+        String(r.objects),
+        String(r.bytes),
+      ]),
+    ),
+  );
+  return lines;
+}
