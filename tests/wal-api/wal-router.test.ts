@@ -30,7 +30,9 @@ const regions = async () =>
 describe('reading a prefix', () => {
   it('lists the prefix and inspects it read-only', async () => {
     const listed = (await app.call('wal.prefixes', {})) as WalListedPrefix[];
-    expect(listed).toEqual([{ nodeId: 0n, generation: 0, prefix: PREFIX, openInApp: false }]);
+    expect(listed).toEqual([
+      { nodeId: 0n, generation: 0, prefix: PREFIX, format: 'cairn-v1', openInApp: false },
+    ]);
     const report = await inspect();
     expect(report.failure).toBeNull();
     expect(report.register.exists).toBe(true);

@@ -106,10 +106,17 @@ export const GcReport = z.object({
 });
 export type GcReport = z.infer<typeof GcReport>;
 
+/** The object format of a WAL prefix: Cairn's own, or GreptimeDB's (read-only in Cairn). */
+export const WalFormat = z.enum(['cairn-v1', 'greptimedb-v1']);
+export type WalFormat = z.infer<typeof WalFormat>;
+
 export const WalListedPrefix = z.object({
   prefix: z.string(),
-  nodeId: z.bigint(),
-  generation: z.number(),
+  /** Null while the prefix holds no object. */
+  format: WalFormat.nullable(),
+  /** Node and generation of a prefix in Cairn's layout; null for GreptimeDB's. */
+  nodeId: z.bigint().nullable(),
+  generation: z.number().nullable(),
   /** A writer of this app holds the prefix. */
   openInApp: z.boolean(),
 });
@@ -152,8 +159,39 @@ export const InspectFailureView = z.object({
 });
 export type InspectFailureView = z.infer<typeof InspectFailureView>;
 
+/** What only a GreptimeDB prefix has: instances, the reclaim boundary, damage found. */
+export const GreptimeInspectView = z.object({
+  reclaimBoundary: z.bigint(),
+  /** The chain's first object links below the boundary to an object already deleted. */
+  reclaimedLink: z.boolean(),
+  belowBoundary: z.array(WalObjectRef),
+  instances: z.array(
+    z.object({
+      epoch: z.bigint(),
+      startSeq: z.bigint().nullable(),
+      firstSeq: z.bigint(),
+      lastSeq: z.bigint(),
+      objects: z.number(),
+      onChain: z.number(),
+    }),
+  ),
+  damaged: z.array(
+    z.object({
+      key: z.string(),
+      seq: z.bigint(),
+      size: z.number(),
+      check: z.string(),
+      detail: z.string(),
+    }),
+  ),
+});
+export type GreptimeInspectView = z.infer<typeof GreptimeInspectView>;
+
 export const InspectView = z.object({
   prefix: z.string(),
+  format: WalFormat,
+  /** Set for a GreptimeDB prefix (whose register fields then all say "none"). */
+  greptimedb: GreptimeInspectView.nullable(),
   register: RegisterView,
   /** When the register was last written (its newest version object), if the store tells. */
   registerWrittenAtMs: z.number().nullable(),
@@ -188,8 +226,11 @@ export const InspectView = z.object({
 });
 export type InspectView = z.infer<typeof InspectView>;
 
+/** `below-boundary`: a GreptimeDB object under the reclaim boundary, flushed, never replayed. */
+export const WalObjectStatus = z.enum(['chain', 'orphan', 'excluded', 'below-boundary']);
+
 export const WalObjectRow = WalObjectRef.extend({
-  status: z.enum(['chain', 'orphan', 'excluded']),
+  status: WalObjectStatus,
   /** Regions in the object; null for an object recovery did not index (orphan, excluded). */
   segments: z.number().nullable(),
   entries: z.number().nullable(),
@@ -223,6 +264,8 @@ export type RegionRow = z.infer<typeof RegionRow>;
 
 export const RegionsView = z.object({
   source: z.enum(['writer', 'read-only', 'inspect']),
+  /** Why no operation applies to these regions (a GreptimeDB prefix), null when they do. */
+  readOnlyReason: z.string().nullable(),
   regions: z.array(RegionRow),
 });
 export type RegionsView = z.infer<typeof RegionsView>;
@@ -374,7 +417,7 @@ export const walProcedures = {
     z
       .object({
         ...prefixFields,
-        status: z.enum(['all', 'chain', 'orphan', 'excluded']).default('all'),
+        status: z.enum(['all', ...WalObjectStatus.options]).default('all'),
         offset: z.int().min(0).max(1_000_000_000).default(0),
         limit: z.int().min(1).max(500).default(100),
       })

@@ -69,6 +69,8 @@ export function inspectViewOf(
   const register = report.register;
   return {
     prefix: report.prefix,
+    format: 'cairn-v1',
+    greptimedb: null,
     register: {
       ...register,
       sealed: register.sealed.map((record) => ({ ...record })),

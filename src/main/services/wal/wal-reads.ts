@@ -49,7 +49,12 @@ export async function readOnlyRegions(
   config: ObjectStoreWalConfigInput,
 ): Promise<RegionsView> {
   const log = await readOnlyOrNull(io, config);
-  if (log !== null) return { source: 'read-only', regions: regionRowsOf(log.catalog, log.control) };
+  if (log !== null)
+    return {
+      source: 'read-only',
+      readOnlyReason: null,
+      regions: regionRowsOf(log.catalog, log.control),
+    };
   const report = await inspectPrefix(io, config);
   const regions = report.regions.map((region) => ({
     ...region,
@@ -58,13 +63,15 @@ export async function readOnlyRegions(
     handedOutId: null,
     holes: 0,
   }));
-  return { source: 'inspect', regions };
+  return { source: 'inspect', readOnlyReason: null, regions };
 }
 
 export interface ObjectLists {
   readonly chain: readonly WalObjectRow[];
   readonly orphans: readonly WalObjectRow[];
   readonly excluded: readonly WalObjectRow[];
+  /** GreptimeDB objects below the reclaim boundary (none for Cairn's format). */
+  readonly belowBoundary: readonly WalObjectRow[];
 }
 
 /** The chain as a catalog holds it (with segment counts). */
@@ -82,7 +89,7 @@ export function chainRowsOf(catalog: ObjectCatalog): WalObjectRow[] {
 
 export function unreadRowsOf(
   objects: readonly RecoveredObject[],
-  status: 'chain' | 'orphan' | 'excluded',
+  status: WalObjectRow['status'],
 ): WalObjectRow[] {
   return objects.map((object) => ({
     seq: object.seq,
@@ -105,6 +112,7 @@ export async function readOnlyObjects(
       chain: chainRowsOf(log.catalog),
       orphans: unreadRowsOf(log.summary.orphans, 'orphan'),
       excluded: unreadRowsOf(log.summary.excluded, 'excluded'),
+      belowBoundary: [],
     };
   }
   const report = await inspectPrefix(io, config);
@@ -112,6 +120,7 @@ export async function readOnlyObjects(
     chain: unreadRowsOf(report.chain, 'chain'),
     orphans: unreadRowsOf(report.orphans, 'orphan'),
     excluded: unreadRowsOf(report.excluded, 'excluded'),
+    belowBoundary: [],
   };
 }
 

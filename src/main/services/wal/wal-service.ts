@@ -18,7 +18,12 @@ import type {
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { WalEntry } from '../../engine/wal/entry';
-import { inspectPrefix, listPrefixes } from '../../engine/wal/inspect';
+import { inspectPrefix } from '../../engine/wal/inspect';
+import { inspectGtPrefix } from '../../engine/greptimedb/inspect';
+import { openGtReadOnly } from '../../engine/greptimedb/read-only-log';
+import { verifyGtObject } from '../../engine/greptimedb/verify';
+import { discoverPrefixes } from '../../engine/wal-read/discover';
+import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { openReadOnly, readOnlyTarget } from '../../engine/wal/read-only-log';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
@@ -38,17 +43,20 @@ import {
   unreadRowsOf,
   type ObjectLists,
 } from './wal-reads';
-import { checkWalObjectKey, targetOf, walRootOf, type WalTarget } from './wal-target';
+import { gtInspectView, gtObjectLists, gtRegionsView } from './greptimedb-views';
+import {
+  cairnOnly,
+  checkObjectKey,
+  checkWritable,
+  locatePrefix,
+  slotOf,
+  type Located,
+} from './wal-locate';
+import { walRootOf } from './wal-target';
 
 /** What the service needs of ConnectionsService. */
 export interface ConnectionStorage {
   io(connectionId: string): Promise<{ io: ObjectIo; root: string }>;
-}
-
-interface Located extends WalTarget {
-  readonly io: ObjectIo;
-  readonly root: string;
-  readonly slot: string;
 }
 
 export interface OpenWriterOptions {
@@ -76,17 +84,27 @@ export class WalService {
     private readonly events: EventBus,
   ) {}
 
+  /** Cairn's prefixes under the WAL root and GreptimeDB's anywhere under the connection root. */
   async prefixes(connectionId: string): Promise<WalListedPrefix[]> {
     const { io, root } = await this.connections.io(connectionId);
-    const listed = await listPrefixes(io, walRootOf(root));
-    return listed.map((entry) => ({
-      ...entry,
-      openInApp: this.writers.has(slotOf(connectionId, entry.prefix)),
-    }));
+    const cairnFolder = `${walRootOf(root)}/nodes/`;
+    const found = await discoverPrefixes(io, root);
+    return found.prefixes
+      .filter((entry) =>
+        entry.format === 'greptimedb-v1'
+          ? true
+          : entry.nodeId !== null && entry.prefix.startsWith(cairnFolder),
+      )
+      .map((entry) => ({
+        ...entry,
+        openInApp: this.writers.has(slotOf(connectionId, entry.prefix)),
+      }));
   }
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {
     const at = await this.locate(connectionId, prefix);
+    if (at.format === 'greptimedb-v1')
+      return gtInspectView(await inspectGtPrefix(at.io, at.prefix));
     const written = await registerWrittenAt(at.io, at.prefix);
     const report = await inspectPrefix(at.io, at.config);
     return inspectViewOf(report, written?.getTime() ?? null, this.writers.has(at.slot));
@@ -101,19 +119,23 @@ export class WalService {
   ): Promise<{ total: number; offset: number; gaps: number; rows: WalObjectRow[] }> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
-    const lists: ObjectLists = writer
-      ? {
-          chain: chainRowsOf(writer.catalog),
-          orphans: unreadRowsOf(writer.orphansAtOpen, 'orphan'),
-          excluded: [],
-        }
-      : await readOnlyObjects(at.io, at.config);
+    const lists: ObjectLists =
+      at.format === 'greptimedb-v1'
+        ? gtObjectLists(await inspectGtPrefix(at.io, at.prefix))
+        : writer
+          ? {
+              chain: chainRowsOf(writer.catalog),
+              orphans: unreadRowsOf(writer.orphansAtOpen, 'orphan'),
+              excluded: [],
+              belowBoundary: [],
+            }
+          : await readOnlyObjects(at.io, at.config);
     const rows =
       status === 'all'
-        ? [...lists.chain, ...lists.orphans, ...lists.excluded].sort((a, b) =>
-            a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
+        ? [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort(
+            (a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0),
           )
-        : lists[status === 'chain' ? 'chain' : status === 'orphan' ? 'orphans' : 'excluded'];
+        : lists[LIST_OF_STATUS[status]];
     return {
       total: rows.length,
       offset,
@@ -124,20 +146,24 @@ export class WalService {
 
   async regions(connectionId: string, prefix: string): Promise<RegionsView> {
     const at = await this.locate(connectionId, prefix);
+    if (at.format === 'greptimedb-v1')
+      return gtRegionsView(await inspectGtPrefix(at.io, at.prefix));
     const writer = this.writers.get(at.slot);
-    if (writer) return { source: 'writer', regions: writer.regions() };
+    if (writer) return { source: 'writer', readOnlyReason: null, regions: writer.regions() };
     return readOnlyRegions(at.io, at.config);
   }
 
   async manifest(connectionId: string, prefix: string, limit: number): Promise<ManifestView> {
-    const at = await this.locate(connectionId, prefix);
+    const at = cairnOnly(await this.locate(connectionId, prefix));
     return manifestOf(at.io, at.prefix, limit);
   }
 
   async verifyObject(connectionId: string, key: string): Promise<ObjectVerdict> {
     const { io, root } = await this.connections.io(connectionId);
-    checkWalObjectKey(walRootOf(root), key);
-    return verifyObject(io, key);
+    checkObjectKey(root, key);
+    return (await formatOfObject(io, key)) === 'greptimedb-v1'
+      ? verifyGtObject(io, key)
+      : verifyObject(io, key);
   }
 
   async metrics(
@@ -158,11 +184,12 @@ export class WalService {
     prefix: string,
     options: OpenWriterOptions,
   ): Promise<WriterView> {
-    const at = await this.locate(connectionId, prefix);
+    const at = cairnOnly(await this.locate(connectionId, prefix));
     if (this.writers.has(at.slot) || this.opening.has(at.slot))
       throw new WriterAlreadyOpenError(at.prefix);
     this.opening.add(at.slot);
     try {
+      await checkWritable(at);
       await checkNoLiveWriter(at.io, at.prefix, options.takeOver);
       const config = {
         ...at.config,
@@ -253,7 +280,7 @@ export class WalService {
     region: bigint,
     id: bigint,
   ): Promise<ObsoletePreview> {
-    const at = await this.locate(connectionId, prefix);
+    const at = cairnOnly(await this.locate(connectionId, prefix));
     const writer = this.writers.get(at.slot);
     if (writer) return writer.previewObsolete(region, id);
     const log = await openReadOnly(at.io, at.config);
@@ -281,7 +308,7 @@ export class WalService {
 
   /** Exactly what a pass would delete now; on a prefix not opened here, judged read-only. */
   async gcPreview(connectionId: string, prefix: string): Promise<GcReport> {
-    const at = await this.locate(connectionId, prefix);
+    const at = cairnOnly(await this.locate(connectionId, prefix));
     const writer = this.writers.get(at.slot);
     if (writer) return presentGcReport(await writer.store.gcDryRun());
     const { reread } = readOnlyTarget(at.io, at.config);
@@ -373,9 +400,7 @@ export class WalService {
 
   private async locate(connectionId: string, prefix: string): Promise<Located> {
     const { io, root } = await this.connections.io(connectionId);
-    const walRoot = walRootOf(root);
-    const target = targetOf(walRoot, prefix);
-    return { ...target, io, root: walRoot, slot: slotOf(connectionId, target.prefix) };
+    return locatePrefix(io, root, connectionId, prefix);
   }
 
   private async replaySource(
@@ -390,7 +415,10 @@ export class WalService {
         latestId: writer.catalog.latestEntryId(region),
       };
     // A prefix that does not open fails here with the recovery's typed error.
-    const log = await openReadOnly(at.io, at.config);
+    const log =
+      at.format === 'greptimedb-v1'
+        ? await openGtReadOnly(at.io, at.prefix)
+        : await openReadOnly(at.io, at.config);
     return {
       source: log.read({ prefix: at.prefix, regionId: region }, fromId),
       latestId: log.catalog.latestEntryId(region),
@@ -398,13 +426,16 @@ export class WalService {
   }
 
   private async writerOf(connectionId: string, prefix: string, action: string): Promise<AppWriter> {
-    const at = await this.locate(connectionId, prefix);
+    const at = cairnOnly(await this.locate(connectionId, prefix));
     const writer = this.writers.get(at.slot);
     if (writer === undefined) throw new WriterNotOpenError(at.prefix, action);
     return writer;
   }
 }
 
-function slotOf(connectionId: string, prefix: string): string {
-  return `${connectionId}\n${prefix}`;
-}
+const LIST_OF_STATUS = {
+  chain: 'chain',
+  orphan: 'orphans',
+  excluded: 'excluded',
+  'below-boundary': 'belowBoundary',
+} as const satisfies Record<WalObjectRow['status'], keyof ObjectLists>;

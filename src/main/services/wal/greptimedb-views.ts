@@ -1,0 +1,102 @@
+/**
+ * A GreptimeDB prefix's inspection in the contract's shapes, beside Cairn's: the same
+ * inspect view (its register fields all "none", a `greptimedb` section with instances, the
+ * reclaim boundary and damage), object rows and region rows with the reason no operation
+ * applies. Pure translation; the engine decides everything.
+ */
+import type { InspectView, RegionsView, WalObjectRow } from '../../../shared/contract/wal';
+import type { GtInspectReport, GtObjectRow } from '../../engine/greptimedb/inspect';
+import { emptyControlState } from '../../engine/wal/control-fields';
+import type { ObjectLists } from './wal-reads';
+import { registerViewOf, sequenceGaps } from './wal-presenters';
+
+export const GREPTIMEDB_READ_ONLY_REASON =
+  'GreptimeDB v1 prefix: its datanode owns it. Cairn reads it and never writes, obsoletes or deletes there; GreptimeDB keeps no watermark register, so no watermark hides an entry.';
+
+function refOf(row: GtObjectRow): { seq: bigint; epoch: bigint; key: string; size: number } {
+  return { seq: row.seq, epoch: row.epoch, key: row.key, size: row.size };
+}
+
+function rowsOf(rows: readonly GtObjectRow[], status: WalObjectRow['status']): WalObjectRow[] {
+  return rows.map((row) => ({
+    ...refOf(row),
+    status,
+    segments: row.segments,
+    entries: row.entries,
+  }));
+}
+
+export function gtInspectView(report: GtInspectReport): InspectView {
+  return {
+    prefix: report.prefix,
+    format: report.format,
+    greptimedb: {
+      reclaimBoundary: report.reclaimBoundary,
+      reclaimedLink: report.reclaimedLink,
+      belowBoundary: report.belowBoundary.map(refOf),
+      instances: report.instances.map((instance) => ({ ...instance })),
+      damaged: report.damaged.map((damaged) => ({ ...damaged })),
+    },
+    register: registerViewOf(null, emptyControlState()),
+    registerWrittenAtMs: null,
+    registerAgeMs: null,
+    registerFresh: false,
+    listed: report.listed,
+    tip: report.tip === null ? null : refOf(report.tip),
+    nextSeq: null,
+    chainObjects: report.chain.length,
+    chainBytes: report.chain.reduce((sum, object) => sum + object.size, 0),
+    chainGaps: sequenceGaps(report.chain.map((object) => object.seq)),
+    orphans: report.orphans.map(refOf),
+    excluded: [],
+    missing: [...report.missing],
+    regions: report.regions.map((region) => ({
+      regionId: region.regionId,
+      latestId: region.latestId,
+      watermark: 0n,
+      entries: region.entries,
+      objects: region.objects,
+      bytes: region.bytes,
+      listedInTable: false,
+    })),
+    failure:
+      report.failure === null
+        ? null
+        : {
+            code: report.failure.code,
+            message: report.failure.message,
+            key: /\S*objects\/\d{20}\.wal/.exec(report.failure.message)?.[0] ?? null,
+          },
+    openInApp: false,
+    durationMs: report.durationMs,
+  };
+}
+
+export function gtObjectLists(report: GtInspectReport): ObjectLists {
+  return {
+    chain: rowsOf(report.chain, 'chain'),
+    orphans: rowsOf(report.orphans, 'orphan'),
+    excluded: [],
+    belowBoundary: rowsOf(report.belowBoundary, 'below-boundary'),
+  };
+}
+
+export function gtRegionsView(report: GtInspectReport): RegionsView {
+  return {
+    source: 'read-only',
+    readOnlyReason: GREPTIMEDB_READ_ONLY_REASON,
+    regions: report.regions.map((region) => ({
+      regionId: region.regionId,
+      entries: region.entries,
+      firstId: region.firstId,
+      latestId: region.latestId,
+      durableId: region.latestId,
+      handedOutId: null,
+      watermark: 0n,
+      objects: region.objects,
+      bytes: region.bytes,
+      holes: 0,
+      listedInTable: false,
+    })),
+  };
+}
