@@ -38,6 +38,7 @@ export const PROCEDURE_NAMES = [
   'wal.regions',
   'wal.manifest',
   'wal.verifyObject',
+  'wal.decodeObject',
   'wal.metrics',
   'wal.replay.start',
   'wal.replay.pause',

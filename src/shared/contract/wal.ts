@@ -73,14 +73,24 @@ export const WalEntryId = z.union([z.bigint(), z.string().max(32)]).transform((v
   return id;
 });
 
-/** `<root>/nodes/<nodeId>/generations/<generation>`; the service checks it lies under the connection's WAL root. */
+/** Each component of a prefix: not empty, not `.` or `..`, no control character. */
+function isPrefixComponent(part: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return part !== '' && part !== '.' && part !== '..' && !/[\u0000-\u001f\u007f]/.test(part);
+}
+
+/**
+ * A WAL prefix: Cairn's `<root>/nodes/<nodeId>/generations/<generation>` or a GreptimeDB
+ * prefix (a relative path); the service checks it lies under the connection's root and which
+ * format its objects are in.
+ */
 export const WalPrefix = z
   .string()
   .min(1)
   .max(1024)
-  .regex(
-    /^(?:[^/]+\/)*nodes\/\d{1,20}\/generations\/\d{1,10}$/,
-    'must be <root>/nodes/<nodeId>/generations/<generation>',
+  .refine(
+    (prefix) => prefix.split('/').every(isPrefixComponent),
+    'must be a relative path without empty, . or .. components (<root>/nodes/<nodeId>/generations/<generation>, or a GreptimeDB prefix)',
   );
 
 export const JobId = z.string().min(1).max(64);
@@ -378,6 +388,48 @@ export const ObjectVerdictView = z.object({
   gone: z.boolean(),
 });
 
+/** One WAL object part by part, for the object inspector; CRCs are judged each on its own. */
+export const DecodedObjectView = z.object({
+  key: z.string(),
+  format: WalFormat,
+  size: z.number(),
+  header: z
+    .object({
+      magicOk: z.boolean(),
+      version: z.number(),
+      seq: z.bigint(),
+      epoch: z.bigint(),
+      prev: z.object({ seq: z.bigint(), epoch: z.bigint() }).nullable(),
+      /** GreptimeDB only. */
+      reclaimBoundary: z.bigint().nullable(),
+      crcOk: z.boolean(),
+    })
+    .nullable(),
+  segments: z.array(
+    z.object({
+      regionId: z.bigint(),
+      firstId: z.bigint(),
+      lastId: z.bigint(),
+      entries: z.number(),
+      offset: z.number(),
+      length: z.number(),
+      crcOk: z.boolean().nullable(),
+    }),
+  ),
+  footer: z.object({ crcOk: z.boolean(), count: z.number() }).nullable(),
+  trailer: z
+    .object({
+      magicOk: z.boolean(),
+      footerOffset: z.bigint(),
+      footerLength: z.bigint(),
+      /** GreptimeDB's whole-object CRC; null for Cairn's format, which has none. */
+      objectCrcOk: z.boolean().nullable(),
+    })
+    .nullable(),
+  failure: z.object({ check: z.string(), detail: z.string() }).nullable(),
+});
+export type DecodedObjectView = z.infer<typeof DecodedObjectView>;
+
 /** Payload bytes one replayed entry carries to the page; larger entries are cut. */
 export const REPLAY_PAYLOAD_BYTES = 16 * 1024;
 /** A replay chunk is sent once its payloads reach this many bytes, whatever its entry count. */
@@ -441,6 +493,12 @@ export const walProcedures = {
     'Read one WAL object whole and run every check of the format',
     z.object({ connectionId: ConnectionId, key: ObjectKey }).strict(),
     ObjectVerdictView,
+  ),
+  'wal.decodeObject': procedure(
+    'read',
+    "Lay out one WAL object's parts (header, link, segments, footer, trailer) with every CRC's status",
+    z.object({ connectionId: ConnectionId, key: ObjectKey }).strict(),
+    DecodedObjectView,
   ),
   'wal.metrics': procedure(
     'read',

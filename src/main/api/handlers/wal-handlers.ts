@@ -27,6 +27,7 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
         gone: verdict.gone === true,
       };
     },
+    'wal.decodeObject': ({ connectionId, key }) => wal.decodeObject(connectionId, key),
     'wal.metrics': ({ connectionId, prefix }) => wal.metrics(connectionId, prefix),
     'wal.replay.start': ({ connectionId, prefix, ...request }) =>
       wal.startReplay(connectionId, prefix, request),

@@ -6,6 +6,7 @@
  * service never checks access itself, and never takes an epoch without the live-writer check.
  */
 import type {
+  DecodedObjectView,
   GcReport,
   InspectView,
   ManifestView,
@@ -43,6 +44,7 @@ import {
   unreadRowsOf,
   type ObjectLists,
 } from './wal-reads';
+import { describeObject } from './object-parts';
 import { gtInspectView, gtObjectLists, gtRegionsView } from './greptimedb-views';
 import {
   cairnOnly,
@@ -164,6 +166,12 @@ export class WalService {
     return (await formatOfObject(io, key)) === 'greptimedb-v1'
       ? verifyGtObject(io, key)
       : verifyObject(io, key);
+  }
+
+  async decodeObject(connectionId: string, key: string): Promise<DecodedObjectView> {
+    const { io, root } = await this.connections.io(connectionId);
+    checkObjectKey(root, key);
+    return describeObject(io, key);
   }
 
   async metrics(

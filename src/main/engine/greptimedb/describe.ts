@@ -1,0 +1,158 @@
+/**
+ * A GreptimeDB object laid out part by part for a person (the console's object inspector):
+ * header fields and its CRC's status, the chain link, each segment from the footer with its
+ * CRC's status, the footer, the trailer and the object CRC's status - every CRC judged on its
+ * own, so one damaged part does not hide the others - plus the first check the strict decoder
+ * fails, if any. Never throws on damage; reads nothing.
+ */
+import { crc32 } from '@node-rs/crc32';
+import { CorruptObjectError, CorruptSegmentError } from '../wal/errors';
+import { decodeGtObject } from './decode';
+import {
+  GT_FOOTER_COUNT_SIZE,
+  GT_FOOTER_ENTRY_AT,
+  GT_FOOTER_ENTRY_SIZE,
+  GT_HEADER_AT,
+  GT_HEADER_BODY_SIZE,
+  GT_HEADER_MAGIC_BYTES,
+  GT_HEADER_SIZE,
+  GT_NO_PREDECESSOR,
+  GT_TRAILER_AT,
+  GT_TRAILER_MAGIC_BYTES,
+  GT_TRAILER_SIZE,
+} from './layout';
+
+export interface GtPartsHeader {
+  readonly magicOk: boolean;
+  readonly version: number;
+  readonly seq: bigint;
+  readonly epoch: bigint;
+  readonly prev: { readonly seq: bigint; readonly epoch: bigint } | null;
+  readonly reclaimBoundary: bigint;
+  readonly crcOk: boolean;
+}
+
+export interface GtPartsSegment {
+  readonly regionId: bigint;
+  readonly firstId: bigint;
+  readonly lastId: bigint;
+  readonly entries: number;
+  readonly offset: number;
+  readonly length: number;
+  /** Null when the footer places the segment outside the object. */
+  readonly crcOk: boolean | null;
+}
+
+export interface GtObjectParts {
+  readonly size: number;
+  readonly header: GtPartsHeader | null;
+  readonly trailer: {
+    readonly magicOk: boolean;
+    readonly footerOffset: bigint;
+    readonly footerLength: bigint;
+    readonly objectCrcOk: boolean;
+  } | null;
+  readonly footer: { readonly crcOk: boolean; readonly count: number } | null;
+  readonly segments: readonly GtPartsSegment[];
+  /** The first check the strict decoder fails; null for a sound object. */
+  readonly failure: { readonly check: string; readonly detail: string } | null;
+}
+
+function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function magicAt(bytes: Uint8Array, at: number, magic: Uint8Array): boolean {
+  return magic.every((byte, i) => bytes[at + i] === byte);
+}
+
+function headerOf(bytes: Uint8Array): GtPartsHeader | null {
+  if (bytes.length < GT_HEADER_SIZE) return null;
+  const view = viewOf(bytes);
+  const prevSeq = view.getBigUint64(GT_HEADER_AT.predecessorSeq, false);
+  return {
+    magicOk: magicAt(bytes, 0, GT_HEADER_MAGIC_BYTES),
+    version: view.getUint16(GT_HEADER_AT.version, false),
+    seq: view.getBigUint64(GT_HEADER_AT.seq, false),
+    epoch: view.getBigUint64(GT_HEADER_AT.epoch, false),
+    prev:
+      prevSeq === GT_NO_PREDECESSOR
+        ? null
+        : { seq: prevSeq, epoch: view.getBigUint64(GT_HEADER_AT.predecessorEpoch, false) },
+    reclaimBoundary: view.getBigUint64(GT_HEADER_AT.reclaimBoundary, false),
+    crcOk:
+      crc32(bytes.subarray(0, GT_HEADER_BODY_SIZE)) === view.getUint32(GT_HEADER_AT.crc, false),
+  };
+}
+
+function objectCrcOk(bytes: Uint8Array, stored: number): boolean {
+  const at = bytes.length - GT_TRAILER_SIZE;
+  const before = crc32(bytes.subarray(0, at + GT_TRAILER_AT.objectCrc));
+  return crc32(bytes.subarray(at + GT_TRAILER_AT.magic), before) === stored;
+}
+
+function segmentsOf(bytes: Uint8Array, footer: Uint8Array, count: number): GtPartsSegment[] {
+  const view = viewOf(footer);
+  const segments: GtPartsSegment[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = GT_FOOTER_COUNT_SIZE + i * GT_FOOTER_ENTRY_SIZE;
+    const offset = Number(view.getBigUint64(at + GT_FOOTER_ENTRY_AT.offset, false));
+    const length = Number(view.getBigUint64(at + GT_FOOTER_ENTRY_AT.length, false));
+    const inside = offset >= 0 && length >= 0 && offset + length <= bytes.length;
+    segments.push({
+      regionId: view.getBigUint64(at + GT_FOOTER_ENTRY_AT.regionId, false),
+      firstId: view.getBigUint64(at + GT_FOOTER_ENTRY_AT.minId, false),
+      lastId: view.getBigUint64(at + GT_FOOTER_ENTRY_AT.maxId, false),
+      entries: view.getUint32(at + GT_FOOTER_ENTRY_AT.count, false),
+      offset,
+      length,
+      crcOk: inside
+        ? crc32(bytes.subarray(offset, offset + length)) ===
+          view.getUint32(at + GT_FOOTER_ENTRY_AT.crc, false)
+        : null,
+    });
+  }
+  return segments;
+}
+
+function strictFailure(bytes: Uint8Array, key: string): GtObjectParts['failure'] {
+  try {
+    decodeGtObject(bytes, key);
+    return null;
+  } catch (error) {
+    if (error instanceof CorruptObjectError || error instanceof CorruptSegmentError)
+      return { check: error.check, detail: error.detail };
+    throw error;
+  }
+}
+
+export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts {
+  const failure = strictFailure(bytes, key);
+  const header = headerOf(bytes);
+  if (bytes.length < GT_HEADER_SIZE + GT_TRAILER_SIZE)
+    return { size: bytes.length, header, trailer: null, footer: null, segments: [], failure };
+  const view = viewOf(bytes);
+  const at = bytes.length - GT_TRAILER_SIZE;
+  const footerOffset = view.getBigUint64(at + GT_TRAILER_AT.footerOffset, false);
+  const footerLength = view.getBigUint64(at + GT_TRAILER_AT.footerLength, false);
+  const trailer = {
+    magicOk: magicAt(bytes, at + GT_TRAILER_AT.magic, GT_TRAILER_MAGIC_BYTES),
+    footerOffset,
+    footerLength,
+    objectCrcOk: objectCrcOk(bytes, view.getUint32(at + GT_TRAILER_AT.objectCrc, false)),
+  };
+  const fits =
+    footerOffset >= BigInt(GT_HEADER_SIZE) &&
+    footerLength >= BigInt(GT_FOOTER_COUNT_SIZE) &&
+    footerOffset + footerLength === BigInt(at);
+  if (!fits) return { size: bytes.length, header, trailer, footer: null, segments: [], failure };
+  const footerBytes = bytes.subarray(Number(footerOffset), at);
+  const count = viewOf(footerBytes).getUint32(0, false);
+  const footer = {
+    crcOk: crc32(footerBytes) === view.getUint32(at + GT_TRAILER_AT.footerCrc, false),
+    count,
+  };
+  const complete = footerBytes.length === GT_FOOTER_COUNT_SIZE + GT_FOOTER_ENTRY_SIZE * count;
+  const segments = complete ? segmentsOf(bytes, footerBytes, count) : [];
+  return { size: bytes.length, header, trailer, footer, segments, failure };
+}
