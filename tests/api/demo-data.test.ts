@@ -1,5 +1,7 @@
 /** "Generate demo data" fills an empty store with every state the views show, and nothing else. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inspectGtPrefix } from '../../src/main/engine/greptimedb/inspect';
+import { verifyGtPrefix } from '../../src/main/engine/greptimedb/verify';
 import { inspectPrefix } from '../../src/main/engine/wal/inspect';
 import { makeTestApp, type TestApp } from '../support/app-services';
 import { failureOf } from '../support/typed-failure';
@@ -16,7 +18,11 @@ describe('demo data', () => {
       walPrefixes: string[];
       entries: number;
     };
-    expect(summary.walPrefixes).toEqual(['wal/nodes/0/generations/0', 'wal/nodes/0/generations/1']);
+    expect(summary.walPrefixes).toEqual([
+      'wal/nodes/0/generations/0',
+      'wal/nodes/0/generations/1',
+      'datanodes/1/epochs/8',
+    ]);
     const { io } = await app.services.connections.io('embedded');
     const report = await inspectPrefix(io, { root: 'wal', nodeId: 0n, generation: 0 });
     expect(report.failure).toBeNull();
@@ -28,6 +34,20 @@ describe('demo data', () => {
     expect(report.regions.map((region) => region.regionId)).toHaveLength(4);
     expect(report.regions[0]!.watermark).toBeGreaterThan(0n);
     expect(report.register.writerEpoch).toBe(3n);
+
+    // GreptimeDB's own format: two instances, a late orphan, a reclaimed range.
+    const greptime = await inspectGtPrefix(io, 'datanodes/1/epochs/8');
+    expect(greptime.failure).toBeNull();
+    expect(greptime.damaged).toEqual([]);
+    expect(greptime.instances.map((i) => [i.epoch, i.startSeq])).toEqual([
+      [1n, null],
+      [8n, 7n],
+    ]);
+    expect(greptime.orphans.map((o) => [o.seq, o.epoch])).toEqual([[6n, 1n]]);
+    expect(greptime.reclaimBoundary).toBe(4n);
+    expect(greptime.reclaimedLink).toBe(true);
+    expect(greptime.chain.map((o) => o.seq)).toEqual([4n, 5n, 7n, 8n, 9n, 10n, 11n, 12n]);
+    expect((await verifyGtPrefix(io, 'datanodes/1/epochs/8')).damaged).toBe(0);
 
     const namespaces = (await app.router.call('namespaces.list', {
       connectionId: 'embedded',

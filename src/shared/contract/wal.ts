@@ -169,12 +169,16 @@ export const InspectFailureView = z.object({
 });
 export type InspectFailureView = z.infer<typeof InspectFailureView>;
 
+export const CHAIN_TAIL_OBJECTS = 24;
+
 /** What only a GreptimeDB prefix has: instances, the reclaim boundary, damage found. */
 export const GreptimeInspectView = z.object({
   reclaimBoundary: z.bigint(),
   /** The chain's first object links below the boundary to an object already deleted. */
   reclaimedLink: z.boolean(),
   belowBoundary: z.array(WalObjectRef),
+  /** The newest objects of the chain (at most `CHAIN_TAIL_OBJECTS`), for the sequence strip. */
+  chainTail: z.array(WalObjectRef),
   instances: z.array(
     z.object({
       epoch: z.bigint(),

@@ -2,7 +2,8 @@
  * "Generate demo data": fills an EMPTY store with a small but complete picture, so a new user
  * sees every view populated in one click — WAL regions with entries, an obsoleted range, a
  * stopped and a taken-over epoch, a late object of the taken-over epoch (stale), namespaces in both states with placements, and
- * tiered segments in every state. It goes through the same engine and services as any
+ * tiered segments in every state, and a GreptimeDB prefix (two instances, a late orphan, a
+ * reclaimed range). It goes through the same engine and services as any
  * operator action, and refuses a store that holds anything.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,6 +15,7 @@ import { objectKey } from '../../engine/wal/keys';
 import { makeRegionId, type RegionId } from '../../engine/wal/provider';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import type { NamespaceService } from '../namespaces/namespace-service';
+import { writeGreptimeDemo } from './greptimedb-demo';
 import type { TieringService } from '../tiering/tiering-service';
 
 export class StoreNotEmptyError extends CairnError {
@@ -39,6 +41,9 @@ export interface DemoServices {
   readonly tiering: TieringService;
 }
 
+/** Where a GreptimeDB datanode's WAL sits in the demo, beside Cairn's `wal/`. */
+const GREPTIME_DEMO_PREFIX = 'datanodes/1/epochs/8';
+
 const DEMO_REGIONS: readonly RegionId[] = [1, 2, 3, 4].map((region) => makeRegionId(1, region));
 const encoder = new TextEncoder();
 /** Keep the history (no collection after the obsolete): the user can try a GC dry run on it. */
@@ -54,11 +59,18 @@ export async function generateDemoData(
   const walRoot = root === '' ? 'wal' : `${root.replace(/\/$/, '')}/wal`;
   const entries =
     (await writeWalHistory(io, walRoot, 0)) + (await writeWalHistory(io, walRoot, 1, 60));
+  const greptimePrefix =
+    root === '' ? GREPTIME_DEMO_PREFIX : `${root.replace(/\/$/, '')}/${GREPTIME_DEMO_PREFIX}`;
+  const greptimeEntries = await writeGreptimeDemo(io, greptimePrefix);
   const namespaces = await writeNamespaces(services.namespaces, connectionId);
   const segments = await writeSegments(services.tiering, connectionId);
   return {
-    walPrefixes: [`${walRoot}/nodes/0/generations/0`, `${walRoot}/nodes/0/generations/1`],
-    entries,
+    walPrefixes: [
+      `${walRoot}/nodes/0/generations/0`,
+      `${walRoot}/nodes/0/generations/1`,
+      greptimePrefix,
+    ],
+    entries: entries + greptimeEntries,
     namespaces,
     segments,
   };

@@ -4,7 +4,12 @@
  * reclaim boundary and damage), object rows and region rows with the reason no operation
  * applies. Pure translation; the engine decides everything.
  */
-import type { InspectView, RegionsView, WalObjectRow } from '../../../shared/contract/wal';
+import {
+  CHAIN_TAIL_OBJECTS,
+  type InspectView,
+  type RegionsView,
+  type WalObjectRow,
+} from '../../../shared/contract/wal';
 import type { GtInspectReport, GtObjectRow } from '../../engine/greptimedb/inspect';
 import { emptyControlState } from '../../engine/wal/control-fields';
 import type { ObjectLists } from './wal-reads';
@@ -34,6 +39,7 @@ export function gtInspectView(report: GtInspectReport): InspectView {
       reclaimBoundary: report.reclaimBoundary,
       reclaimedLink: report.reclaimedLink,
       belowBoundary: report.belowBoundary.map(refOf),
+      chainTail: report.chain.slice(-CHAIN_TAIL_OBJECTS).map(refOf),
       instances: report.instances.map((instance) => ({ ...instance })),
       damaged: report.damaged.map((damaged) => ({ ...damaged })),
     },

@@ -1,7 +1,8 @@
 /**
  * Batches: the sequence strip of a writer this app holds on the selected prefix, live from
  * `wal.writer.state` events, with the in-app load generator (operator mode); for a prefix not
- * written here, the read-only inspection of its chain, orphans, gaps and excluded objects.
+ * written here, the read-only inspection of its chain, orphans, gaps and excluded objects;
+ * for a GreptimeDB prefix, its chain with instances, orphans and the reclaim boundary.
  */
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -12,14 +13,34 @@ import { FailureNotice } from './wal/OpenFailure';
 import { SequenceStrip } from './wal/SequenceStrip';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
-import { PrefixScopedView } from './wal/PrefixScopedView';
+import { GreptimeChain } from './wal/GreptimeChain';
+import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import './wal/wal.css';
 
 export function BatchesView() {
   return <PrefixScopedView id="batches" title="Batches" Body={BatchesOf} />;
 }
 
-function BatchesOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+function BatchesOf(props: PrefixBodyProps) {
+  return props.format === 'greptimedb-v1' ? (
+    <GreptimeBatches {...props} />
+  ) : (
+    <CairnBatches {...props} />
+  );
+}
+
+function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
+  const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
+  return (
+    <div className="wal-main">
+      {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
+      {inspect.data && <GreptimeChain report={inspect.data} />}
+      <ObjectTable connectionId={connectionId} prefix={prefix} live={false} format={format} />
+    </div>
+  );
+}
+
+function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
   const operator = useOperator(connectionId);
   const writer = useLiveWriter(connectionId, prefix);
   const inspect = useApiQuery(
@@ -84,7 +105,12 @@ function BatchesOf({ connectionId, prefix }: { connectionId: string; prefix: str
           )}
         </>
       )}
-      <ObjectTable connectionId={connectionId} prefix={prefix} live={writer !== null} />
+      <ObjectTable
+        connectionId={connectionId}
+        prefix={prefix}
+        live={writer !== null}
+        format={format}
+      />
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * boundary, watermarks, region table - its version history, and the sealed directory (the
  * epoch history) with its byte budget gauge. View only: raw edits could break the protocol.
  * A prefix whose open would fail shows the typed error, the verify report of the object it
- * names and a raw download of that object.
+ * names and a raw download of that object. A GreptimeDB prefix has no register: it says so.
  */
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -12,7 +12,7 @@ import { OpenFailurePanel } from './wal/OpenFailure';
 import { regionName, sealEpochs } from './wal/wal-words';
 import type { ManifestView as Manifest } from '../../../shared/contract/wal';
 import { GcControls } from './wal/GcControls';
-import { PrefixScopedView } from './wal/PrefixScopedView';
+import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
 
@@ -20,7 +20,24 @@ export function ManifestView() {
   return <PrefixScopedView id="manifest" title="Manifest" Body={ManifestOf} />;
 }
 
-function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+function ManifestOf(props: PrefixBodyProps) {
+  return props.format === 'greptimedb-v1' ? <NoRegister /> : <CairnManifest {...props} />;
+}
+
+/** GreptimeDB keeps its WAL's control state in its own metadata, not beside the objects. */
+function NoRegister() {
+  return (
+    <section aria-label="No register" className="wal-panel">
+      <p>
+        GreptimeDB keeps no register beside its WAL objects: there is no writer epoch, sealed
+        directory, watermark or collection boundary to show here. Each object carries its own chain
+        link and reclaim boundary instead; the Batches view shows them.
+      </p>
+    </section>
+  );
+}
+
+function CairnManifest({ connectionId, prefix }: PrefixBodyProps) {
   const manifest = useApiQuery('wal.manifest', { connectionId, prefix });
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
   const operator = useOperator(connectionId);

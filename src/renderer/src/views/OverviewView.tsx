@@ -1,5 +1,6 @@
 /**
- * Overview: every WAL prefix of the connection with its writer epoch, objects and bytes, tail
+ * Overview: every WAL prefix of the connection (Cairn's, and GreptimeDB's with a read-only
+ * badge) with its writer epoch, objects and bytes, tail
  * hint, whether a writer of this app holds it and its poisoned / failure state; and the live
  * append-rate and ack-latency chart while the in-app load generator runs.
  */
@@ -9,6 +10,7 @@ import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useUiStore } from '../state/ui-store';
 import { formatBytes } from './format';
+import { FormatBadge } from './wal/FormatBadge';
 import { LiveChart } from './wal/LiveChart';
 import { useLiveWriter, useLoadSamples, useSelectedPrefix } from './wal/use-wal';
 import './wal/wal.css';
@@ -70,6 +72,7 @@ function PrefixRow({
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix: entry.prefix });
   const writer = useLiveWriter(connectionId, entry.openInApp ? entry.prefix : null);
   const report = inspect.data;
+  const greptime = entry.format === 'greptimedb-v1';
   const state = writer?.state.poisoned
     ? `poisoned: ${writer.state.poisoned.code}`
     : report?.failure
@@ -84,16 +87,19 @@ function PrefixRow({
       <th scope="row">
         <button type="button" className="link mono" onClick={() => select(entry.prefix)}>
           {entry.prefix}
-        </button>
+        </button>{' '}
+        <FormatBadge format={entry.format} />
       </th>
       <td className="mono">
-        {writer
-          ? String(writer.state.epoch)
-          : report
-            ? report.register.exists
-              ? String(report.register.writerEpoch)
-              : 'none'
-            : '…'}
+        {greptime
+          ? `instance ${report?.tip ? String(report.tip.epoch) : '…'}`
+          : writer
+            ? String(writer.state.epoch)
+            : report
+              ? report.register.exists
+                ? String(report.register.writerEpoch)
+                : 'none'
+              : '…'}
       </td>
       <td>
         {writer
@@ -106,14 +112,18 @@ function PrefixRow({
         {writer ? formatBytes(writer.indexedBytes) : report ? formatBytes(report.chainBytes) : '…'}
       </td>
       <td className="mono">
-        {report?.register.tail
-          ? `seq ${String(report.register.tail.seq)} · epoch ${String(report.register.tail.epoch)}`
-          : 'none'}
+        {greptime && report?.tip
+          ? `tip seq ${String(report.tip.seq)} · epoch ${String(report.tip.epoch)}`
+          : report?.register.tail
+            ? `seq ${String(report.register.tail.seq)} · epoch ${String(report.register.tail.epoch)}`
+            : 'none'}
       </td>
       <td>
-        {entry.openInApp
-          ? `open here${writer ? ` (epoch ${String(writer.state.epoch)})` : ''}`
-          : 'not in this app'}
+        {greptime
+          ? 'GreptimeDB datanode (read-only here)'
+          : entry.openInApp
+            ? `open here${writer ? ` (epoch ${String(writer.state.epoch)})` : ''}`
+            : 'not in this app'}
       </td>
       <td className={state === 'healthy' ? undefined : 'wal-warn'}>{state}</td>
     </tr>

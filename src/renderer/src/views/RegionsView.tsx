@@ -2,7 +2,8 @@
  * Regions: per region of the selected prefix its entries, first / latest / durable id,
  * obsolete watermark, objects spanned, bytes and holes. With a writer opened in the app and
  * operator mode: obsolete up to an id, obsolete all, and the region table. On a prefix this
- * app does not write, it says so and offers to open or take over the writer.
+ * app does not write, it says so and offers to open or take over the writer; on a GreptimeDB
+ * prefix, why no action applies.
  */
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -12,15 +13,16 @@ import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/Regio
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
-import { PrefixScopedView } from './wal/PrefixScopedView';
+import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import './wal/wal.css';
 
 export function RegionsView() {
   return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} />;
 }
 
-function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
   const operator = useOperator(connectionId);
+  const greptime = format === 'greptimedb-v1';
   const writer = useLiveWriter(connectionId, prefix);
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
   const regions = useApiQuery(
@@ -29,16 +31,24 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
     { refetchInterval: writer !== null ? 2000 : false },
   );
   const actions = writer !== null && operator;
+  const readOnlyReason = regions.data?.readOnlyReason ?? null;
   return (
     <div className="wal-main">
-      <WriterControls
-        connectionId={connectionId}
-        prefix={prefix}
-        writer={writer}
-        inspect={inspect.data}
-        operator={operator}
-      />
-      {writer === null && (
+      {!greptime && (
+        <WriterControls
+          connectionId={connectionId}
+          prefix={prefix}
+          writer={writer}
+          inspect={inspect.data}
+          operator={operator}
+        />
+      )}
+      {readOnlyReason !== null && (
+        <p className="muted small" role="note" aria-label="Why no region action">
+          {readOnlyReason}
+        </p>
+      )}
+      {writer === null && !greptime && (
         <p className="muted small">
           This app does not write this prefix
           {inspect.data?.register.exists ? ' (another process may)' : ''}: the table is a read-only

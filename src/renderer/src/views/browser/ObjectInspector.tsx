@@ -1,4 +1,4 @@
-/** One object: its metadata, its payload, and a raw download read in ranges. */
+/** One object: its metadata, a WAL object's parts, its payload, and a raw download read in ranges. */
 import { useState } from 'react';
 import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
@@ -6,6 +6,7 @@ import { downloadBlob } from '../../components/download';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../format';
 import { PayloadViewer } from './PayloadViewer';
+import { isWalObjectKey, WalObjectParts } from './WalObjectParts';
 
 const DOWNLOAD_CHUNK = 1024 * 1024;
 
@@ -66,6 +67,9 @@ export function ObjectInspector({
           <button type="button" onClick={() => void download()} disabled={downloading}>
             {downloading ? 'Downloading…' : 'Download raw'}
           </button>
+          {isWalObjectKey(objectKey) && (
+            <WalObjectParts connectionId={connectionId} objectKey={objectKey} />
+          )}
           <PayloadViewer bytes={object.data.bytes} totalSize={object.data.size} />
         </>
       )}

@@ -1,21 +1,34 @@
-/** One page of a prefix's objects (chain, orphans, excluded) by sequence, paged from the server. */
+/**
+ * One page of a prefix's objects by sequence, paged from the server: chain, orphans and
+ * excluded objects (Cairn's format) or objects below the reclaim boundary (GreptimeDB's).
+ */
 import { useState } from 'react';
+import type { WalFormat, WalObjectRow } from '../../../../shared/contract/wal';
 import { useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../format';
 
 const PAGE = 100;
 
+type StatusFilter = 'all' | WalObjectRow['status'];
+
+const FILTERS: Record<WalFormat, readonly StatusFilter[]> = {
+  'cairn-v1': ['all', 'chain', 'orphan', 'excluded'],
+  'greptimedb-v1': ['all', 'chain', 'orphan', 'below-boundary'],
+};
+
 export function ObjectTable({
   connectionId,
   prefix,
   live,
+  format,
 }: {
   connectionId: string;
   prefix: string;
   live: boolean;
+  format: WalFormat | null;
 }) {
-  const [status, setStatus] = useState<'all' | 'chain' | 'orphan' | 'excluded'>('all');
+  const [status, setStatus] = useState<StatusFilter>('all');
   const [offset, setOffset] = useState(0);
   const page = useApiQuery(
     'wal.objects',
@@ -27,7 +40,7 @@ export function ObjectTable({
       <header className="wal-panel-header">
         <h2>Objects</h2>
         <div role="tablist" aria-label="Object status" className="segmented">
-          {(['all', 'chain', 'orphan', 'excluded'] as const).map((candidate) => (
+          {FILTERS[format ?? 'cairn-v1'].map((candidate) => (
             <button
               key={candidate}
               type="button"

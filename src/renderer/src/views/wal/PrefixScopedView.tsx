@@ -1,15 +1,19 @@
 /**
  * The frame of every view that works on one WAL prefix: its title, the prefix picker, and
- * the body for the selected (connection, prefix), remounted when either changes so no state
+ * the format badge of a GreptimeDB prefix, and the body for the selected (connection, prefix), remounted when either changes so no state
  * of one prefix leaks into another.
  */
 import type { ComponentType } from 'react';
+import type { WalFormat } from '../../../../shared/contract/wal';
+import { FormatBadge } from './FormatBadge';
 import { PrefixPicker } from './PrefixPicker';
 import { useSelectedPrefix } from './use-wal';
 
 export interface PrefixBodyProps {
   readonly connectionId: string;
   readonly prefix: string;
+  /** Null while the prefix holds no object yet. */
+  readonly format: WalFormat | null;
 }
 
 export function PrefixScopedView({
@@ -21,15 +25,22 @@ export function PrefixScopedView({
   title: string;
   Body: ComponentType<PrefixBodyProps>;
 }) {
-  const { connectionId, prefix } = useSelectedPrefix();
+  const { connectionId, prefix, prefixes } = useSelectedPrefix();
+  const format = prefixes.data?.find((entry) => entry.prefix === prefix)?.format ?? null;
   return (
     <section aria-labelledby={`${id}-title`} className="view">
       <header className="view-header">
         <h1 id={`${id}-title`}>{title}</h1>
         <PrefixPicker />
+        <FormatBadge format={format} />
       </header>
       {prefix !== null && (
-        <Body key={`${connectionId}\n${prefix}`} connectionId={connectionId} prefix={prefix} />
+        <Body
+          key={`${connectionId}\n${prefix}`}
+          connectionId={connectionId}
+          prefix={prefix}
+          format={format}
+        />
       )}
     </section>
   );

@@ -1,0 +1,122 @@
+/**
+ * The GreptimeDB part of "Generate demo data": a prefix in GreptimeDB's own object format, as
+ * its datanodes leave one - two instances (each opened with a start object), a late object of
+ * the first landing after the second opened (an orphan), and a reclaimed range (objects below
+ * the reclaim boundary already deleted). Cairn never writes this format anywhere else: this
+ * module serves only the demo, into a store the demo checked is empty.
+ */
+import { crc32 } from '@node-rs/crc32';
+import type { ObjectIo } from '../../engine/objectio/object-io';
+import { objectKey } from '../../engine/wal/keys';
+import { makeRegionId, type RegionId } from '../../engine/wal/provider';
+
+interface DemoObject {
+  readonly seq: bigint;
+  readonly epoch: bigint;
+  readonly prev: { readonly seq: bigint; readonly epoch: bigint } | null;
+  readonly reclaimBoundary: bigint;
+  /** Region -> payloads, regions ascending. */
+  readonly regions: ReadonlyArray<readonly [RegionId, readonly Uint8Array[]]>;
+}
+
+const NO_PREDECESSOR = (1n << 64n) - 1n;
+const HEADER = 54;
+const TRAILER = 32;
+const FOOTER_ENTRY = 48;
+
+/** Lays one object out field by field (big-endian, CRC-32/IEEE), as GreptimeDB's v1 does. */
+function encode(object: DemoObject): Uint8Array {
+  const segmentSizes = object.regions.map(
+    ([, payloads]) => 12 + payloads.reduce((sum, p) => sum + 12 + p.length, 0),
+  );
+  const footerOffset = HEADER + segmentSizes.reduce((a, b) => a + b, 0);
+  const footerLength = 4 + FOOTER_ENTRY * object.regions.length;
+  const bytes = new Uint8Array(footerOffset + footerLength + TRAILER);
+  const view = new DataView(bytes.buffer);
+  bytes.set(new TextEncoder().encode('GTWALOBJ'), 0);
+  view.setUint16(8, 1);
+  view.setBigUint64(10, object.seq);
+  view.setBigUint64(18, object.epoch);
+  view.setBigUint64(26, object.prev?.seq ?? NO_PREDECESSOR);
+  view.setBigUint64(34, object.prev?.epoch ?? 0n);
+  view.setBigUint64(42, object.reclaimBoundary);
+  view.setUint32(50, crc32(bytes.subarray(0, 50)));
+  view.setUint32(footerOffset, object.regions.length);
+  let at = HEADER;
+  object.regions.forEach(([region, payloads], index) => {
+    const start = at;
+    view.setBigUint64(at, region);
+    view.setUint32(at + 8, payloads.length);
+    at += 12;
+    payloads.forEach((payload, position) => {
+      view.setBigUint64(at, (object.seq << 20n) | BigInt(position + 1));
+      view.setUint32(at + 8, payload.length);
+      bytes.set(payload, at + 12);
+      at += 12 + payload.length;
+    });
+    const entry = footerOffset + 4 + index * FOOTER_ENTRY;
+    view.setBigUint64(entry, region);
+    view.setBigUint64(entry + 8, (object.seq << 20n) | 1n);
+    view.setBigUint64(entry + 16, (object.seq << 20n) | BigInt(payloads.length));
+    view.setUint32(entry + 24, payloads.length);
+    view.setBigUint64(entry + 28, BigInt(start));
+    view.setBigUint64(entry + 36, BigInt(segmentSizes[index] ?? 0));
+    view.setUint32(entry + 44, crc32(bytes.subarray(start, at)));
+  });
+  const trailer = footerOffset + footerLength;
+  view.setBigUint64(trailer, BigInt(footerOffset));
+  view.setBigUint64(trailer + 8, BigInt(footerLength));
+  view.setUint32(trailer + 16, crc32(bytes.subarray(footerOffset, trailer)));
+  bytes.set(new TextEncoder().encode('GTWALTRL'), trailer + 24);
+  const beforeCrc = crc32(bytes.subarray(0, trailer + 20));
+  view.setUint32(trailer + 20, crc32(bytes.subarray(trailer + 24), beforeCrc));
+  return bytes;
+}
+
+const REGIONS = [makeRegionId(1024, 0), makeRegionId(1024, 1)];
+
+function rows(seq: bigint, region: RegionId, count: number): Uint8Array[] {
+  return Array.from({ length: count }, (_, i) =>
+    new TextEncoder().encode(
+      JSON.stringify({
+        table: 'cpu_metrics',
+        region: String(region),
+        seq: Number(seq),
+        row: i,
+        usage: (Number(seq) * 7 + i * 13) % 100,
+      }),
+    ),
+  );
+}
+
+function dataObject(seq: bigint, epoch: bigint, prev: bigint, reclaimBoundary: bigint): DemoObject {
+  return {
+    seq,
+    epoch,
+    prev: { seq: prev, epoch: prev === seq - 1n ? epoch : 1n },
+    reclaimBoundary,
+    regions: REGIONS.map((region) => [region, rows(seq, region, 3 + Number(seq % 3n))] as const),
+  };
+}
+
+/**
+ * Instance 1 (epoch 1) wrote seqs 0-5; instance 2 opened at seq 7 (epoch 8) above every object
+ * then present, and flushed everything below seq 4, which GreptimeDB then deleted; instance 1's
+ * create of seq 6 landed late. Returns the entries on the chain.
+ */
+export async function writeGreptimeDemo(io: ObjectIo, prefix: string): Promise<number> {
+  const objects: DemoObject[] = [];
+  for (let seq = 4n; seq <= 5n; seq++) objects.push(dataObject(seq, 1n, seq - 1n, 0n));
+  objects.push({
+    seq: 7n,
+    epoch: 8n,
+    prev: { seq: 5n, epoch: 1n },
+    reclaimBoundary: 4n,
+    regions: [],
+  });
+  for (let seq = 8n; seq <= 12n; seq++) objects.push(dataObject(seq, 8n, seq - 1n, 4n));
+  const late = dataObject(6n, 1n, 5n, 0n);
+  for (const object of [...objects, late])
+    await io.putIfAbsent(objectKey(prefix, object.seq), encode(object));
+  return objects.reduce((sum, o) => sum + o.regions.reduce((n, [, p]) => n + p.length, 0), 0);
+}

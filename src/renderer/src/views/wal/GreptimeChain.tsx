@@ -1,0 +1,130 @@
+/**
+ * The Batches view of a GreptimeDB prefix: its chain as a sequence strip (the newest objects,
+ * each instance's start object, orphans at their place, the reclaim boundary marked), the
+ * instances that wrote it, and any damaged object. Read-only: nothing here writes.
+ */
+import type { InspectView, WalObjectRef } from '../../../../shared/contract/wal';
+import { formatBytes } from '../format';
+import { FailureNotice } from './OpenFailure';
+
+/** Objects shown in the strip: the newest ones, so a long chain stays one line. */
+const STRIP_OBJECTS = 24;
+
+type StripItem =
+  | { readonly kind: 'chain' | 'orphan' | 'below'; readonly object: WalObjectRef }
+  | { readonly kind: 'boundary'; readonly seq: bigint };
+
+function stripOf(report: InspectView): StripItem[] {
+  const greptime = report.greptimedb;
+  const items: StripItem[] = [
+    ...(greptime?.chainTail ?? []).map((object) => ({ kind: 'chain' as const, object })),
+    ...report.orphans.map((object) => ({ kind: 'orphan' as const, object })),
+    ...(greptime?.belowBoundary ?? []).map((object) => ({ kind: 'below' as const, object })),
+  ].sort((a, b) => (a.object.seq < b.object.seq ? -1 : 1));
+  const shown: StripItem[] = items.slice(-STRIP_OBJECTS);
+  const boundary = greptime?.reclaimBoundary ?? 0n;
+  const at = shown.findIndex((item) => item.kind !== 'boundary' && item.object.seq >= boundary);
+  if (boundary > 0n && at >= 0) shown.splice(at, 0, { kind: 'boundary', seq: boundary });
+  return shown;
+}
+
+const LABEL = { chain: 'chain', orphan: 'orphan', below: 'below boundary' } as const;
+
+export function GreptimeChain({ report }: { report: InspectView }) {
+  const greptime = report.greptimedb;
+  if (greptime === null) return null;
+  const starts = new Set(
+    greptime.instances.flatMap((i) => (i.startSeq === null ? [] : [i.startSeq])),
+  );
+  return (
+    <section aria-label="Sequence strip" className="wal-panel">
+      <p className="muted small">
+        A GreptimeDB datanode writes this prefix: the chain as a read-only recovery finds it.
+        Orphans are never replayed; objects below the reclaim boundary were flushed and GreptimeDB
+        deletes them.
+      </p>
+      {report.failure && <FailureNotice failure={report.failure} />}
+      <ol className="strip" aria-label="Chain">
+        {stripOf(report).map((item) =>
+          item.kind === 'boundary' ? (
+            <li key="boundary" className="strip-cell warn" aria-label="Reclaim boundary">
+              <span className="strip-label">reclaim boundary</span>
+              <span className="strip-value">seq {String(item.seq)}</span>
+            </li>
+          ) : (
+            <li
+              key={item.object.key}
+              className={`strip-cell ${item.kind === 'chain' ? 'idle' : 'warn'}`}
+              aria-label={`${LABEL[item.kind]} seq ${String(item.object.seq)}`}
+              title={item.object.key}
+            >
+              <span className="strip-label">
+                {starts.has(item.object.seq) ? 'start · ' : ''}
+                {LABEL[item.kind]}
+              </span>
+              <span className="strip-value">
+                seq {String(item.object.seq)} · epoch {String(item.object.epoch)}
+              </span>
+            </li>
+          ),
+        )}
+      </ol>
+      <dl className="facts">
+        <dt>Tip</dt>
+        <dd>
+          {report.tip
+            ? `seq ${String(report.tip.seq)} · epoch ${String(report.tip.epoch)}`
+            : 'none'}
+        </dd>
+        <dt>Chain</dt>
+        <dd>
+          {report.chainObjects.toLocaleString()} objects · {formatBytes(report.chainBytes)} ·{' '}
+          {report.chainGaps} gaps
+        </dd>
+        <dt>Reclaim boundary</dt>
+        <dd>
+          seq {String(greptime.reclaimBoundary)}
+          {greptime.reclaimedLink ? ' (the objects below it are already deleted)' : ''}
+        </dd>
+        <dt>Orphans</dt>
+        <dd>{report.orphans.length}</dd>
+      </dl>
+      <table className="table" aria-label="Instances">
+        <thead>
+          <tr>
+            <th>Instance epoch</th>
+            <th>Start object</th>
+            <th>Sequences</th>
+            <th>Objects</th>
+            <th>On the chain</th>
+          </tr>
+        </thead>
+        <tbody>
+          {greptime.instances.map((instance) => (
+            <tr key={String(instance.epoch)}>
+              <td className="mono">{String(instance.epoch)}</td>
+              <td className="mono">
+                {instance.startSeq === null ? 'deleted' : String(instance.startSeq)}
+              </td>
+              <td className="mono">
+                {String(instance.firstSeq)}–{String(instance.lastSeq)}
+              </td>
+              <td>{instance.objects}</td>
+              <td>{instance.onChain}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {greptime.damaged.length > 0 && (
+        <ul aria-label="Damaged objects" className="wal-warn">
+          {greptime.damaged.map((damaged) => (
+            <li key={damaged.key} className="mono small">
+              {damaged.key}: {damaged.check}
+              {damaged.detail === '' ? '' : ` (${damaged.detail})`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
