@@ -2,7 +2,13 @@ import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './tests/support/chromium';
 
 // The operation specs run again on S3 (a StoreUnderTest of kind 's3') when the lane is set.
-const S3_SPECS = ['wal.spec.ts', 'wal-takeover.spec.ts', 'namespaces.spec.ts', 'segments.spec.ts'];
+const S3_SPECS = [
+  'greptimedb.spec.ts',
+  'wal.spec.ts',
+  'wal-takeover.spec.ts',
+  'namespaces.spec.ts',
+  'segments.spec.ts',
+];
 
 export default defineConfig<{ storeKind: 'local' | 's3' }>({
   projects: [

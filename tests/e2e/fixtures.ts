@@ -5,7 +5,9 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createBucketIfMissing } from '../../src/main/engine/objectio/s3-object-io';
+import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
+import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
+import { createBucketIfMissing, S3ObjectIo } from '../../src/main/engine/objectio/s3-object-io';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -82,6 +84,8 @@ export interface StoreUnderTest {
   readonly env: NodeJS.ProcessEnv;
   /** Opens the console and selects this store's connection. */
   open(page: Page): Promise<void>;
+  /** The store itself, for a spec that lays out objects another program would write. */
+  io(): ObjectIo;
 }
 
 async function s3Store(served: ServedApp): Promise<StoreUnderTest> {
@@ -93,6 +97,7 @@ async function s3Store(served: ServedApp): Promise<StoreUnderTest> {
     secretAccessKey: process.env.CAIRN_S3_SECRET_KEY ?? '',
   };
   await createBucketIfMissing({ bucket, endpoint, forcePathStyle: true, credentials });
+  const io = new S3ObjectIo({ bucket, endpoint, forcePathStyle: true, credentials });
   const cliFlags = ['--bucket', bucket, '--s3-endpoint', endpoint, '--path-style'];
   const env = { ...process.env, ...s3CredentialsEnv() };
   execFileSync(
@@ -118,10 +123,12 @@ async function s3Store(served: ServedApp): Promise<StoreUnderTest> {
       await page.goto(served.url);
       await page.getByRole('combobox', { name: 'Connection' }).selectOption({ label: 'Lab S3' });
     },
+    io: () => io,
   };
 }
 
 function localStore(served: ServedApp): StoreUnderTest {
+  const io = new LocalObjectIo(join(served.dataDir, 'cairn-data'));
   return {
     kind: 'local',
     name: 'Embedded store',
@@ -130,6 +137,7 @@ function localStore(served: ServedApp): StoreUnderTest {
     open: async (page) => {
       await page.goto(served.url);
     },
+    io: () => io,
   };
 }
 

@@ -49,8 +49,8 @@ describe('a GreptimeDB prefix in the console API', () => {
     await gtPrefix().writeTo(app.io);
     const listed = (await app.call('wal.prefixes', {})) as WalListedPrefix[];
     expect(listed.map((p) => [p.prefix, p.format, p.nodeId])).toEqual([
-      [GT, 'greptimedb-v1', null],
       [PREFIX, 'cairn-v1', 0n],
+      [GT, 'greptimedb-v1', null],
     ]);
     const report = (await app.call('wal.inspect', { prefix: GT })) as InspectView;
     expect(report.format).toBe('greptimedb-v1');

@@ -91,16 +91,20 @@ export class WalService {
     const { io, root } = await this.connections.io(connectionId);
     const cairnFolder = `${walRootOf(root)}/nodes/`;
     const found = await discoverPrefixes(io, root);
-    return found.prefixes
-      .filter((entry) =>
-        entry.format === 'greptimedb-v1'
-          ? true
-          : entry.nodeId !== null && entry.prefix.startsWith(cairnFolder),
-      )
-      .map((entry) => ({
-        ...entry,
-        openInApp: this.writers.has(slotOf(connectionId, entry.prefix)),
-      }));
+    return (
+      found.prefixes
+        .filter((entry) =>
+          entry.format === 'greptimedb-v1'
+            ? true
+            : entry.nodeId !== null && entry.prefix.startsWith(cairnFolder),
+        )
+        .map((entry) => ({
+          ...entry,
+          openInApp: this.writers.has(slotOf(connectionId, entry.prefix)),
+        }))
+        // The app's own prefixes first: the views select the first one by default.
+        .sort((a, b) => Number(a.format === 'greptimedb-v1') - Number(b.format === 'greptimedb-v1'))
+    );
   }
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {

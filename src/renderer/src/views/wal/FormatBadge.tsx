@@ -7,7 +7,7 @@ export const GREPTIMEDB_BADGE_TITLE =
 export function FormatBadge({ format }: { format: WalFormat | null | undefined }) {
   if (format !== 'greptimedb-v1') return null;
   return (
-    <span className="badge warn" title={GREPTIMEDB_BADGE_TITLE} aria-label="Format">
+    <span className="badge warn" title={GREPTIMEDB_BADGE_TITLE}>
       GreptimeDB v1 · read-only
     </span>
   );
