@@ -10,6 +10,7 @@ import { catalog } from './figures/catalog';
 import { consoleListing } from './figures/console-listing';
 import { cpu } from './figures/cpu';
 import { fence } from './figures/fence';
+import { greptimeOpen } from './figures/greptimedb-open';
 import { latency } from './figures/latency';
 import { open } from './figures/open';
 import { replay } from './figures/replay';
@@ -22,6 +23,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   latency,
   fence,
   open,
+  greptimedb: greptimeOpen,
   replay,
   cpu,
   catalog,

@@ -119,6 +119,16 @@ describe.each(lanes)('GreptimeDB prefix read-only on $name', (lane) => {
     expect((await replay(io, R1)).map((e) => e.payload)).toEqual(['a3', 'a4', 'a5']);
   });
 
+  it('an object larger than the suffix window is read with its header apart, and replays', async () => {
+    const io = await lane.makeIo('gt-large');
+    const builder = new GtPrefixBuilder(PREFIX);
+    builder.openInstance();
+    const big = 'x'.repeat(100 * 1024);
+    builder.append([[R1, ['small', big]]]);
+    await builder.writeTo(io);
+    expect((await replay(io, R1)).map((e) => e.payload.length)).toEqual([5, big.length]);
+  });
+
   it('a chain broken by a missing object falls back to the largest complete object', async () => {
     const io = await lane.makeIo('gt-broken');
     const builder = new GtPrefixBuilder(PREFIX);

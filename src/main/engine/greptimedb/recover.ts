@@ -39,8 +39,11 @@ export function instancesOf(
 ): GtInstance[] {
   const onChain = new Set(chain.map((o) => o.seq));
   const byEpoch = new Map<bigint, GtScannedObject[]>();
-  for (const object of objects)
-    byEpoch.set(object.epoch, [...(byEpoch.get(object.epoch) ?? []), object]);
+  for (const object of objects) {
+    const own = byEpoch.get(object.epoch);
+    if (own === undefined) byEpoch.set(object.epoch, [object]);
+    else own.push(object);
+  }
   return [...byEpoch.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([epoch, own]) => {

@@ -1,13 +1,13 @@
 /**
- * What read-only recovery reads of each object of a GreptimeDB prefix: one 54-byte prefix
- * read (the header) and one suffix read covering the trailer and footer, plus one more read
- * only when the footer is larger than the suffix window; a bounded number of objects at a
- * time. An object listed and then gone is reported missing; a damaged one is reported with
+ * What read-only recovery reads of each object of a GreptimeDB prefix: one suffix read
+ * covering the trailer and footer and one 54-byte prefix read (the header) - none when the
+ * suffix read returned the whole object - plus one more read only when the footer is larger
+ * than the suffix window; a bounded number of objects at a time. An object listed and then gone is reported missing; a damaged one is reported with
  * its `CorruptObject` (an object in Cairn's format with a `MixedFormat`) and left out of the
  * chain. Reads only.
  */
 import { isStorageError } from '../objectio/errors';
-import type { ObjectIo } from '../objectio/object-io';
+import type { GetResult, ObjectIo } from '../objectio/object-io';
 import { CorruptObjectError, MixedFormatError } from '../wal/errors';
 import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
 import type { Seq } from '../wal/ids';
@@ -16,6 +16,7 @@ import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail } from './decode'
 import {
   GT_FORMAT,
   GT_MIN_OBJECT_SIZE,
+  GT_TAIL_WINDOW_BYTES,
   gtFooterRange,
   gtHeaderRange,
   gtTailRange,
@@ -56,18 +57,35 @@ function startsWith(bytes: Uint8Array, magic: Uint8Array): boolean {
   return magic.every((byte, i) => bytes[i] === byte);
 }
 
+/**
+ * Header and tail of one object. An object no larger than the suffix window comes whole from
+ * the suffix read, header included; a larger one gets its 54-byte prefix read beside it.
+ */
+async function headAndTail(
+  io: ObjectIo,
+  listed: ListedObject,
+): Promise<{ head: Uint8Array; tail: GetResult }> {
+  if (listed.size > GT_TAIL_WINDOW_BYTES) {
+    const [head, tail] = await Promise.all([
+      io.get(listed.key, gtHeaderRange()),
+      io.get(listed.key, gtTailRange()),
+    ]);
+    return { head: head.bytes, tail };
+  }
+  const tail = await io.get(listed.key, gtTailRange());
+  const whole = tail.bytes.length === tail.size;
+  return { head: whole ? tail.bytes : (await io.get(listed.key, gtHeaderRange())).bytes, tail };
+}
+
 async function readIndex(
   io: ObjectIo,
   prefix: string,
   listed: ListedObject,
 ): Promise<GtScannedObject> {
-  const [head, tail] = await Promise.all([
-    io.get(listed.key, gtHeaderRange()),
-    io.get(listed.key, gtTailRange()),
-  ]);
-  if (startsWith(head.bytes, HEADER_MAGIC_BYTES))
+  const { head, tail } = await headAndTail(io, listed);
+  if (startsWith(head, HEADER_MAGIC_BYTES))
     throw new MixedFormatError(prefix, listed.key, GT_FORMAT, 'cairn-v1');
-  const header = decodeGtHeader(head.bytes, listed.key);
+  const header = decodeGtHeader(head, listed.key);
   const { trailer, segments } = decodeGtIndexFromTail(tail.bytes, tail.size, listed.key);
   const index =
     segments ??

@@ -3,14 +3,14 @@
  * its datanodes leave one - two instances (each opened with a start object), a late object of
  * the first landing after the second opened (an orphan), and a reclaimed range (objects below
  * the reclaim boundary already deleted). Cairn never writes this format anywhere else: this
- * module serves only the demo, into a store the demo checked is empty.
+ * module serves only the demo, into a store the demo checked is empty (and the benchmark).
  */
 import { crc32 } from '@node-rs/crc32';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { objectKey } from '../../engine/wal/keys';
 import { makeRegionId, type RegionId } from '../../engine/wal/provider';
 
-interface DemoObject {
+export interface GreptimeObjectSpec {
   readonly seq: bigint;
   readonly epoch: bigint;
   readonly prev: { readonly seq: bigint; readonly epoch: bigint } | null;
@@ -24,8 +24,11 @@ const HEADER = 54;
 const TRAILER = 32;
 const FOOTER_ENTRY = 48;
 
-/** Lays one object out field by field (big-endian, CRC-32/IEEE), as GreptimeDB's v1 does. */
-function encode(object: DemoObject): Uint8Array {
+/**
+ * Lays one object out field by field (big-endian, CRC-32/IEEE), as GreptimeDB's v1 does. Also
+ * builds the benchmark's GreptimeDB prefix.
+ */
+export function encodeGreptimeObject(object: GreptimeObjectSpec): Uint8Array {
   const segmentSizes = object.regions.map(
     ([, payloads]) => 12 + payloads.reduce((sum, p) => sum + 12 + p.length, 0),
   );
@@ -89,7 +92,12 @@ function rows(seq: bigint, region: RegionId, count: number): Uint8Array[] {
   );
 }
 
-function dataObject(seq: bigint, epoch: bigint, prev: bigint, reclaimBoundary: bigint): DemoObject {
+function dataObject(
+  seq: bigint,
+  epoch: bigint,
+  prev: bigint,
+  reclaimBoundary: bigint,
+): GreptimeObjectSpec {
   return {
     seq,
     epoch,
@@ -105,7 +113,7 @@ function dataObject(seq: bigint, epoch: bigint, prev: bigint, reclaimBoundary: b
  * create of seq 6 landed late. Returns the entries on the chain.
  */
 export async function writeGreptimeDemo(io: ObjectIo, prefix: string): Promise<number> {
-  const objects: DemoObject[] = [];
+  const objects: GreptimeObjectSpec[] = [];
   for (let seq = 4n; seq <= 5n; seq++) objects.push(dataObject(seq, 1n, seq - 1n, 0n));
   objects.push({
     seq: 7n,
@@ -117,6 +125,6 @@ export async function writeGreptimeDemo(io: ObjectIo, prefix: string): Promise<n
   for (let seq = 8n; seq <= 12n; seq++) objects.push(dataObject(seq, 8n, seq - 1n, 4n));
   const late = dataObject(6n, 1n, 5n, 0n);
   for (const object of [...objects, late])
-    await io.putIfAbsent(objectKey(prefix, object.seq), encode(object));
+    await io.putIfAbsent(objectKey(prefix, object.seq), encodeGreptimeObject(object));
   return objects.reduce((sum, o) => sum + o.regions.reduce((n, [, p]) => n + p.length, 0), 0);
 }
