@@ -32,11 +32,11 @@ import {
   type GtTrailer,
 } from './layout';
 
-function viewOf(bytes: Uint8Array): DataView {
+export function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function hasMagic(bytes: Uint8Array, at: number, magic: Uint8Array): boolean {
+export function hasMagic(bytes: Uint8Array, at: number, magic: Uint8Array): boolean {
   return magic.every((byte, i) => bytes[at + i] === byte);
 }
 

@@ -7,7 +7,7 @@
  */
 import { crc32 } from '@node-rs/crc32';
 import { CorruptObjectError, CorruptSegmentError } from '../wal/errors';
-import { decodeGtObject } from './decode';
+import { decodeGtObject, hasMagic, viewOf } from './decode';
 import {
   GT_FOOTER_COUNT_SIZE,
   GT_FOOTER_ENTRY_AT,
@@ -58,20 +58,12 @@ export interface GtObjectParts {
   readonly failure: { readonly check: string; readonly detail: string } | null;
 }
 
-function viewOf(bytes: Uint8Array): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function magicAt(bytes: Uint8Array, at: number, magic: Uint8Array): boolean {
-  return magic.every((byte, i) => bytes[at + i] === byte);
-}
-
 function headerOf(bytes: Uint8Array): GtPartsHeader | null {
   if (bytes.length < GT_HEADER_SIZE) return null;
   const view = viewOf(bytes);
   const prevSeq = view.getBigUint64(GT_HEADER_AT.predecessorSeq, false);
   return {
-    magicOk: magicAt(bytes, 0, GT_HEADER_MAGIC_BYTES),
+    magicOk: hasMagic(bytes, 0, GT_HEADER_MAGIC_BYTES),
     version: view.getUint16(GT_HEADER_AT.version, false),
     seq: view.getBigUint64(GT_HEADER_AT.seq, false),
     epoch: view.getBigUint64(GT_HEADER_AT.epoch, false),
@@ -136,7 +128,7 @@ export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts 
   const footerOffset = view.getBigUint64(at + GT_TRAILER_AT.footerOffset, false);
   const footerLength = view.getBigUint64(at + GT_TRAILER_AT.footerLength, false);
   const trailer = {
-    magicOk: magicAt(bytes, at + GT_TRAILER_AT.magic, GT_TRAILER_MAGIC_BYTES),
+    magicOk: hasMagic(bytes, at + GT_TRAILER_AT.magic, GT_TRAILER_MAGIC_BYTES),
     footerOffset,
     footerLength,
     objectCrcOk: objectCrcOk(bytes, view.getUint32(at + GT_TRAILER_AT.objectCrc, false)),

@@ -51,27 +51,24 @@ export async function verifyTarget(io: ObjectIo, target: ReadTarget): Promise<Ve
     : verifyPrefix(io, target.config);
 }
 
+/** The one face both formats' read-only logs show. */
+function anyLog(format: WalFormat, log: Omit<AnyReadOnlyLog, 'format'>): AnyReadOnlyLog {
+  return {
+    format,
+    prefix: log.prefix,
+    catalog: log.catalog,
+    read: (provider, from) => log.read(provider, from),
+  };
+}
+
 export async function openTargetReadOnly(
   io: ObjectIo,
   target: ReadTarget,
 ): Promise<AnyReadOnlyLog> {
-  if (target.format === GT_FORMAT) {
-    const log = await openGtReadOnly(io, target.prefix);
-    return {
-      format: GT_FORMAT,
-      prefix: log.prefix,
-      catalog: log.catalog,
-      read: (p, from) => log.read(p, from),
-    };
-  }
+  if (target.format === GT_FORMAT)
+    return anyLog(GT_FORMAT, await openGtReadOnly(io, target.prefix));
   try {
-    const log = await openReadOnly(io, target.config);
-    return {
-      format: CAIRN_FORMAT,
-      prefix: log.prefix,
-      catalog: log.catalog,
-      read: (p, from) => log.read(p, from),
-    };
+    return anyLog(CAIRN_FORMAT, await openReadOnly(io, target.config));
   } catch (error) {
     throw isWalError(error, 'CorruptObject')
       ? await explainCorruption(io, target.prefix, CAIRN_FORMAT, error)

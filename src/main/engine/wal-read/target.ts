@@ -10,7 +10,7 @@ import { normalizePrefix } from '../greptimedb/prefix';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectStoreWalConfigInput } from '../wal/config';
 import { InvalidPrefixError, ReadOnlyFormatError } from '../wal/errors';
-import { CAIRN_FORMAT, detectFormat } from './format';
+import { CAIRN_FORMAT, detectFormat, type WalFormat } from './format';
 
 export type ReadTarget =
   | {
@@ -48,13 +48,21 @@ export function cairnConfigOf(
   return parsed === null ? null : { ...extra, ...parsed };
 }
 
+/** The normalised prefix and the format its objects are in (null: no object yet). */
+async function formatAt(
+  io: ObjectIo,
+  rawPrefix: string,
+): Promise<{ prefix: string; format: WalFormat | null }> {
+  const prefix = normalizePrefix(rawPrefix);
+  return { prefix, format: await detectFormat(io, prefix) };
+}
+
 export async function resolveReadTarget(
   io: ObjectIo,
   rawPrefix: string,
   extra: Partial<ObjectStoreWalConfigInput> = {},
 ): Promise<ReadTarget> {
-  const prefix = normalizePrefix(rawPrefix);
-  const format = await detectFormat(io, prefix);
+  const { prefix, format } = await formatAt(io, rawPrefix);
   if (format === GT_FORMAT) return { format, prefix };
   const config = cairnConfigOf(prefix, extra);
   if (config !== null) return { format: CAIRN_FORMAT, prefix, config };
@@ -69,8 +77,7 @@ export async function resolveWriteTarget(
   rawPrefix: string,
   extra: Partial<ObjectStoreWalConfigInput> = {},
 ): Promise<ObjectStoreWalConfigInput> {
-  const prefix = normalizePrefix(rawPrefix);
-  const format = await detectFormat(io, prefix);
+  const { prefix, format } = await formatAt(io, rawPrefix);
   if (format === GT_FORMAT) throw new ReadOnlyFormatError(prefix, GT_FORMAT);
   const config = cairnConfigOf(prefix, extra);
   if (config === null) throw new InvalidPrefixError(prefix, CAIRN_LAYOUT_RULE);
