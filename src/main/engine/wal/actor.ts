@@ -205,7 +205,7 @@ export class WriterActor {
 
   append(entries: readonly WalEntry[]): Promise<AppendResult> {
     this.checkUsable();
-    checkAppendFitsAnObject(entries);
+    checkAppendFitsAnObject(entries, this.config.maxObjectBytes);
     if (entries.length === 0) return Promise.resolve({ lastEntryIds: new Map() });
     return new Promise<AppendResult>((resolve, reject) => {
       this.commands.push({
