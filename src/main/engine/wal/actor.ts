@@ -286,7 +286,8 @@ export class WriterActor {
     });
   }
 
-  /** The largest durable, indexed (and fenced) id of the region, 0 if none. */
+  /** The region's latest id: its largest durable, indexed (and fenced) id, or its persisted
+   * watermark if larger (wal.md: never below the watermark after GC), 0 if none. */
   durableEntryId(region: RegionId): EntryId {
     return this.session.catalog.latestEntryId(region);
   }

@@ -52,7 +52,9 @@ export interface RegionSummary {
   readonly entries: number;
   /** First id still indexed, 0 if none. */
   readonly firstId: EntryId;
-  /** Largest id ever indexed (kept when GC drops its object), 0 if none. */
+  /** The region's latest id: the larger of the largest id ever indexed (kept when GC drops
+   * its object) and the watermark, so a wholly collected region never reports 0 (or any id)
+   * below its own watermark. 0 if neither. */
   readonly latestId: EntryId;
   readonly watermark: EntryId;
   readonly objects: number;
@@ -196,7 +198,7 @@ class RegionState {
       regionId: this.regionId,
       entries: this.entryCount,
       firstId: this.seq.length === 0 ? NO_ENTRY : idOf(this.seq.at(0), this.firstPosition.at(0)),
-      latestId: this.latestId,
+      latestId: this.latestId > this.watermark ? this.latestId : this.watermark,
       watermark: this.watermark,
       objects: this.seq.length,
       bytes: this.byteCount,
@@ -267,8 +269,19 @@ export class ObjectCatalog {
     for (let i = 0; i < this.seq.length; i++) yield this.objectAt(i);
   }
 
-  /** The largest indexed id of the region (0 if none); the watermark does not affect it. */
+  /**
+   * The region's latest id: the larger of its largest indexed id and its watermark (0 if
+   * neither). A recovery never indexes objects below the boundary, so a region GC collected
+   * whole has no indexed id; its persisted watermark still names how far it went.
+   */
   latestEntryId(region: RegionId): EntryId {
+    const indexed = this.indexedEntryId(region);
+    const watermark = this.watermark(region);
+    return indexed > watermark ? indexed : watermark;
+  }
+
+  /** The largest id of the region this catalog indexed (0 if none), whatever the watermark. */
+  indexedEntryId(region: RegionId): EntryId {
     return this.regionState(region)?.latestId ?? NO_ENTRY;
   }
 
@@ -392,7 +405,7 @@ export class ObjectCatalog {
           `ids ${segment.firstId}..${segment.lastId} of region ${region} are not positions of the object's sequence`,
         );
       }
-      const latest = this.latestEntryId(segment.regionId);
+      const latest = this.indexedEntryId(segment.regionId);
       if (segment.firstId <= latest)
         reject(`ids of region ${region} do not increase: ${segment.firstId} after ${latest}`);
     }
