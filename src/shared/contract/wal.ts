@@ -262,6 +262,17 @@ export const WriterStateView = z.object({
   nextSeq: z.bigint(),
   certified: z.bigint(),
   gapBlocked: z.boolean(),
+  /** The writer is re-opening itself under a new epoch: its start gap was spent. */
+  reopening: z.boolean(),
+  reopens: z.number(),
+  lastReopen: z
+    .object({
+      fromEpoch: z.bigint(),
+      toEpoch: z.bigint(),
+      attempts: z.number(),
+      atMs: z.number(),
+    })
+    .nullable(),
   fenceRound: z.object({ covers: z.number(), elapsedMs: z.number() }).nullable(),
   unpersistedBytes: z.number(),
   stopping: z.boolean(),

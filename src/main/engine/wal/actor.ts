@@ -24,6 +24,7 @@ import {
   PoisonedError,
   SequenceExhaustedError,
   StoppedError,
+  WriterReopenedError,
 } from './errors';
 import { encodeObject, type ObjectLink } from './format';
 import { MAX_SEQ, NO_ENTRY, seqOf, type EntryId, type Seq } from './ids';
@@ -43,6 +44,13 @@ import {
   type AppendWaiter,
 } from './actor/open-batch';
 import { isUnindexed, moveTo, type SealedBatch } from './actor/sealed-batch';
+import {
+  isStartGapSpent,
+  reopenInPlace,
+  ReopenPacer,
+  type GapFacts,
+  type ReopenOutcome,
+} from './actor/gap-reopen';
 
 /** The start gap of control.md point 2: creates only below B + START_GAP. */
 export const START_GAP = 64n;
@@ -99,6 +107,11 @@ export interface WriterStateSnapshot {
   /** B: the highest certified sequence; creates run only below B + 64. */
   readonly certified: Seq;
   readonly gapBlocked: boolean;
+  /** Re-opening itself under a new epoch because its start gap was spent (gap-reopen.ts). */
+  readonly reopening: boolean;
+  /** Reopens of this writer so far, and the last one. */
+  readonly reopens: number;
+  readonly lastReopen: (ReopenOutcome & { readonly atMs: number }) | null;
   readonly fenceRound: { readonly covers: number; readonly elapsedMs: number } | null;
   readonly unpersistedBytes: number;
   readonly stopping: boolean;
@@ -179,6 +192,11 @@ export class WriterActor {
   private kicking = false;
   private kickAgain = false;
   private readonly listeners = new Set<(state: WriterStateSnapshot) => void>();
+  /** A running reopen of a spent start gap, null when none. */
+  private reopen: Promise<void> | null = null;
+  private readonly reopenPacer = new ReopenPacer();
+  private reopens = 0;
+  private lastReopen: WriterStateSnapshot['lastReopen'] = null;
   private notifyScheduled = false;
 
   constructor(
@@ -359,6 +377,9 @@ export class WriterActor {
       nextSeq: this.nextSeq,
       certified: this.certified,
       gapBlocked: firstQueued !== undefined && !this.withinGap(firstQueued.seq),
+      reopening: this.reopen !== null,
+      reopens: this.reopens,
+      lastReopen: this.lastReopen,
       fenceRound:
         this.round === null
           ? null
@@ -401,12 +422,13 @@ export class WriterActor {
   }
 
   private step(): void {
-    if (this.terminal === null && !this.halted) {
+    if (this.terminal === null && !this.halted && this.reopen === null) {
       this.drainCommands();
       this.sealWhenDue();
       this.startCreates();
       this.startFenceRound();
       this.checkExhausted();
+      this.healSpentGap();
     }
     this.finishStopWhenDone();
   }
@@ -751,6 +773,7 @@ export class WriterActor {
       }
       this.batches.shift();
       moveTo(batch, 'committed');
+      this.reopenPacer.landed();
       this.metrics.indexedObjects.inc();
       this.metrics.indexedBytes.inc(batch.encoded.bytes.length);
       this.metrics.sealToDurableSeconds.observe((now - batch.sealedAt) / 1000);
@@ -862,21 +885,86 @@ export class WriterActor {
 
   /** durable: the open batch and sealed batches whose create has not started get `Stopped`. */
   private stopDurable(stopped: StoppedError): void {
-    if (this.open !== null) {
-      for (const waiter of this.open.waiters) waiter.reject(stopped);
-      if (this.flushTimer !== null) clearTimeout(this.flushTimer);
-      this.open = null;
-    }
+    this.discardOpenBatch(stopped);
     this.failBatches(
       this.batches.filter((b) => b.phase === 'queued'),
       stopped,
     );
   }
 
+  /** The open batch's waiters fail with `error`; its sequence is never used. */
+  private discardOpenBatch(error: Error): void {
+    if (this.open === null) return;
+    for (const waiter of this.open.waiters) waiter.reject(error);
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.open = null;
+  }
+
+  // ---- a spent start gap (actor/gap-reopen.ts) --------------------------------------------
+
+  /** Re-opens under a new epoch once nothing can certify a higher B; admitted appends fail. */
+  private healSpentGap(): void {
+    if (!isStartGapSpent(this.gapFacts())) return;
+    const reason = `start gap spent: every sequence below ${this.certified + START_GAP} consumed, none certifiable`;
+    const cause = new WriterReopenedError(this.session.prefix, this.session.epoch, reason);
+    this.discardOpenBatch(cause);
+    this.failBatches(this.batches.slice(), cause);
+    this.reopen = reopenInPlace(this.session, this.reopenPacer, () => !this.stopping, this.metrics)
+      .then(
+        (outcome) => this.adoptReopen(outcome),
+        (error: unknown) =>
+          this.poison(
+            error instanceof FencedError
+              ? error
+              : new PoisonedError(error instanceof Error ? error : new Error(String(error))),
+          ),
+      )
+      .finally(() => {
+        this.reopen = null;
+        this.kick();
+      });
+  }
+
+  /** The session was re-opened in place: the actor starts over from its start object. */
+  private adoptReopen(outcome: ReopenOutcome): void {
+    this.nextSeq = this.session.nextSeq;
+    this.certified = this.session.startObject.seq;
+    this.highestLanded = this.session.startObject.seq;
+    this.lastTail = this.session.register.current().control.tail;
+    this.reopens += 1;
+    this.lastReopen = { ...outcome, atMs: Date.now() };
+    this.metrics.gapReopens.inc();
+  }
+
+  private gapFacts(): GapFacts {
+    const busy =
+      this.terminal !== null ||
+      this.halted ||
+      this.commandBusy ||
+      this.round !== null ||
+      this.reopen !== null;
+    return {
+      ackMode: this.config.ackMode,
+      ackFence: this.config.ackFence,
+      stopping: this.stopping,
+      busy,
+      createsInFlight: this.inFlight.size + this.orphanCreates,
+      onlyQueued: this.batches.every((b) => b.phase === 'queued'),
+      firstQueuedSeq: this.batches.find((b) => b.phase === 'queued')?.seq ?? null,
+      certified: this.certified,
+      gap: START_GAP,
+      highestLanded: this.highestLanded,
+    };
+  }
+
   private finishStopWhenDone(): void {
     if (!this.stopping || this.stopFinishing) return;
     const settled =
-      this.batches.length === 0 && this.round === null && !this.commandBusy && !this.halted;
+      this.batches.length === 0 &&
+      this.round === null &&
+      !this.commandBusy &&
+      !this.halted &&
+      this.reopen === null;
     if (this.terminal === null && !settled) return;
     this.stopFinishing = true;
     if (this.tailTimer !== null) clearInterval(this.tailTimer);
@@ -936,7 +1024,7 @@ export class WriterActor {
 
   private writeTailHint(): void {
     const tip = this.session.catalog.tip();
-    if (tip === null || this.terminal !== null || this.stopping) return;
+    if (tip === null || this.terminal !== null || this.stopping || this.reopen !== null) return;
     if (
       this.lastTail !== null &&
       this.lastTail.seq === tip.seq &&

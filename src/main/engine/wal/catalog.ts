@@ -208,17 +208,18 @@ class RegionState {
 }
 
 export class ObjectCatalog {
-  private readonly seq = doubles();
-  private readonly epoch = u64s();
+  // Not readonly only so that `adopt` can take another catalog's columns whole.
+  private seq = doubles();
+  private epoch = u64s();
   /** -1 when the object has no link. */
-  private readonly linkSeq = doubles();
-  private readonly linkEpoch = u64s();
-  private readonly size = doubles();
+  private linkSeq = doubles();
+  private linkEpoch = u64s();
+  private size = doubles();
   /** Where each object's region ordinals start in `objectRegions` (they run to the next start). */
-  private readonly regionsStart = doubles();
-  private readonly objectRegions = u32s();
-  private readonly regionOrdinals = new Map<RegionId, number>();
-  private readonly regionStates: RegionState[] = [];
+  private regionsStart = doubles();
+  private objectRegions = u32s();
+  private regionOrdinals = new Map<RegionId, number>();
+  private regionStates: RegionState[] = [];
   private byteCount = 0;
 
   constructor(readonly prefix: string) {}
@@ -257,6 +258,29 @@ export class ObjectCatalog {
       this.stateAt(ordinal).add(seq, segment);
     }
     this.byteCount += object.size;
+  }
+
+  /**
+   * Takes over the contents of `recovered`, a catalog of the same prefix built by a newer
+   * recovery (a writer that re-opened itself): the holders of this object - readers, the
+   * console - see the new chain without being told. Holes met by reads stay (in memory, as
+   * ever). `recovered` must not be used afterwards.
+   */
+  adopt(recovered: ObjectCatalog): void {
+    if (recovered.prefix !== this.prefix)
+      throw new Error(`catalog of ${recovered.prefix} cannot replace one of ${this.prefix}`);
+    const holes = this.regionStates.flatMap((state) => state.holes);
+    this.seq = recovered.seq;
+    this.epoch = recovered.epoch;
+    this.linkSeq = recovered.linkSeq;
+    this.linkEpoch = recovered.linkEpoch;
+    this.size = recovered.size;
+    this.regionsStart = recovered.regionsStart;
+    this.objectRegions = recovered.objectRegions;
+    this.regionOrdinals = recovered.regionOrdinals;
+    this.regionStates = recovered.regionStates;
+    this.byteCount = recovered.byteCount;
+    for (const hole of holes) this.recordHole(hole);
   }
 
   object(seq: Seq): CatalogObject | undefined {

@@ -94,6 +94,24 @@ export async function openWriter(
   return openAsHolder(io, config, prefix, register, options.metrics);
 }
 
+/**
+ * A writer that re-opens itself (wal.md: its start gap is spent): step (a) from the register
+ * version it holds, with a new writer id (`Fenced` if another writer took the prefix: a reopen
+ * never takes over), then (b)-(e) exactly as any open, so its earlier epoch gets its seal
+ * record in (d) and any late object of it above that record is excluded for good. Returns
+ * the new session; the caller adopts it.
+ */
+export async function reopenWriter(
+  session: WriterSession,
+  metrics?: WalMetrics,
+): Promise<WriterSession> {
+  const register = session.register;
+  if (!(register instanceof EpochRegister))
+    throw new TypeError(`the writer of ${session.prefix} has no epoch register to re-open from`);
+  await register.retakeEpoch(newWriterId()); // (a)
+  return openAsHolder(session.io, session.config, session.prefix, register, metrics);
+}
+
 /** A maintenance open: step (a) only. */
 export function openMaintenance(
   io: ObjectIo,
