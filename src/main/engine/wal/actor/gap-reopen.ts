@@ -46,8 +46,7 @@ export interface GapFacts {
 /** True when the writer's start gap is spent and only a reopen can renew it. */
 export function isStartGapSpent(facts: GapFacts): boolean {
   if (facts.ackMode !== 'durable' || facts.stopping || facts.busy) return false;
-  if (facts.createsInFlight > 0 || !facts.onlyQueued || facts.firstQueuedSeq === null)
-    return false;
+  if (facts.createsInFlight > 0 || !facts.onlyQueued || facts.firstQueuedSeq === null) return false;
   if (facts.firstQueuedSeq < facts.certified + facts.gap) return false;
   // A landed object above B is certified by the next fence round (register fence only).
   const fenceCanCertify = facts.ackFence === 'register' && facts.highestLanded > facts.certified;
