@@ -280,6 +280,7 @@ export const WriterStateView = z.object({
   poisoned: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 export type WriterStateView = z.infer<typeof WriterStateView>;
+export type WriterReopenView = NonNullable<WriterStateView['lastReopen']>;
 
 export const WriterView = z.object({
   state: WriterStateView,
@@ -553,6 +554,13 @@ export type WalEvent =
       readonly progress: ReplayProgress;
     }
   | { readonly type: 'wal.replay.done'; readonly jobId: string; readonly progress: ReplayProgress }
+  | {
+      /** The writer re-opened itself under a new epoch: its start gap was spent (wal.md). */
+      readonly type: 'wal.writer.reopened';
+      readonly connectionId: string;
+      readonly prefix: string;
+      readonly reopen: WriterReopenView;
+    }
   | {
       readonly type: 'wal.gc.collected';
       readonly connectionId: string;
