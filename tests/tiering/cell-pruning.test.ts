@@ -37,71 +37,80 @@ async function storedVersions(io: MemoryObjectIo, cell: string): Promise<number[
 }
 
 describe('tiering cells are pruned', () => {
-  it('several managers, lost responses, concurrent prunes, a stale updater: every event once, the cell bounded', async () => {
-    const inner = new MemoryObjectIo();
-    const io = new FaultyObjectIo(inner);
-    const tp: TopicIdPartition = topicPartition(3);
-    const managers = Array.from(
-      { length: MANAGERS },
-      (_, i) => new ObjectRemoteLogMetadataManager(io, ROOT, { writerId: `m${i}` }),
-    );
-    // The stale one loads the cell early, then stays quiet while the others write past it.
-    const stale = new ObjectRemoteLogMetadataManager(io, ROOT, { writerId: 'stale' });
-    const early = segment(tp, { start: 1_000_000, end: 1_000_009 });
-    await stale.addRemoteLogSegmentMetadata(early);
-    const staleBase = await committedVersionOf(io, tp);
+  // 64: the rule as shipped; 2: prunes overlap each other and almost every write.
+  it.each([PRUNE_EVERY_VERSIONS, 2])(
+    'every %s versions, several managers, lost responses, concurrent prunes, a stale updater: every event once, the cell bounded',
+    async (every) => {
+      const inner = new MemoryObjectIo();
+      const io = new FaultyObjectIo(inner);
+      const tp: TopicIdPartition = topicPartition(3);
+      const managers = Array.from(
+        { length: MANAGERS },
+        (_, i) =>
+          new ObjectRemoteLogMetadataManager(io, ROOT, {
+            writerId: `m${i}`,
+            pruneEveryVersions: every === PRUNE_EVERY_VERSIONS ? undefined : every,
+          }),
+      );
+      // The stale one loads the cell early, then stays quiet while the others write past it.
+      const stale = new ObjectRemoteLogMetadataManager(io, ROOT, { writerId: 'stale' });
+      const early = segment(tp, { start: 1_000_000, end: 1_000_009 });
+      await stale.addRemoteLogSegmentMetadata(early);
+      const staleBase = await committedVersionOf(io, tp);
 
-    // Lost responses scattered through the run (created, answer lost / 5xx).
-    for (let i = 0; i < 12; i++) {
-      io.inject({
-        op: 'putIfAbsent',
-        key: /\/tiering\//,
-        kind: i % 2 === 0 ? 'apply-then-lose' : 'apply-then-5xx',
-        count: 1,
-      });
-    }
-    const written: RemoteLogSegmentMetadata[][] = managers.map(() => []);
-    await Promise.all(
-      managers.map(async (manager, m) => {
-        for (let i = 0; i < SEGMENTS_EACH; i++) {
-          const s = segment(tp, {
-            start: (m * SEGMENTS_EACH + i) * 10,
-            end: (m * SEGMENTS_EACH + i) * 10 + 9,
-          });
-          const finished = update(s, 'COPY_SEGMENT_FINISHED');
-          await untilApplied(() => manager.addRemoteLogSegmentMetadata(s));
-          await untilApplied(() => manager.updateRemoteLogSegmentMetadata(finished));
-          written[m]!.push(s);
-        }
-      }),
-    );
-    expect(io.fired).toBe(12);
-    io.clear();
+      // Lost responses scattered through the run (created, answer lost / 5xx).
+      for (let i = 0; i < 12; i++) {
+        io.inject({
+          op: 'putIfAbsent',
+          key: /\/tiering\//,
+          kind: i % 2 === 0 ? 'apply-then-lose' : 'apply-then-5xx',
+          count: 1,
+        });
+      }
+      const written: RemoteLogSegmentMetadata[][] = managers.map(() => []);
+      await Promise.all(
+        managers.map(async (manager, m) => {
+          for (let i = 0; i < SEGMENTS_EACH; i++) {
+            const s = segment(tp, {
+              start: (m * SEGMENTS_EACH + i) * 10,
+              end: (m * SEGMENTS_EACH + i) * 10 + 9,
+            });
+            const finished = update(s, 'COPY_SEGMENT_FINISHED');
+            await untilApplied(() => manager.addRemoteLogSegmentMetadata(s));
+            await untilApplied(() => manager.updateRemoteLogSegmentMetadata(finished));
+            written[m]!.push(s);
+          }
+        }),
+      );
+      expect(io.fired).toBe(12);
+      io.clear();
 
-    // The stale manager's base was pruned long ago: its update meets Conflict and re-reads.
-    const cell = stale.cellNameOf(tp);
-    expect((await storedVersions(inner, cell))[0]).toBeGreaterThan(staleBase + 1);
-    expect(stale.appliedVersion(tp)).toBe(staleBase);
-    await stale.updateRemoteLogSegmentMetadata(update(early, 'COPY_SEGMENT_FINISHED'));
+      // The stale manager's base was pruned long ago: its update meets Conflict and re-reads.
+      const cell = stale.cellNameOf(tp);
+      expect((await storedVersions(inner, cell))[0]).toBeGreaterThan(staleBase + 1);
+      expect(stale.appliedVersion(tp)).toBe(staleBase);
+      await stale.updateRemoteLogSegmentMetadata(update(early, 'COPY_SEGMENT_FINISHED'));
 
-    // Every event applied exactly once: one version per event, nothing lost or doubled.
-    const events = 2 + MANAGERS * SEGMENTS_EACH * 2;
-    expect(await committedVersionOf(io, tp)).toBe(events);
-    const reader = new ObjectRemoteLogMetadataManager(io, ROOT);
-    await reader.assignPartitions([tp]);
-    expect(await reader.caughtUp(tp)).toBe(true);
-    const listed = await reader.listRemoteLogSegments(tp);
-    const expected = [early, ...written.flat()].map((s) => s.segmentId.id).sort();
-    expect(listed.map((s) => s.segmentId.id).sort()).toEqual(expected);
-    expect(listed.every((s) => s.state === 'COPY_SEGMENT_FINISHED')).toBe(true);
+      // Every event applied exactly once: one version per event, nothing lost or doubled.
+      const events = 2 + MANAGERS * SEGMENTS_EACH * 2;
+      expect(await committedVersionOf(io, tp)).toBe(events);
+      const reader = new ObjectRemoteLogMetadataManager(io, ROOT);
+      await reader.assignPartitions([tp]);
+      expect(await reader.caughtUp(tp)).toBe(true);
+      const listed = await reader.listRemoteLogSegments(tp);
+      const expected = [early, ...written.flat()].map((s) => s.segmentId.id).sort();
+      expect(listed.map((s) => s.segmentId.id).sort()).toEqual(expected);
+      expect(listed.every((s) => s.state === 'COPY_SEGMENT_FINISHED')).toBe(true);
 
-    // Bounded: at most the newest 16 plus the writes since the last multiple of 64.
-    const versions = await storedVersions(inner, cell);
-    expect(versions.length).toBeLessThanOrEqual(MIN_KEPT_VERSIONS + PRUNE_EVERY_VERSIONS);
-    expect(versions[versions.length - 1]).toBe(events);
-    // Pruned strictly from the bottom: what is stored is one unbroken run up to the newest.
-    expect(versions).toEqual(
-      Array.from({ length: versions.length }, (_, i) => events - versions.length + 1 + i),
-    );
-  }, 60_000);
+      // Bounded: at most the newest 16 plus the writes since the last multiple of 64.
+      const versions = await storedVersions(inner, cell);
+      expect(versions.length).toBeLessThanOrEqual(MIN_KEPT_VERSIONS + every);
+      expect(versions[versions.length - 1]).toBe(events);
+      // Pruned strictly from the bottom: what is stored is one unbroken run up to the newest.
+      expect(versions).toEqual(
+        Array.from({ length: versions.length }, (_, i) => events - versions.length + 1 + i),
+      );
+    },
+    60_000,
+  );
 });
