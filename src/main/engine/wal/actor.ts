@@ -44,13 +44,7 @@ import {
   type AppendWaiter,
 } from './actor/open-batch';
 import { isUnindexed, moveTo, type SealedBatch } from './actor/sealed-batch';
-import {
-  isStartGapSpent,
-  reopenInPlace,
-  ReopenPacer,
-  type GapFacts,
-  type ReopenOutcome,
-} from './actor/gap-reopen';
+import { GapReopener, isStartGapSpent, type ReopenRecord } from './actor/gap-reopen';
 
 /** The start gap of control.md point 2: creates only below B + START_GAP. */
 export const START_GAP = 64n;
@@ -108,10 +102,9 @@ export interface WriterStateSnapshot {
   readonly certified: Seq;
   readonly gapBlocked: boolean;
   /** Re-opening itself under a new epoch because its start gap was spent (gap-reopen.ts). */
-  readonly reopening: boolean;
-  /** Reopens of this writer so far, and the last one. */
-  readonly reopens: number;
-  readonly lastReopen: (ReopenOutcome & { readonly atMs: number }) | null;
+  readonly reopening: ReopenRecord['reopening'];
+  readonly reopens: ReopenRecord['reopens'];
+  readonly lastReopen: ReopenRecord['lastReopen'];
   readonly fenceRound: { readonly covers: number; readonly elapsedMs: number } | null;
   readonly unpersistedBytes: number;
   readonly stopping: boolean;
@@ -192,11 +185,8 @@ export class WriterActor {
   private kicking = false;
   private kickAgain = false;
   private readonly listeners = new Set<(state: WriterStateSnapshot) => void>();
-  /** A running reopen of a spent start gap, null when none. */
-  private reopen: Promise<void> | null = null;
-  private readonly reopenPacer = new ReopenPacer();
-  private reopens = 0;
-  private lastReopen: WriterStateSnapshot['lastReopen'] = null;
+  /** Reopens after a spent start gap (actor/gap-reopen.ts). */
+  private readonly gap = new GapReopener();
   private notifyScheduled = false;
 
   constructor(
@@ -377,9 +367,7 @@ export class WriterActor {
       nextSeq: this.nextSeq,
       certified: this.certified,
       gapBlocked: firstQueued !== undefined && !this.withinGap(firstQueued.seq),
-      reopening: this.reopen !== null,
-      reopens: this.reopens,
-      lastReopen: this.lastReopen,
+      ...this.gap.record(),
       fenceRound:
         this.round === null
           ? null
@@ -422,7 +410,7 @@ export class WriterActor {
   }
 
   private step(): void {
-    if (this.terminal === null && !this.halted && this.reopen === null) {
+    if (this.terminal === null && !this.halted && !this.gap.active) {
       this.drainCommands();
       this.sealWhenDue();
       this.startCreates();
@@ -773,7 +761,7 @@ export class WriterActor {
       }
       this.batches.shift();
       moveTo(batch, 'committed');
-      this.reopenPacer.landed();
+      this.gap.landed();
       this.metrics.indexedObjects.inc();
       this.metrics.indexedBytes.inc(batch.encoded.bytes.length);
       this.metrics.sealToDurableSeconds.observe((now - batch.sealedAt) / 1000);
@@ -904,50 +892,11 @@ export class WriterActor {
 
   /** Re-opens under a new epoch once nothing can certify a higher B; admitted appends fail. */
   private healSpentGap(): void {
-    if (!isStartGapSpent(this.gapFacts())) return;
-    const reason = `start gap spent: every sequence below ${this.certified + START_GAP} consumed, none certifiable`;
-    const cause = new WriterReopenedError(this.session.prefix, this.session.epoch, reason);
-    this.discardOpenBatch(cause);
-    this.failBatches(this.batches.slice(), cause);
-    this.reopen = reopenInPlace(this.session, this.reopenPacer, () => !this.stopping, this.metrics)
-      .then(
-        (outcome) => this.adoptReopen(outcome),
-        (error: unknown) =>
-          this.poison(
-            error instanceof FencedError
-              ? error
-              : new PoisonedError(error instanceof Error ? error : new Error(String(error))),
-          ),
-      )
-      .finally(() => {
-        this.reopen = null;
-        this.kick();
-      });
-  }
-
-  /** The session was re-opened in place: the actor starts over from its start object. */
-  private adoptReopen(outcome: ReopenOutcome): void {
-    this.nextSeq = this.session.nextSeq;
-    this.certified = this.session.startObject.seq;
-    this.highestLanded = this.session.startObject.seq;
-    this.lastTail = this.session.register.current().control.tail;
-    this.reopens += 1;
-    this.lastReopen = { ...outcome, atMs: Date.now() };
-    this.metrics.gapReopens.inc();
-  }
-
-  private gapFacts(): GapFacts {
-    const busy =
-      this.terminal !== null ||
-      this.halted ||
-      this.commandBusy ||
-      this.round !== null ||
-      this.reopen !== null;
-    return {
+    const facts = {
       ackMode: this.config.ackMode,
       ackFence: this.config.ackFence,
       stopping: this.stopping,
-      busy,
+      busy: this.terminal !== null || this.halted || this.commandBusy || this.round !== null,
       createsInFlight: this.inFlight.size + this.orphanCreates,
       onlyQueued: this.batches.every((b) => b.phase === 'queued'),
       firstQueuedSeq: this.batches.find((b) => b.phase === 'queued')?.seq ?? null,
@@ -955,6 +904,27 @@ export class WriterActor {
       gap: START_GAP,
       highestLanded: this.highestLanded,
     };
+    if (this.gap.active || !isStartGapSpent(facts)) return;
+    const reason = `start gap spent: every sequence below ${this.certified + START_GAP} consumed, none certifiable`;
+    const cause = new WriterReopenedError(this.session.prefix, this.session.epoch, reason);
+    this.discardOpenBatch(cause);
+    this.failBatches(this.batches.slice(), cause);
+    this.gap.start(
+      this.session,
+      this.metrics,
+      () => !this.stopping,
+      (error) => {
+        if (error === null) {
+          // The session was re-opened in place: start over from its start object.
+          this.nextSeq = this.session.nextSeq;
+          this.certified = this.highestLanded = this.session.startObject.seq;
+          this.lastTail = this.session.register.current().control.tail;
+        } else {
+          this.poison(error instanceof FencedError ? error : new PoisonedError(error));
+        }
+        this.kick();
+      },
+    );
   }
 
   private finishStopWhenDone(): void {
@@ -964,7 +934,7 @@ export class WriterActor {
       this.round === null &&
       !this.commandBusy &&
       !this.halted &&
-      this.reopen === null;
+      !this.gap.active;
     if (this.terminal === null && !settled) return;
     this.stopFinishing = true;
     if (this.tailTimer !== null) clearInterval(this.tailTimer);
@@ -1024,7 +994,7 @@ export class WriterActor {
 
   private writeTailHint(): void {
     const tip = this.session.catalog.tip();
-    if (tip === null || this.terminal !== null || this.stopping || this.reopen !== null) return;
+    if (tip === null || this.terminal !== null || this.stopping || this.gap.active) return;
     if (
       this.lastTail !== null &&
       this.lastTail.seq === tip.seq &&

@@ -8,8 +8,8 @@
  * sequence is excluded for good, and the new start object renews the gap.
  *
  * Owns: the rule that says the gap is spent (a pure function of the actor's facts), the
- * pacing of reopens (exponential, capped), and the reopen itself, applied to the session in
- * place. It must never: decide while anything could still certify a higher B; reopen an
+ * pacing of reopens (exponential, capped), the reopen itself, applied to the session in
+ * place, and its bookkeeping (running, count, last) that the writer's state shows. It must never: decide while anything could still certify a higher B; reopen an
  * `enqueued` writer (its backlog is acknowledged and would be lost; it never consumes a
  * sequence without landing, so its gap is never spent); reopen while stopping; take over a
  * register another writer moved (`Fenced` instead). It never touches the actor's waiters.
@@ -88,6 +88,60 @@ export interface ReopenOutcome {
   readonly toEpoch: bigint;
   /** Attempts it took (storage failures are retried on the same pace). */
   readonly attempts: number;
+}
+
+/** What the writer's state says about its reopens. */
+export interface ReopenRecord {
+  readonly reopening: boolean;
+  readonly reopens: number;
+  readonly lastReopen: (ReopenOutcome & { readonly atMs: number }) | null;
+}
+
+/**
+ * One writer's reopens: the one running (at most one), the pace, the count and the last one.
+ * The actor asks `start` once `isStartGapSpent` holds and has failed the admitted appends; it
+ * is told the outcome through `settled` (null: re-opened, the session now holds the new epoch).
+ */
+export class GapReopener {
+  private running: Promise<void> | null = null;
+  private readonly pacer = new ReopenPacer();
+  private count = 0;
+  private last: ReopenRecord['lastReopen'] = null;
+
+  get active(): boolean {
+    return this.running !== null;
+  }
+
+  record(): ReopenRecord {
+    return { reopening: this.running !== null, reopens: this.count, lastReopen: this.last };
+  }
+
+  /** An object of this writer was committed: the next reopen, if any, is immediate. */
+  landed(): void {
+    this.pacer.landed();
+  }
+
+  start(
+    session: WriterSession,
+    metrics: WalMetrics,
+    keepTrying: () => boolean,
+    settled: (error: Error | null) => void,
+  ): void {
+    if (this.running !== null) return;
+    this.running = reopenInPlace(session, this.pacer, keepTrying, metrics).then(
+      (outcome) => {
+        this.running = null;
+        this.count += 1;
+        this.last = { ...outcome, atMs: Date.now() };
+        metrics.gapReopens.inc();
+        settled(null);
+      },
+      (error: unknown) => {
+        this.running = null;
+        settled(error instanceof Error ? error : new Error(`the reopen failed: ${String(error)}`));
+      },
+    );
+  }
 }
 
 /**
