@@ -4,16 +4,18 @@
  * next recovery; it must still report its watermark, never 0, in the store, a read-only open,
  * `inspect` and the catalog summary the console's Regions view and the API present.
  */
-import { describe, expect, it } from 'vitest';
-import { MemoryObjectIo } from '../../../src/main/engine/objectio/memory-object-io';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inspectPrefix } from '../../../src/main/engine/wal/inspect';
 import { openReadOnly } from '../../../src/main/engine/wal/read-only-log';
 import { REGION_A, REGION_B, openStore, providerOf, walConfig } from '../support/writer-harness';
-import { appendOne } from './gc-support';
+import { appendOne, gcLanes } from './gc-support';
 
-describe('latestEntryId after garbage collection', () => {
+const { lanes, dispose } = gcLanes('wal-latest');
+afterAll(dispose);
+
+describe.each(lanes)('latestEntryId after garbage collection on %s', (_lane, makeIo) => {
   it('a region collected whole reports its watermark, everywhere, after a reopen', async () => {
-    const io = new MemoryObjectIo();
+    const io = await makeIo();
     let store = await openStore(io, {}, { gcAfterObsolete: false });
     await appendOne(store, REGION_A, 'a0');
     const lastA = await appendOne(store, REGION_A, 'a1');

@@ -5,9 +5,8 @@
  * acknowledged entry replays once; a late object of the earlier epoch (above its recorded
  * last sequence) never appears. The rule and the pacing are also checked as pure functions.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FaultyObjectIo } from '../../../src/main/engine/objectio/faulty-object-io';
-import { MemoryObjectIo } from '../../../src/main/engine/objectio/memory-object-io';
 import { START_GAP } from '../../../src/main/engine/wal/actor';
 import {
   isStartGapSpent,
@@ -29,12 +28,16 @@ import {
   settle,
   walConfig,
 } from '../support/writer-harness';
+import { gcLanes } from '../gc/gc-support';
 
 const text = new TextEncoder();
 
-describe('a spent start gap re-opens the writer', () => {
+const { lanes, dispose } = gcLanes('wal-gap');
+afterAll(dispose);
+
+describe.each(lanes)('a spent start gap re-opens the writer on %s', (_lane, makeIo) => {
   it('consumes 64 sequences without a landing, re-opens, goes on; acknowledged entries replay once, late objects never', async () => {
-    const io = new FaultyObjectIo(new MemoryObjectIo());
+    const io = new FaultyObjectIo(await makeIo());
     const store = await openStore(io, { maxBatchBytes: 1, maxInFlightCreates: 1 });
     const firstEpoch = store.epoch;
     const acknowledged: string[] = [];
