@@ -119,15 +119,6 @@ export class ReferenceLog {
     }
   }
 
-  /**
-   * The store re-opened itself under a new epoch (a spent start gap): as after a crash, the
-   * recovery may adopt an object of a failed append of the earlier epoch that landed unknown
-   * to it, so acknowledgements from now on no longer rule those failures out.
-   */
-  reopenedInPlace(storeNo: number): void {
-    for (const failure of this.failures) if (failure.storeNo === storeNo) failure.storeNo = -1;
-  }
-
   failedCount(): number {
     return this.failures.length;
   }

@@ -143,6 +143,10 @@ export class WalWorld {
     const slot = this.current;
     if (!this.durable || slot.stopped) return;
     const reopensBefore = slot.store.state().reopens;
+    // The first create lands with its answer and read-back lost (the writer counts it failed),
+    // every later one fails before landing.
+    this.io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'apply-then-5xx', count: 1 });
+    this.io.inject({ op: 'get', key: /objects\//, kind: 'unavailable', count: 1 });
     this.io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'unavailable' });
     try {
       for (let i = 0; i < GAP_SPENDING_APPENDS; i++) {
@@ -156,7 +160,8 @@ export class WalWorld {
     }
     expect(this.lastFailureCode, 'the spent gap never re-opened the writer').toBe('WriterReopened');
     await this.settleInFlight();
-    this.log.reopenedInPlace(slot.no);
+    // Failures before the reopen stay ruled out by later acknowledgements: the reopen seals
+    // the earlier epoch at its last committed object, so none of them can reappear.
     // Appends queue behind the reopen; an empty one returns at once, so wait for the state.
     for (let i = 0; i < 2000 && slot.store.state().reopening; i++)
       await new Promise((resolve) => setTimeout(resolve, 2));
