@@ -114,8 +114,35 @@ describe('unknown outcomes', () => {
     });
     expect(await store.deprecateNamespace('seed')).toMatchObject({ state: 'deprecated' });
     expect(created).toEqual(['seed', 'lost']);
+    // The proof is remembered for the name: its caller's retry is still owed `created`.
+    expect(await store.registerNamespace('lost', 'minted')).toBe('created');
     expect(await store.registerNamespace('lost', 'minted')).toBe('touched');
     expect(created).toEqual(['seed', 'lost']);
+  });
+
+  it("two names' unknown mints on one shard are remembered per name: each created once, then touched", async () => {
+    const io = new LostCreateIo();
+    const created: string[] = [];
+    const store = storeOn(io, { onCreated: (record) => created.push(record.name) });
+    await store.registerNamespace('seed', 'minted');
+    io.arm(1);
+    await expect(store.registerNamespace('x', 'minted')).rejects.toMatchObject({
+      code: 'Backend',
+      details: { namespace: 'x', shard: 0 },
+    });
+    // y's read settles (and announces) x's mint; y's own create is then left unknown.
+    io.arm(1);
+    await expect(store.registerNamespace('y', 'minted')).rejects.toMatchObject({
+      code: 'Backend',
+      details: { namespace: 'y', shard: 0 },
+    });
+    expect(created).toEqual(['seed', 'x']);
+    expect(await store.registerNamespace('y', 'minted')).toBe('created');
+    expect(await store.registerNamespace('x', 'minted')).toBe('created');
+    expect(await store.registerNamespace('x', 'minted')).toBe('touched');
+    expect(await store.registerNamespace('y', 'minted')).toBe('touched');
+    expect(created).toEqual(['seed', 'x', 'y']);
+    expect((await store.listNamespaces()).map((r) => r.name).sort()).toEqual(['seed', 'x', 'y']);
   });
 
   it('a mint that never applied is simply created on retry', async () => {

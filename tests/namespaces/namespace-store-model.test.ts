@@ -49,7 +49,10 @@ type Operation =
   | { readonly kind: 'deprecate'; readonly store: number; readonly name: string }
   | { readonly kind: 'get'; readonly store: number; readonly name: string }
   | { readonly kind: 'list'; readonly store: number }
-  | { readonly kind: 'fault'; readonly rules: readonly FaultRule[] };
+  | { readonly kind: 'fault'; readonly rules: readonly FaultRule[] }
+  /** Two names minted by one store, each left with its outcome unknown and NOT retried at
+   * once; then both retried, in reverse order (per-name memory of unsettled mints). */
+  | { readonly kind: 'abandon'; readonly store: number; readonly names: readonly [string, string] };
 
 const NAMES = ['a', 'b', 'team/x', 'd.e', 'f:g'];
 const name = fc.constantFrom(...NAMES);
@@ -84,6 +87,12 @@ const faults: ReadonlyArray<readonly FaultRule[]> = [
   ],
 ];
 
+/** A shard create applies, its answer and the read-back that would settle it are lost. */
+const UNKNOWN_MINT: readonly FaultRule[] = [
+  { op: 'putIfAbsent', key: /shards/, kind: 'apply-then-lose', count: 1 },
+  { op: 'get', key: /shards/, kind: 'unavailable', count: 1 },
+];
+
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   {
     weight: 4,
@@ -111,6 +120,16 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('get' as const), store, name }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('list' as const), store }) },
   {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('abandon' as const),
+      store,
+      names: fc
+        .uniqueArray(name, { minLength: 2, maxLength: 2 })
+        .map((pair) => [pair[0]!, pair[1]!] as const),
+    }),
+  },
+  {
     weight: 5,
     arbitrary: fc.record({
       kind: fc.constant('fault' as const),
@@ -124,7 +143,7 @@ const FAULT_CODES = ['Backend', 'Serialization'];
 const MAX_TRIES = 6;
 
 /** Across all runs: proof that faults fired and that failed mutations were retried. */
-const exercised = { faultsFired: 0, failedCalls: 0, retriedMints: 0 };
+const exercised = { faultsFired: 0, failedCalls: 0, retriedMints: 0, abandonedMints: 0 };
 
 class Harness {
   readonly io = new FaultyObjectIo(new MemoryObjectIo());
@@ -262,6 +281,38 @@ class Harness {
       }
       case 'list':
         await this.checkList(this.storeAt(op.store));
+        return;
+      case 'abandon':
+        await this.abandonThenRetry(op.store, op.names);
+    }
+  }
+
+  /** Each name's mint answers `created` exactly once across its failed call and its retry. */
+  async abandonThenRetry(index: number, names: readonly [string, string]): Promise<void> {
+    const store = this.storeAt(index);
+    const existed = names.map((n) => this.model.has(n));
+    const first: Array<MintOutcome | null> = [];
+    for (const n of names) {
+      for (const rule of UNKNOWN_MINT) this.io.inject(rule);
+      try {
+        first.push(await store.registerNamespace(n, 'minted'));
+      } catch (error) {
+        expect(FAULT_CODES).toContain((error as { code?: string }).code);
+        exercised.abandonedMints++;
+        first.push(null);
+      }
+      this.io.clear();
+    }
+    for (const i of [1, 0]) {
+      const n = names[i]!;
+      const { result } = await this.untilDone(() => store.registerNamespace(n, 'minted'));
+      const answers = [first[i], result].filter(
+        (a): a is MintOutcome => a !== null && a !== undefined,
+      );
+      expect(answers.filter((a) => a === 'created')).toHaveLength(existed[i] ? 0 : 1);
+      if (answers.length === 2) expect(answers[1]).toBe('touched');
+      if (!existed[i])
+        this.model.set(n, { origin: 'minted', config: {}, state: 'active', placement: null });
     }
   }
 
@@ -295,5 +346,6 @@ describe('ObjectNamespaceStore against a reference model, with injected faults',
     );
     expect(exercised.faultsFired).toBeGreaterThan(0);
     expect(exercised.failedCalls).toBeGreaterThan(0);
+    expect(exercised.abandonedMints).toBeGreaterThan(0);
   });
 });

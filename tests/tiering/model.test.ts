@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { expect } from 'vitest';
+import { MIN_KEPT_VERSIONS } from '../../src/main/engine/cas/cas-cell';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
 import {
   InMemoryRemoteLogMetadataManager,
@@ -243,9 +244,11 @@ describe('object-store managers against the in-memory reference', () => {
         async (commands) => {
           const io = new MemoryObjectIo();
           const reference = new InMemoryRemoteLogMetadataManager();
+          // Pruning every 4 versions: a manager whose cache fell behind publishes from a base
+          // that was pruned (Conflict, re-read), and reads meet versions vanishing.
           const managers = [
-            new ObjectRemoteLogMetadataManager(io, ROOT),
-            new ObjectRemoteLogMetadataManager(io, ROOT),
+            new ObjectRemoteLogMetadataManager(io, ROOT, { pruneEveryVersions: 4 }),
+            new ObjectRemoteLogMetadataManager(io, ROOT, { pruneEveryVersions: 4 }),
           ] as const;
           await reference.assignPartitions([TP]);
           await Promise.all(managers.map((m) => m.assignPartitions([TP])));
@@ -253,6 +256,10 @@ describe('object-store managers against the in-memory reference', () => {
             () => ({ model: { reference, issued: [] }, real: { managers } }),
             commands,
           );
+          // The cell stays bounded: the newest 16 plus the writes since the last prune.
+          const cell = managers[0].cellNameOf(TP);
+          const stored = (await io.listPage(`${cell}/`)).objects.length;
+          expect(stored).toBeLessThanOrEqual(MIN_KEPT_VERSIONS + 4);
         },
       ),
       { numRuns: 100 },

@@ -120,7 +120,7 @@ describe('the catalog indexes objects by sequence', () => {
 });
 
 describe('per-region state', () => {
-  it('raises the watermark, never lowers it, and keeps it apart from the latest id', () => {
+  it('raises the watermark, never lowers it; the latest id is never below it', () => {
     const catalog = new ObjectCatalog(PREFIX);
     catalog.index(object(1n, [segment(7n, 1n, 1n, 3n)]));
     expect(catalog.watermark(7n)).toBe(0n);
@@ -128,10 +128,13 @@ describe('per-region state', () => {
     expect(catalog.raiseWatermark(7n, id(1n, 1n))).toBe(id(1n, 2n));
     expect(catalog.latestEntryId(7n)).toBe(id(1n, 3n));
     expect(catalog.raiseWatermark(8n, 99n)).toBe(99n);
+    // Known by its watermark only (collected whole): its latest id is the watermark.
+    expect(catalog.latestEntryId(8n)).toBe(99n);
+    expect(catalog.indexedEntryId(8n)).toBe(0n);
     expect(catalog.region(8n)).toMatchObject({
       entries: 0,
       firstId: 0n,
-      latestId: 0n,
+      latestId: 99n,
       watermark: 99n,
       objects: 0,
     });

@@ -28,6 +28,7 @@ describe('ObjectStoreWalConfig', () => {
       generation: 0,
       flushIntervalMs: 100,
       maxBatchBytes: 8 * MIB,
+      maxObjectBytes: 5 * 1024 * MIB,
       ackMode: 'durable',
       ackFence: 'register',
       maxInFlightCreates: 4,

@@ -11,6 +11,7 @@ import {
   LostBacklogError,
   NoCompleteChainError,
   ObjectGoneError,
+  WriterReopenedError,
   PoisonedError,
   SegmentDirectoryFullError,
   SequenceExhaustedError,
@@ -66,6 +67,11 @@ describe('the WAL error catalogue', () => {
       { bytes: 70_000, budget: 65_536 },
     ],
     [new ObjectGoneError(KEY), 'ObjectGone', { key: KEY }],
+    [
+      new WriterReopenedError('wal/p', 3n, 'start gap spent'),
+      'WriterReopened',
+      { prefix: 'wal/p', epoch: 3n },
+    ],
   ] as const)('%s has its code and fields', (error, code, fields) => {
     expect(error).toBeInstanceOf(CairnError);
     expect(error.code).toBe(code);

@@ -319,6 +319,17 @@ export const WriterStateView = z.object({
   nextSeq: z.bigint(),
   certified: z.bigint(),
   gapBlocked: z.boolean(),
+  /** The writer is re-opening itself under a new epoch: its start gap was spent. */
+  reopening: z.boolean(),
+  reopens: z.number(),
+  lastReopen: z
+    .object({
+      fromEpoch: z.bigint(),
+      toEpoch: z.bigint(),
+      attempts: z.number(),
+      atMs: z.number(),
+    })
+    .nullable(),
   fenceRound: z.object({ covers: z.number(), elapsedMs: z.number() }).nullable(),
   unpersistedBytes: z.number(),
   stopping: z.boolean(),
@@ -326,6 +337,7 @@ export const WriterStateView = z.object({
   poisoned: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 export type WriterStateView = z.infer<typeof WriterStateView>;
+export type WriterReopenView = NonNullable<WriterStateView['lastReopen']>;
 
 export const WriterView = z.object({
   state: WriterStateView,
@@ -647,6 +659,13 @@ export type WalEvent =
       readonly progress: ReplayProgress;
     }
   | { readonly type: 'wal.replay.done'; readonly jobId: string; readonly progress: ReplayProgress }
+  | {
+      /** The writer re-opened itself under a new epoch: its start gap was spent (wal.md). */
+      readonly type: 'wal.writer.reopened';
+      readonly connectionId: string;
+      readonly prefix: string;
+      readonly reopen: WriterReopenView;
+    }
   | {
       readonly type: 'wal.gc.collected';
       readonly connectionId: string;

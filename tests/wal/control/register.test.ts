@@ -73,6 +73,23 @@ describe('the WAL register', () => {
     expect(await caught(a.refresh())).toBeInstanceOf(FencedError);
   });
 
+  it('a holder re-takes the epoch from its own version, never over another writer', async () => {
+    const io = new MemoryObjectIo();
+    const a = await EpochRegister.takeEpoch(storeOn(io, 'a'), PREFIX, 'a');
+    await a.update((c) => ({ ...c, boundary: 3n }));
+    const retaken = await a.retakeEpoch('a2');
+    expect([a.epoch, a.writerId, retaken.boundary]).toEqual([2n, 'a2', 3n]);
+    expect(await a.isCurrent()).toBe(true);
+    const b = await EpochRegister.takeEpoch(storeOn(io, 'b'), PREFIX, 'b');
+    expect(b.epoch).toBe(3n);
+    // A reopen never takes a prefix over: the register moved, so it is fenced, writing nothing.
+    expect(await caught(a.retakeEpoch('a3'))).toMatchObject({ code: 'Fenced', epoch: 3n });
+    expect((await readControl(storeOn(io, 'r')))?.control).toMatchObject({
+      writerEpoch: 3n,
+      writerId: 'b',
+    });
+  });
+
   it('preserves unknown fields and prunes old versions now and then (never the newest 16)', async () => {
     const io = new MemoryObjectIo();
     const store = storeOn(io, 'seed');

@@ -2,8 +2,8 @@
  * The failure-matrix row "an encoding or catalog error": every unacknowledged waiter fails,
  * the sequence does not advance past it and the store is poisoned - every operation but stop
  * then fails with the same terminal error, verbatim. Neither error can be met through valid
- * input, so each is forced: an entry whose `length` claims more than a record can hold
- * (encoding), and a sequence indexed behind the writer's back while its create runs (catalog).
+ * input (admission refuses an entry too large for an object), so each is forced: an entry
+ * whose `length` grows past what a record can hold after it was admitted (encoding), and a sequence indexed behind the writer's back while its create runs (catalog).
  */
 import { describe, expect, it } from 'vitest';
 import { FaultyObjectIo } from '../../../src/main/engine/objectio/faulty-object-io';
@@ -41,18 +41,23 @@ describe('the "encoding or catalog error" row of the failure matrix', () => {
       probe: false,
     });
     const seq = store.state().nextSeq;
+    // A record length is a u32. Admission refuses an entry above it (EntryTooLarge, nothing
+    // admitted), so the bytes are made to grow past it after admission: the encoder meets it
+    // at seal (and the bytes are never copied).
+    let claimed = 8;
+    const growing = Object.defineProperty(new Uint8Array(1), 'length', { get: () => claimed });
     const before = settle(
       store.appendBatch([
         store.entry(payload('fine', 8), 0n, REGION_A, providerOf(store, REGION_A)),
       ]),
     );
-    // A record length is a u32: bytes claiming 2^32 cannot be encoded (and are never copied).
-    const huge = Object.defineProperty(new Uint8Array(1), 'length', { value: 2 ** 32 });
-    const failed = await settle(
-      store.appendBatch([store.entry(huge, 0n, REGION_A, providerOf(store, REGION_A))]),
+    const failed = settle(
+      store.appendBatch([store.entry(growing, 0n, REGION_A, providerOf(store, REGION_A))]),
     );
-    expect(failed.ok).toBe(false);
-    if (!failed.ok) expect(codeOf(failed.error)).toBe('EntryTooLarge');
+    claimed = 2 ** 32;
+    const outcome = await failed;
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(codeOf(outcome.error)).toBe('EntryTooLarge');
     const earlier = await before;
     expect(earlier.ok).toBe(false);
     await expectPoisonedVerbatim(store, 'EntryTooLarge');

@@ -119,6 +119,10 @@ export class ReferenceLog {
     }
   }
 
+  failedCount(): number {
+    return this.failures.length;
+  }
+
   fail(call: AppendCall): void {
     const clock = ++this.clock;
     for (const part of call.parts) {

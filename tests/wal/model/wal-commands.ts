@@ -161,6 +161,9 @@ const waitDurable = region.map((where) =>
 );
 
 const stop = fc.constant(command('stop', (w) => w.stop()));
+const spendStartGap = fc.constant(
+  command('every create fails until the start gap is spent', (w) => w.spendStartGap()),
+);
 const reopen = fc.constant(command('reopen', (w) => w.reopen()));
 
 const read = fc
@@ -197,6 +200,7 @@ export const WAL_COMMANDS: ReadonlyArray<fc.Arbitrary<WalCommand>> = [
   stop,
   reopen,
   reopen,
+  spendStartGap,
   read,
   read,
   inspect,

@@ -15,10 +15,14 @@ import { openReadOnly } from '../../../src/main/engine/wal/read-only-log';
 import { ObjectStoreLogStore } from '../../../src/main/engine/wal/store';
 import { codeOf, idsOfAppend, laneConfig, payload, providerOf, settle } from '../lanes/lane-kit';
 import { ReferenceLog, type AppendCall } from './reference-log';
+import { REGION_A as MODEL_REGION_FOR_GAP } from '../lanes/lane-kit';
 import type { WorldShape } from './wal-commands';
 
-/** Codes an append of the current store may fail with, given a fault fired meanwhile. */
-const FAULT_CODES = new Set(['Unavailable', 'OutcomeUnknown']);
+/** Codes an append of the current store may fail with, given a fault fired meanwhile
+ * (`WriterReopened`: the failures spent the start gap and the writer re-opened itself). */
+const FAULT_CODES = new Set(['Unavailable', 'OutcomeUnknown', 'WriterReopened']);
+/** Appends tried to spend a start gap (64 sequences) before giving up. */
+const GAP_SPENDING_APPENDS = 80;
 
 interface StoreSlot {
   readonly no: number;
@@ -46,6 +50,7 @@ export class WalWorld {
   private readonly slots: StoreSlot[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private tags = 0;
+  private lastFailureCode: string | undefined;
   /** durable mode: an acknowledgement is a durability report. */
   readonly durable: boolean;
 
@@ -104,7 +109,8 @@ export class WalWorld {
       return;
     }
     this.log.fail(call);
-    this.expectAllowedFailure(slot, codeOf(result.error), stoppedBefore);
+    this.lastFailureCode = codeOf(result.error);
+    this.expectAllowedFailure(slot, this.lastFailureCode, stoppedBefore);
   }
 
   private expectAllowedFailure(
@@ -115,6 +121,9 @@ export class WalWorld {
     if (stoppedBefore) return expect(code).toBe('Stopped');
     if (code === 'Stopped') return expect(slot.stopped, 'Stopped before stop').toBe(true);
     if (code === 'Fenced') return expect(slot.replaced, 'Fenced without a newer writer').toBe(true);
+    // Failed before it reached storage: earlier failures spent the gap (no fault of its own).
+    if (code === 'WriterReopened')
+      return expect(this.durable, 'an enqueued writer re-opened itself').toBe(true);
     // enqueued: a transient failure is retried, never reported to the append.
     expect(this.durable && FAULT_CODES.has(code ?? ''), `unexpected append failure ${code}`).toBe(
       true,
@@ -122,6 +131,41 @@ export class WalWorld {
     expect(this.io.fired, `append failed with ${code} though no fault fired`).toBeGreaterThan(
       slot.firedAtQuiet,
     );
+  }
+
+  /**
+   * durable: every create fails until the failures consumed the whole start gap and the
+   * writer re-opened itself under a new epoch (wal.md, a spent start gap). The appends fail
+   * (their entries may or may not reappear, as any failed append's); nothing acknowledged may
+   * be lost, and what the reopen excluded must never be read. enqueued never spends its gap.
+   */
+  async spendStartGap(): Promise<void> {
+    const slot = this.current;
+    if (!this.durable || slot.stopped) return;
+    const reopensBefore = slot.store.state().reopens;
+    // The first create lands with its answer and read-back lost (the writer counts it failed),
+    // every later one fails before landing.
+    this.io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'apply-then-5xx', count: 1 });
+    this.io.inject({ op: 'get', key: /objects\//, kind: 'unavailable', count: 1 });
+    this.io.inject({ op: 'putIfAbsent', key: /objects\//, kind: 'unavailable' });
+    try {
+      for (let i = 0; i < GAP_SPENDING_APPENDS; i++) {
+        const failures = this.log.failedCount();
+        await this.append([[MODEL_REGION_FOR_GAP, 8]], true);
+        if (this.log.failedCount() > failures && this.lastFailureCode === 'WriterReopened') break;
+        if (slot.store.state().poisoned !== null) return;
+      }
+    } finally {
+      this.io.clear();
+    }
+    expect(this.lastFailureCode, 'the spent gap never re-opened the writer').toBe('WriterReopened');
+    await this.settleInFlight();
+    // Failures before the reopen stay ruled out by later acknowledgements: the reopen seals
+    // the earlier epoch at its last committed object, so none of them can reappear.
+    // Appends queue behind the reopen; an empty one returns at once, so wait for the state.
+    for (let i = 0; i < 2000 && slot.store.state().reopening; i++)
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(slot.store.state().reopens).toBeGreaterThan(reopensBefore);
   }
 
   async settleInFlight(): Promise<void> {

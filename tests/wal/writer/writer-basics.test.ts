@@ -97,6 +97,36 @@ describe('writer: ids, ordering, batching', () => {
     await store.stop();
   });
 
+  it('refuses at admission an entry larger than one object can hold, and stays healthy', async () => {
+    // One-entry object frame: header 52 + record header 12 + footer 4 + 48 + trailer 64 = 180.
+    const maxObjectBytes = 180 + 100;
+    const io = new MemoryObjectIo();
+    const store = await openStore(io, { maxObjectBytes, flushIntervalMs: 1000 });
+    const fits = settle(
+      store.appendBatch([store.entry(new Uint8Array(100), 0n, REGION_A, providerOf(store))]),
+    );
+    const tooBig = await settle(
+      store.appendBatch([
+        ...entriesOf(store, REGION_B, 'small'),
+        store.entry(new Uint8Array(101), 0n, REGION_A, providerOf(store)),
+      ]),
+    );
+    expect(tooBig.ok).toBe(false);
+    if (!tooBig.ok) {
+      expect(codeOf(tooBig.error)).toBe('EntryTooLarge');
+      expect(tooBig.error).toMatchObject({ region: REGION_A, size: 101, limit: 100 });
+    }
+    // Nothing of the refused append was admitted; the writer was not poisoned.
+    expect(store.state().openBatch?.entries).toBe(1);
+    const after = await store.appendBatch(entriesOf(store, REGION_B, 'after'));
+    const first = await fits;
+    expect(first.ok).toBe(true);
+    expect(store.state().poisoned).toBeNull();
+    expect((await readAll(store, REGION_B)).map(payloadOf)).toEqual(['after']);
+    expect(after.lastEntryIds.get(REGION_B)).toBeDefined();
+    await store.stop();
+  });
+
   it('seals before a region would pass position 2^20 - 1', async () => {
     const io = new MemoryObjectIo();
     const store = await openStore(io, { flushIntervalMs: 2000 });

@@ -102,6 +102,7 @@ interface ShardDecision<Answer> {
 
 /** A mint whose create failed without a known outcome: the version it tried, and its record. */
 interface UnsettledMint {
+  readonly shard: number;
   readonly version: number;
   readonly record: NamespaceRecord;
   /** A read proved the version ours and the record was announced; only its `created` is owed. */
@@ -122,8 +123,12 @@ export class ObjectNamespaceStore implements NamespaceStore {
   private readonly shardCells = new Map<number, CasCell>();
   /** Tail of each shard's queue of mutations in this store. */
   private readonly shardQueues = new Map<number, Promise<unknown>>();
-  /** Per shard, our last mint whose create failed with its outcome unknown. */
-  private readonly unsettledMints = new Map<number, UnsettledMint>();
+  /**
+   * Per name, our mint whose create failed with its outcome unknown. Per name, not per shard:
+   * two names' mints on one shard may each be left unknown, and each caller's retry is owed
+   * its own `created` (spec decision; a per-shard slot let the second overwrite the first).
+   */
+  private readonly unsettledMints = new Map<string, UnsettledMint>();
   private meta: RegistryMeta | null = null;
 
   constructor(options: ObjectNamespaceStoreOptions) {
@@ -228,10 +233,13 @@ export class ObjectNamespaceStore implements NamespaceStore {
     decide: (current: NamespaceRecord | null, now: number) => Decision<MintOutcome>,
   ): Promise<MintOutcome> {
     const meta = await this.ensureMeta();
-    const { answer, created, settled } = await this.mutateRecord(this.siteOf(name, meta), decide);
+    const { answer, created } = await this.mutateRecord(this.siteOf(name, meta), decide);
     if (created !== null) this.announce(created);
     // This call retries a mint of ours whose outcome was unknown and which did apply.
-    return settled?.name === name ? 'created' : answer;
+    const owed = this.unsettledMints.get(name);
+    if (owed === undefined || !owed.proven) return answer;
+    this.unsettledMints.delete(name);
+    return 'created';
   }
 
   /** An operation on an existing record: an empty registry is answered without writing anything. */
@@ -247,8 +255,8 @@ export class ObjectNamespaceStore implements NamespaceStore {
   private async mutateRecord<Answer>(
     site: NamespaceSite & { namespace: string; shard: number },
     decide: (current: NamespaceRecord | null, now: number) => Decision<Answer>,
-  ): Promise<{ answer: Answer; created: NamespaceRecord | null; settled: NamespaceRecord | null }> {
-    return this.swap(site, (read, settled) => {
+  ): Promise<{ answer: Answer; created: NamespaceRecord | null }> {
+    return this.swap(site, (read) => {
       if (read.owner !== null && !ownsShard(read.owner, this.nodeId)) {
         throw new NotOwnerError(site, this.nodeId, read.owner.nodeId, read.owner.ownerEpoch);
       }
@@ -256,7 +264,7 @@ export class ObjectNamespaceStore implements NamespaceStore {
         read.snapshot === null ? null : recordIn(read.snapshot.fields, site.namespace, site.shard);
       const decision = decide(current, this.clock());
       const minted = current === null ? decision.write : null;
-      const answer = { answer: decision.answer, created: minted, settled };
+      const answer = { answer: decision.answer, created: minted };
       if (decision.write === null) return { answer, fields: null, minted: null };
       const base = read.snapshot?.fields ?? withOwner({}, creatorOwner(this.nodeId));
       return { answer, fields: withRecord(base, decision.write), minted };
@@ -271,16 +279,14 @@ export class ObjectNamespaceStore implements NamespaceStore {
    */
   private swap<Answer>(
     site: NamespaceSite & { shard: number },
-    decide: (read: ShardRead, settled: NamespaceRecord | null) => ShardDecision<Answer>,
+    decide: (read: ShardRead) => ShardDecision<Answer>,
   ): Promise<Answer> {
     return this.inShardOrder(site.shard, async () => {
       const cell = this.shardCell(site.shard);
-      let settled: NamespaceRecord | null = null;
       for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
         const read = await this.readShard(site);
-        settled ??= this.settleMint(site.shard, cell);
-        const { answer, fields, minted } = decide(read, settled);
-        if (fields === null) return this.answered(site.shard, answer);
+        const { answer, fields, minted } = decide(read);
+        if (fields === null) return answer;
         try {
           const written = await this.storage(site, () =>
             read.snapshot === null
@@ -288,14 +294,15 @@ export class ObjectNamespaceStore implements NamespaceStore {
               : cell.update(read.snapshot.version, fields),
           );
           await this.pruneAfter(cell, written.version);
-          return this.answered(site.shard, answer);
+          return answer;
         } catch (error) {
           if (error instanceof ConflictError || error instanceof CellExistsError) {
             await backoff(attempt);
             continue;
           }
           if (minted !== null)
-            this.unsettledMints.set(site.shard, {
+            this.unsettledMints.set(minted.name, {
+              shard: site.shard,
               version: (read.snapshot?.version ?? 0) + 1,
               record: minted,
               proven: false,
@@ -308,32 +315,28 @@ export class ObjectNamespaceStore implements NamespaceStore {
   }
 
   /**
-   * After a successful read of a shard (which settles any create the cell left unknown): if
-   * our last mint there failed with its outcome unknown, the cell now knows whether that
-   * version was ours. If it was, the record was created by us: announce it, once.
+   * After a successful read of a shard (which settles any create the cell left unknown): for
+   * each of our mints there whose outcome was unknown and not yet proven, the cell now knows
+   * whether its version was ours. If it was, the record was created by us: announce it, once;
+   * if not, forget it. The cell keeps one create pending at a time and settles it before its
+   * next operation, so at most one mint per shard is unproven, and this runs before any later
+   * write of ours can move the cell's own latest version past it.
    *
-   * A proven mint stays remembered until an operation carrying it answers (`answered`): the
-   * operation that proved it may itself fail afterwards (its own touch, NotOwner) and answer
-   * nothing. Forgetting the proof then would make the caller's retry answer `touched` for a
+   * A proven mint stays remembered, per name, until a mint of that name answers: the operation
+   * that proved it may be another name's, or may itself fail afterwards (its own touch,
+   * NotOwner). Forgetting the proof then would make the caller's retry answer `touched` for a
    * record this store created, and nothing could prove it again.
    */
-  private settleMint(shard: number, cell: CasCell): NamespaceRecord | null {
-    const unsettled = this.unsettledMints.get(shard);
-    if (unsettled === undefined) return null;
-    if (unsettled.proven) return unsettled.record;
-    if (cell.lastWrittenVersion !== unsettled.version) {
-      this.unsettledMints.delete(shard);
-      return null;
+  private settleMints(shard: number, cell: CasCell): void {
+    for (const [name, unsettled] of this.unsettledMints) {
+      if (unsettled.shard !== shard || unsettled.proven) continue;
+      if (cell.lastWrittenVersion !== unsettled.version) {
+        this.unsettledMints.delete(name);
+        continue;
+      }
+      this.unsettledMints.set(name, { ...unsettled, proven: true });
+      this.announce(unsettled.record);
     }
-    this.unsettledMints.set(shard, { ...unsettled, proven: true });
-    this.announce(unsettled.record);
-    return unsettled.record;
-  }
-
-  /** A shard operation succeeded: whatever mint it settled has now been answered for. */
-  private answered<Answer>(shard: number, answer: Answer): Answer {
-    this.unsettledMints.delete(shard);
-    return answer;
   }
 
   private inShardOrder<T>(shard: number, operation: () => Promise<T>): Promise<T> {
@@ -346,7 +349,9 @@ export class ObjectNamespaceStore implements NamespaceStore {
   }
 
   private async readShard(site: NamespaceSite & { shard: number }): Promise<ShardRead> {
-    const snapshot = await this.storage(site, () => this.shardCell(site.shard).read());
+    const cell = this.shardCell(site.shard);
+    const snapshot = await this.storage(site, () => cell.read());
+    this.settleMints(site.shard, cell);
     return { snapshot, owner: snapshot === null ? null : decodeOwner(snapshot.fields, site) };
   }
 

@@ -7,7 +7,11 @@
  *
  * Owns the per-partition cache and the take-on lifecycle. Never holds two operations of one
  * partition in flight (the cell's rule), never writes a state that failed validation, and
- * never deletes or prunes a cell.
+ * never deletes a cell. It prunes a cell's old versions only right after its own successful
+ * write of a version that is a multiple of 64 (so at most once per 64 writes, whichever
+ * manager wrote it): ascending, never the newest 16 (the cell's rule). Any manager may, as
+ * every version is a whole state: readers restart on a vanished version, and an updater whose
+ * base was pruned meets `Conflict` and re-reads, as on any lost race.
  *
  * When the cache is refreshed from the cell: at take-on (the first load), on every `caughtUp`
  * (the read that learns the committed version carries that version's state, so catching up
@@ -30,7 +34,12 @@ import { partitionKey, partitionOf, type TieringEvent, type TopicIdPartition } f
 export interface ObjectRemoteLogMetadataManagerOptions {
   /** Recorded in every cell version this manager writes; default: random per cell. */
   readonly writerId?: string;
+  /** Prune after writing a multiple of this version (default 64; tests prune more often). */
+  readonly pruneEveryVersions?: number;
 }
+
+/** A manager that wrote a multiple of this version prunes the cell (tiering.md). */
+export const PRUNE_EVERY_VERSIONS = 64;
 
 /** Each lost race means another event committed; this bounds a pathological storm. */
 const MAX_PUBLISH_ATTEMPTS = 64;
@@ -130,6 +139,11 @@ export class ObjectRemoteLogMetadataManager extends StateBackedManager {
       const snapshot =
         base.version === 0 ? await cell.create(fields) : await cell.update(base.version, fields);
       this.adopt(tp, { version: snapshot.version, state: next });
+      const every = Math.max(1, this.options.pruneEveryVersions ?? PRUNE_EVERY_VERSIONS);
+      if (snapshot.version % every === 0) {
+        // Housekeeping: a failed prune leaves versions for the next one, never fails the event.
+        await cell.prune().catch(() => 0);
+      }
       return true;
     } catch (error) {
       if (error instanceof ConflictError || error instanceof CellExistsError) return false;

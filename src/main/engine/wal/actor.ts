@@ -24,6 +24,7 @@ import {
   PoisonedError,
   SequenceExhaustedError,
   StoppedError,
+  WriterReopenedError,
 } from './errors';
 import { encodeObject, type ObjectLink } from './format';
 import { MAX_SEQ, NO_ENTRY, seqOf, type EntryId, type Seq } from './ids';
@@ -43,6 +44,7 @@ import {
   type AppendWaiter,
 } from './actor/open-batch';
 import { isUnindexed, moveTo, type SealedBatch } from './actor/sealed-batch';
+import { GapReopener, isStartGapSpent, type ReopenRecord } from './actor/gap-reopen';
 
 /** The start gap of control.md point 2: creates only below B + START_GAP. */
 export const START_GAP = 64n;
@@ -99,6 +101,10 @@ export interface WriterStateSnapshot {
   /** B: the highest certified sequence; creates run only below B + 64. */
   readonly certified: Seq;
   readonly gapBlocked: boolean;
+  /** Re-opening itself under a new epoch because its start gap was spent (gap-reopen.ts). */
+  readonly reopening: ReopenRecord['reopening'];
+  readonly reopens: ReopenRecord['reopens'];
+  readonly lastReopen: ReopenRecord['lastReopen'];
   readonly fenceRound: { readonly covers: number; readonly elapsedMs: number } | null;
   readonly unpersistedBytes: number;
   readonly stopping: boolean;
@@ -179,6 +185,8 @@ export class WriterActor {
   private kicking = false;
   private kickAgain = false;
   private readonly listeners = new Set<(state: WriterStateSnapshot) => void>();
+  /** Reopens after a spent start gap (actor/gap-reopen.ts). */
+  private readonly gap = new GapReopener();
   private notifyScheduled = false;
 
   constructor(
@@ -205,7 +213,7 @@ export class WriterActor {
 
   append(entries: readonly WalEntry[]): Promise<AppendResult> {
     this.checkUsable();
-    checkAppendFitsAnObject(entries);
+    checkAppendFitsAnObject(entries, this.config.maxObjectBytes);
     if (entries.length === 0) return Promise.resolve({ lastEntryIds: new Map() });
     return new Promise<AppendResult>((resolve, reject) => {
       this.commands.push({
@@ -286,7 +294,8 @@ export class WriterActor {
     });
   }
 
-  /** The largest durable, indexed (and fenced) id of the region, 0 if none. */
+  /** The region's latest id: its largest durable, indexed (and fenced) id, or its persisted
+   * watermark if larger (wal.md: never below the watermark after GC), 0 if none. */
   durableEntryId(region: RegionId): EntryId {
     return this.session.catalog.latestEntryId(region);
   }
@@ -358,6 +367,7 @@ export class WriterActor {
       nextSeq: this.nextSeq,
       certified: this.certified,
       gapBlocked: firstQueued !== undefined && !this.withinGap(firstQueued.seq),
+      ...this.gap.record(),
       fenceRound:
         this.round === null
           ? null
@@ -400,12 +410,13 @@ export class WriterActor {
   }
 
   private step(): void {
-    if (this.terminal === null && !this.halted) {
+    if (this.terminal === null && !this.halted && !this.gap.active) {
       this.drainCommands();
       this.sealWhenDue();
       this.startCreates();
       this.startFenceRound();
       this.checkExhausted();
+      this.healSpentGap();
     }
     this.finishStopWhenDone();
   }
@@ -750,6 +761,7 @@ export class WriterActor {
       }
       this.batches.shift();
       moveTo(batch, 'committed');
+      this.gap.landed();
       this.metrics.indexedObjects.inc();
       this.metrics.indexedBytes.inc(batch.encoded.bytes.length);
       this.metrics.sealToDurableSeconds.observe((now - batch.sealedAt) / 1000);
@@ -861,21 +873,68 @@ export class WriterActor {
 
   /** durable: the open batch and sealed batches whose create has not started get `Stopped`. */
   private stopDurable(stopped: StoppedError): void {
-    if (this.open !== null) {
-      for (const waiter of this.open.waiters) waiter.reject(stopped);
-      if (this.flushTimer !== null) clearTimeout(this.flushTimer);
-      this.open = null;
-    }
+    this.discardOpenBatch(stopped);
     this.failBatches(
       this.batches.filter((b) => b.phase === 'queued'),
       stopped,
     );
   }
 
+  /** The open batch's waiters fail with `error`; its sequence is never used. */
+  private discardOpenBatch(error: Error): void {
+    if (this.open === null) return;
+    for (const waiter of this.open.waiters) waiter.reject(error);
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.open = null;
+  }
+
+  // ---- a spent start gap (actor/gap-reopen.ts) --------------------------------------------
+
+  /** Re-opens under a new epoch once nothing can certify a higher B; admitted appends fail. */
+  private healSpentGap(): void {
+    const facts = {
+      ackMode: this.config.ackMode,
+      ackFence: this.config.ackFence,
+      stopping: this.stopping,
+      busy: this.terminal !== null || this.halted || this.commandBusy || this.round !== null,
+      createsInFlight: this.inFlight.size + this.orphanCreates,
+      onlyQueued: this.batches.every((b) => b.phase === 'queued'),
+      firstQueuedSeq: this.batches.find((b) => b.phase === 'queued')?.seq ?? null,
+      certified: this.certified,
+      gap: START_GAP,
+      highestLanded: this.highestLanded,
+    };
+    if (this.gap.active || !isStartGapSpent(facts)) return;
+    const reason = `start gap spent: every sequence below ${this.certified + START_GAP} consumed, none certifiable`;
+    const cause = new WriterReopenedError(this.session.prefix, this.session.epoch, reason);
+    this.discardOpenBatch(cause);
+    this.failBatches(this.batches.slice(), cause);
+    this.gap.start(
+      this.session,
+      this.metrics,
+      () => !this.stopping,
+      (error) => {
+        if (error === null) {
+          // The session was re-opened in place: start over from its start object.
+          this.nextSeq = this.session.nextSeq;
+          this.certified = this.highestLanded = this.session.startObject.seq;
+          this.lastTail = this.session.register.current().control.tail;
+        } else {
+          this.poison(error instanceof FencedError ? error : new PoisonedError(error));
+        }
+        this.kick();
+      },
+    );
+  }
+
   private finishStopWhenDone(): void {
     if (!this.stopping || this.stopFinishing) return;
     const settled =
-      this.batches.length === 0 && this.round === null && !this.commandBusy && !this.halted;
+      this.batches.length === 0 &&
+      this.round === null &&
+      !this.commandBusy &&
+      !this.halted &&
+      !this.gap.active;
     if (this.terminal === null && !settled) return;
     this.stopFinishing = true;
     if (this.tailTimer !== null) clearInterval(this.tailTimer);
@@ -935,7 +994,7 @@ export class WriterActor {
 
   private writeTailHint(): void {
     const tip = this.session.catalog.tip();
-    if (tip === null || this.terminal !== null || this.stopping) return;
+    if (tip === null || this.terminal !== null || this.stopping || this.gap.active) return;
     if (
       this.lastTail !== null &&
       this.lastTail.seq === tip.seq &&

@@ -52,7 +52,9 @@ export interface RegionSummary {
   readonly entries: number;
   /** First id still indexed, 0 if none. */
   readonly firstId: EntryId;
-  /** Largest id ever indexed (kept when GC drops its object), 0 if none. */
+  /** The region's latest id: the larger of the largest id ever indexed (kept when GC drops
+   * its object) and the watermark, so a wholly collected region never reports 0 (or any id)
+   * below its own watermark. 0 if neither. */
   readonly latestId: EntryId;
   readonly watermark: EntryId;
   readonly objects: number;
@@ -196,7 +198,7 @@ class RegionState {
       regionId: this.regionId,
       entries: this.entryCount,
       firstId: this.seq.length === 0 ? NO_ENTRY : idOf(this.seq.at(0), this.firstPosition.at(0)),
-      latestId: this.latestId,
+      latestId: this.latestId > this.watermark ? this.latestId : this.watermark,
       watermark: this.watermark,
       objects: this.seq.length,
       bytes: this.byteCount,
@@ -206,17 +208,18 @@ class RegionState {
 }
 
 export class ObjectCatalog {
-  private readonly seq = doubles();
-  private readonly epoch = u64s();
+  // Not readonly only so that `adopt` can take another catalog's columns whole.
+  private seq = doubles();
+  private epoch = u64s();
   /** -1 when the object has no link. */
-  private readonly linkSeq = doubles();
-  private readonly linkEpoch = u64s();
-  private readonly size = doubles();
+  private linkSeq = doubles();
+  private linkEpoch = u64s();
+  private size = doubles();
   /** Where each object's region ordinals start in `objectRegions` (they run to the next start). */
-  private readonly regionsStart = doubles();
-  private readonly objectRegions = u32s();
-  private readonly regionOrdinals = new Map<RegionId, number>();
-  private readonly regionStates: RegionState[] = [];
+  private regionsStart = doubles();
+  private objectRegions = u32s();
+  private regionOrdinals = new Map<RegionId, number>();
+  private regionStates: RegionState[] = [];
   private byteCount = 0;
 
   constructor(readonly prefix: string) {}
@@ -257,6 +260,29 @@ export class ObjectCatalog {
     this.byteCount += object.size;
   }
 
+  /**
+   * Takes over the contents of `recovered`, a catalog of the same prefix built by a newer
+   * recovery (a writer that re-opened itself): the holders of this object - readers, the
+   * console - see the new chain without being told. Holes met by reads stay (in memory, as
+   * ever). `recovered` must not be used afterwards.
+   */
+  adopt(recovered: ObjectCatalog): void {
+    if (recovered.prefix !== this.prefix)
+      throw new Error(`catalog of ${recovered.prefix} cannot replace one of ${this.prefix}`);
+    const holes = this.regionStates.flatMap((state) => state.holes);
+    this.seq = recovered.seq;
+    this.epoch = recovered.epoch;
+    this.linkSeq = recovered.linkSeq;
+    this.linkEpoch = recovered.linkEpoch;
+    this.size = recovered.size;
+    this.regionsStart = recovered.regionsStart;
+    this.objectRegions = recovered.objectRegions;
+    this.regionOrdinals = recovered.regionOrdinals;
+    this.regionStates = recovered.regionStates;
+    this.byteCount = recovered.byteCount;
+    for (const hole of holes) this.recordHole(hole);
+  }
+
   object(seq: Seq): CatalogObject | undefined {
     const i = this.indexOfSeq(seq);
     return i < 0 ? undefined : this.objectAt(i);
@@ -267,8 +293,19 @@ export class ObjectCatalog {
     for (let i = 0; i < this.seq.length; i++) yield this.objectAt(i);
   }
 
-  /** The largest indexed id of the region (0 if none); the watermark does not affect it. */
+  /**
+   * The region's latest id: the larger of its largest indexed id and its watermark (0 if
+   * neither). A recovery never indexes objects below the boundary, so a region GC collected
+   * whole has no indexed id; its persisted watermark still names how far it went.
+   */
   latestEntryId(region: RegionId): EntryId {
+    const indexed = this.indexedEntryId(region);
+    const watermark = this.watermark(region);
+    return indexed > watermark ? indexed : watermark;
+  }
+
+  /** The largest id of the region this catalog indexed (0 if none), whatever the watermark. */
+  indexedEntryId(region: RegionId): EntryId {
     return this.regionState(region)?.latestId ?? NO_ENTRY;
   }
 
@@ -392,7 +429,7 @@ export class ObjectCatalog {
           `ids ${segment.firstId}..${segment.lastId} of region ${region} are not positions of the object's sequence`,
         );
       }
-      const latest = this.latestEntryId(segment.regionId);
+      const latest = this.indexedEntryId(segment.regionId);
       if (segment.firstId <= latest)
         reject(`ids of region ${region} do not increase: ${segment.firstId} after ${latest}`);
     }

@@ -18,6 +18,9 @@ export interface ObjectStoreWalConfig {
   readonly generation: number;
   readonly flushIntervalMs: number;
   readonly maxBatchBytes: number;
+  /** The largest object the store accepts (S3: 5 GiB per PUT). An entry whose one-entry
+   * object would be larger is refused at admission (`EntryTooLarge`). */
+  readonly maxObjectBytes: number;
   readonly ackMode: AckMode;
   readonly ackFence: AckFence;
   readonly maxInFlightCreates: number;
@@ -33,12 +36,14 @@ export type ObjectStoreWalConfigInput = Pick<ObjectStoreWalConfig, 'root' | 'gen
 } & Partial<Omit<ObjectStoreWalConfig, 'root' | 'nodeId' | 'generation'>>;
 
 const MIB = 1024 * 1024;
+const GIB = 1024 * MIB;
 const U32_MAX = 0xffff_ffff;
 const U64_LIMIT = 1n << 64n;
 
 export const WAL_CONFIG_DEFAULTS = {
   flushIntervalMs: 100,
   maxBatchBytes: 8 * MIB,
+  maxObjectBytes: 5 * GIB,
   ackMode: 'durable',
   ackFence: 'register',
   maxInFlightCreates: 4,
@@ -103,6 +108,11 @@ const configSchema = z.strictObject({
     Number.MAX_SAFE_INTEGER,
     'must be a positive integer (bytes)',
   ).default(WAL_CONFIG_DEFAULTS.maxBatchBytes),
+  maxObjectBytes: integerIn(
+    1,
+    Number.MAX_SAFE_INTEGER,
+    'must be a positive integer (bytes)',
+  ).default(WAL_CONFIG_DEFAULTS.maxObjectBytes),
   ackMode: oneOf(['durable', 'enqueued']).default(WAL_CONFIG_DEFAULTS.ackMode),
   ackFence: oneOf(['register', 'none']).default(WAL_CONFIG_DEFAULTS.ackFence),
   maxInFlightCreates: integerIn(1, 16, 'must be an integer from 1 to 16').default(

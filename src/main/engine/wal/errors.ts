@@ -28,6 +28,7 @@ export type WalErrorCode =
   | 'LostBacklog'
   | 'SegmentDirectoryFull'
   | 'ObjectGone'
+  | 'WriterReopened'
   | 'UnencodableBatch'
   | 'InvalidPrefix'
   | 'MixedFormat'
@@ -300,6 +301,26 @@ export class ObjectGoneError extends WalError {
   override readonly code = 'ObjectGone' as const;
   constructor(readonly key: string) {
     super('ObjectGone', `WAL object ${key} was collected while a read waited for it`, { key });
+  }
+}
+
+/**
+ * Retryable: the append was admitted but never made durable because its writer re-opened
+ * itself under a new epoch (its start gap was spent: every sequence below B + 64 consumed and
+ * none certifiable). Its outcome is unknown, as any failed append's; a retry gets new ids.
+ */
+export class WriterReopenedError extends WalError {
+  override readonly code = 'WriterReopened' as const;
+  constructor(
+    readonly prefix: string,
+    readonly epoch: bigint,
+    readonly reason: string,
+  ) {
+    super(
+      'WriterReopened',
+      `the writer of ${prefix} re-opens itself above epoch ${epoch} (${reason}); the append was not made durable: retry it`,
+      { prefix, epoch, reason },
+    );
   }
 }
 

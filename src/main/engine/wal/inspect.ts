@@ -123,9 +123,10 @@ export function registerView(
 
 function regionsOf(recovery: Recovery | null, control: ControlState): InspectedRegion[] {
   const regions = new Map<RegionId, InspectedRegion>();
+  // A region GC collected whole still reports its watermark as its latest id (wal.md).
   const empty = (regionId: RegionId): InspectedRegion => ({
     regionId,
-    latestId: NO_ENTRY,
+    latestId: control.watermarks.get(regionId) ?? NO_ENTRY,
     watermark: control.watermarks.get(regionId) ?? NO_ENTRY,
     entries: 0,
     objects: 0,

@@ -109,6 +109,11 @@ export const WAL_METRIC_DEFINITIONS = {
     name: 'cairn_wal_stalled_seconds_total',
     help: 'Time appends spent held back by backpressure.',
   },
+  gapReopens: {
+    kind: 'counter',
+    name: 'cairn_wal_gap_reopens_total',
+    help: 'Times the writer re-opened itself under a new epoch because its start gap was spent.',
+  },
   deletedObjects: {
     kind: 'counter',
     name: 'cairn_wal_deleted_objects_total',

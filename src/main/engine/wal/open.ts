@@ -32,6 +32,7 @@ import { recoverFromScan, scanPrefix, startSequenceFor, type Recovery } from './
 import { EpochRegister, newWriterId, registerStoreOf } from './register';
 import { highestSealedEpoch, takeoverRecords } from './sealed-directory';
 import type { ControlState, WriterSession } from './session';
+import { withStoppedSeal } from './actor/control-changes';
 
 export interface OpenOptions {
   /** Do step (a) only and return a `MaintenanceSession` (GC / obsolete on a prefix that does not open). */
@@ -92,6 +93,32 @@ export async function openWriter(
     return { io, prefix, config, register, epoch: register.epoch, writerId, control };
   }
   return openAsHolder(io, config, prefix, register, options.metrics);
+}
+
+/**
+ * A writer that re-opens itself (wal.md: its start gap is spent): step (a) from the register
+ * version it holds, with a new writer id (`Fenced` if another writer took the prefix: a reopen
+ * never takes over); then its earlier epoch is sealed where that writer knows it ended - its
+ * last committed object, as a clean stop records it - and (b)-(e) run exactly as any open
+ * ((d) finds that epoch sealed already). Everything acknowledged is at or below that object;
+ * an object of the earlier epoch above it (a failed create that landed unknown to the writer,
+ * or one landing late) is excluded for good, so a failed append of the earlier epoch never
+ * reappears after the reopen. Returns the new session; the caller adopts it.
+ */
+export async function reopenWriter(
+  session: WriterSession,
+  metrics?: WalMetrics,
+): Promise<WriterSession> {
+  const register = session.register;
+  if (!(register instanceof EpochRegister))
+    throw new TypeError(`the writer of ${session.prefix} has no epoch register to re-open from`);
+  const earlier = session.epoch;
+  const committed = session.catalog.tip();
+  await register.retakeEpoch(newWriterId()); // (a)
+  await register.update((control) =>
+    withStoppedSeal(control, earlier, committed?.seq ?? null, register.directoryBudget),
+  );
+  return openAsHolder(session.io, session.config, session.prefix, register, metrics);
 }
 
 /** A maintenance open: step (a) only. */

@@ -174,6 +174,22 @@ export class EpochRegister implements WalRegister {
     });
   }
 
+  /**
+   * Step (a) for a holder that re-opens itself (wal.md, a spent start gap): `writer_epoch + 1`
+   * with a new writer id, CASed from the version this holder knows - never over another
+   * writer's version (`Fenced`), so a reopen never takes a prefix over. This object then holds
+   * the new epoch; nothing the old epoch queued here can write under it by mistake, since
+   * every write is serialized behind this one and read from the held state.
+   */
+  retakeEpoch(writerId: string): Promise<ControlState> {
+    return this.serialize(async () => {
+      await this.settle();
+      const control = this.held.control;
+      await this.write({ ...control, writerEpoch: control.writerEpoch + 1n, writerId });
+      return this.held.control;
+    });
+  }
+
   /** Reads the register; `Fenced` if anyone but this holder wrote it since. */
   refresh(): Promise<ControlState> {
     return this.serialize(async () => {

@@ -85,7 +85,13 @@ export interface RecoverySummary {
   readonly durationMs: number;
 }
 
-/** What a writer open hands to the actor: the epoch held, the recovered catalog, the start. */
+/**
+ * What a writer open hands to the actor: the epoch held, the recovered catalog, the start.
+ * A writer that re-opens itself (a spent start gap) updates `epoch`, `writerId`,
+ * `startObject`, `nextSeq` and `recovery` in place (actor/gap-reopen.ts), and its catalog
+ * adopts the new recovery, so every holder of the session sees the new epoch at once; the
+ * register object stays the same and holds the new epoch.
+ */
 export interface WriterSession {
   readonly io: ObjectIo;
   readonly prefix: string;

@@ -166,7 +166,7 @@ export class ObjectStoreLogStore {
     return this.actor.waitDurable(regionOfProvider(this.prefix, provider), id);
   }
 
-  /** The largest durable, indexed id of the region (0 if none); the watermark does not affect it. */
+  /** The larger of the region's largest durable, indexed id and its persisted watermark (0 if none). */
   latestEntryId(provider: Provider): EntryId {
     this.actor.checkUsable();
     return this.actor.durableEntryId(regionOfProvider(this.prefix, provider));
@@ -203,8 +203,9 @@ export class ObjectStoreLogStore {
   async listNamespaces(): Promise<Provider[]> {
     this.actor.checkUsable();
     const regions = new Set<RegionId>(this.session.register.current().control.regions.keys());
+    // Regions that hold indexed entries; a region known only by its watermark (deleted) is not.
     for (const summary of this.session.catalog.regions()) {
-      if (summary.latestId > 0n) regions.add(summary.regionId);
+      if (this.session.catalog.indexedEntryId(summary.regionId) > 0n) regions.add(summary.regionId);
     }
     return [...regions]
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))

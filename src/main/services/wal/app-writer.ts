@@ -9,6 +9,7 @@ import type {
   LoadSample,
   ObsoletePreview,
   RegionRow,
+  WriterReopenView,
   WriterView,
 } from '../../../shared/contract/wal';
 import { WRITER_STATE_EVENTS_PER_SECOND } from '../../../shared/contract/wal';
@@ -35,6 +36,8 @@ export interface AppWriterListeners {
   onLoadSample(sample: LoadSample, running: boolean): void;
   /** A garbage-collection pass finished (after an obsolete, or asked for). */
   onCollected(report: GcReport): void;
+  /** The writer re-opened itself under a new epoch (its start gap was spent). */
+  onReopened(reopen: WriterReopenView): void;
 }
 
 interface LoadRun {
@@ -57,7 +60,14 @@ export class AppWriter {
     private readonly listeners: AppWriterListeners,
   ) {
     this.announce = throttle(() => listeners.onState(this.view()), WRITER_STATE_EVENTS_PER_SECOND);
-    const unsubscribeState = store.onStateChange(() => this.announce.push(undefined));
+    let reopensSeen = store.state().reopens;
+    const unsubscribeState = store.onStateChange((state) => {
+      if (state.reopens > reopensSeen && state.lastReopen !== null) {
+        reopensSeen = state.reopens;
+        listeners.onReopened({ ...state.lastReopen });
+      }
+      this.announce.push(undefined);
+    });
     const unsubscribeCollections = store.onCollection((report) =>
       listeners.onCollected(presentGcReport(report)),
     );

@@ -107,6 +107,7 @@ export function writerStateViewOf(state: WriterStateSnapshot): WriterStateView {
         ? null
         : { seq: state.indexedTip.seq, epoch: state.indexedTip.epoch },
     fenceRound: state.fenceRound === null ? null : { ...state.fenceRound },
+    lastReopen: state.lastReopen === null ? null : { ...state.lastReopen },
     poisoned: state.poisoned === null ? null : { ...state.poisoned },
   };
 }

@@ -231,6 +231,13 @@ export class WalService {
             prefix: at.prefix,
             report,
           }),
+        onReopened: (reopen) =>
+          this.events.publish({
+            type: 'wal.writer.reopened',
+            connectionId,
+            prefix: at.prefix,
+            reopen,
+          }),
       });
       this.writers.set(at.slot, writer);
       const view = writer.view();

@@ -7,7 +7,15 @@ import type { AppendResult, WalEntry } from '../entry';
 import { EntryTooLargeError } from '../errors';
 import { makeEntryId, MAX_POSITION, type EntryId, type Seq } from '../ids';
 import type { RegionId } from '../region-id';
-import { RECORD_HEADER_SIZE, type SegmentRecord } from '../format';
+import {
+  FOOTER_COUNT_SIZE,
+  FOOTER_ENTRY_SIZE,
+  HEADER_SIZE,
+  MAX_RECORD_BYTES,
+  RECORD_HEADER_SIZE,
+  TRAILER_SIZE,
+  type SegmentRecord,
+} from '../format';
 
 /** A caller waiting for its append to be acknowledged (durable mode). */
 export interface AppendWaiter {
@@ -23,11 +31,35 @@ function countsByRegion(entries: readonly WalEntry[]): Map<RegionId, number> {
   return counts;
 }
 
-/** Rejects an append that alone exceeds a region's position range: it fits no object. */
-export function checkAppendFitsAnObject(entries: readonly WalEntry[]): void {
+/** Bytes an object holding one entry adds around the entry's data. */
+const ONE_ENTRY_FRAME =
+  HEADER_SIZE + RECORD_HEADER_SIZE + FOOTER_COUNT_SIZE + FOOTER_ENTRY_SIZE + TRAILER_SIZE;
+
+/**
+ * The largest entry an object can hold: what the format can frame (a u32 record length) or
+ * what fits a `maxObjectBytes` object beside the frame, whichever is smaller.
+ */
+export function largestEntryBytes(maxObjectBytes: number): number {
+  return Math.max(0, Math.min(MAX_RECORD_BYTES, maxObjectBytes - ONE_ENTRY_FRAME));
+}
+
+/**
+ * Rejects, before anything is admitted, an append that fits no object: a region's entries
+ * beyond the position range, or one entry larger than `largestEntryBytes`. Admitted, such an
+ * entry would fail at seal and poison the writer with every batch behind it.
+ */
+export function checkAppendFitsAnObject(
+  entries: readonly WalEntry[],
+  maxObjectBytes: number,
+): void {
   for (const [region, count] of countsByRegion(entries)) {
     if (BigInt(count) > MAX_POSITION)
       throw new EntryTooLargeError(region, count, Number(MAX_POSITION));
+  }
+  const limit = largestEntryBytes(maxObjectBytes);
+  for (const entry of entries) {
+    if (entry.data.length > limit)
+      throw new EntryTooLargeError(entry.regionId, entry.data.length, limit);
   }
 }
 

@@ -69,6 +69,10 @@ export function SequenceStrip({ writer }: { writer: WriterView }) {
         <dd>
           certified seq {String(state.certified)}
           {state.gapBlocked ? ' · creates blocked at B + 64' : ''}
+          {state.reopening ? ' · gap spent: re-opening under a new epoch' : ''}
+          {state.lastReopen !== null
+            ? ` · re-opened ${state.reopens}× (last: epoch ${String(state.lastReopen.fromEpoch)} → ${String(state.lastReopen.toEpoch)})`
+            : ''}
         </dd>
         <dt>Orphans</dt>
         <dd>
