@@ -1,6 +1,7 @@
 /**
  * Figure: opening a prefix of many objects / what any recovery must do at least - list the
- * objects and read each one's last 64 KiB, at concurrency 8 (target <= 1.25). Two rows: the
+ * objects and read each one's last 64 KiB, at concurrency 8 (target <= 1.0, quality.md; the engine
+ * may read at a higher concurrency than the baseline). Two rows: the
  * writer open (`ObjectStoreLogStore.open`: recovery plus the epoch CAS, the takeover seal and
  * the start object) and the read-only open (`openReadOnly`: the recovery alone). Best of two
  * alternating passes on local (one on S3). On S3 also the absolute writer open of 2,000 objects (< 0.9 s, the
@@ -107,7 +108,7 @@ function openRow(
     backend,
     value: ratio,
     unit: 'x',
-    ...judged(ratio, '<=', 1.25),
+    ...judged(ratio, '<=', 1.0),
     detail: {
       objects,
       openSeconds: rounded(seconds, 3),

@@ -219,11 +219,12 @@ export function decodeGtIndexFromTail(
  * The entries of one segment from exactly its bytes: CRC, the segment header against the
  * footer, then entries that fill it exactly with strictly increasing ids from min to max.
  */
-export function decodeGtSegment(
+export function decodeGtSegmentInto<T>(
   bytes: Uint8Array,
   index: SegmentIndex,
   key: string,
-): SegmentRecord[] {
+  make: (id: bigint, data: Uint8Array) => T,
+): T[] {
   const fail = (
     check: 'segment-length' | 'segment-crc' | 'segment-framing' | 'segment-header',
     detail = '',
@@ -243,7 +244,8 @@ export function decodeGtSegment(
     );
   if (count * GT_ENTRY_HEADER_SIZE > bytes.length - GT_SEGMENT_HEADER_SIZE)
     fail('segment-framing', `${count} entries cannot fit in ${bytes.length} bytes`);
-  const records: SegmentRecord[] = [];
+  const records: T[] = [];
+  let first: bigint | null = null;
   let at = GT_SEGMENT_HEADER_SIZE;
   let previous: bigint | null = null;
   for (let i = 0; i < count; i++) {
@@ -255,18 +257,28 @@ export function decodeGtSegment(
     if (length > bytes.length - start) fail('segment-framing', `entry ${id} runs past the segment`);
     if (previous !== null && id <= previous)
       fail('segment-framing', `entry ${id} after ${previous}: ids must increase`);
-    records.push({ id, bytes: bytes.subarray(start, start + length) });
+    records.push(make(id, bytes.subarray(start, start + length)));
+    first ??= id;
     previous = id;
     at = start + length;
   }
   if (at !== bytes.length)
     fail('segment-framing', `${bytes.length - at} bytes after the last entry`);
-  if (records[0]?.id !== index.firstId || previous !== index.lastId)
+  if (first !== index.firstId || previous !== index.lastId)
     fail(
       'segment-framing',
-      `ids ${records[0]?.id}..${previous}, the footer says ${index.firstId}..${index.lastId}`,
+      `ids ${first}..${previous}, the footer says ${index.firstId}..${index.lastId}`,
     );
   return records;
+}
+
+/** `decodeGtSegmentInto` giving plain records. */
+export function decodeGtSegment(
+  bytes: Uint8Array,
+  index: SegmentIndex,
+  key: string,
+): SegmentRecord[] {
+  return decodeGtSegmentInto(bytes, index, key, (id, data) => ({ id, bytes: data }));
 }
 
 /** CRC over every byte but the trailer's own object CRC field. */

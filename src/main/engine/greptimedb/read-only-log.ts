@@ -14,11 +14,14 @@ import type { EntryId } from '../wal/ids';
 import { createWalMetrics, type WalMetrics } from '../wal/metrics';
 import { regionOfProvider, type Provider } from '../wal/provider';
 import { readRegion, type ReaderContext, type SegmentCodec } from '../wal/reader';
-import { decodeGtSegment } from './decode';
+import { decodeGtSegmentInto } from './decode';
 import { normalizePrefix } from './prefix';
 import { recoverGtPrefix, type GtRecovery } from './recover';
 
-export const GREPTIMEDB_SEGMENTS: SegmentCodec = { decode: decodeGtSegment, checksHeader: false };
+export const GREPTIMEDB_SEGMENTS: SegmentCodec = {
+  decodeInto: decodeGtSegmentInto,
+  checksHeader: false,
+};
 
 export interface GtReadOnlyLog {
   readonly prefix: string;

@@ -17,7 +17,7 @@ import type { EntryId } from './ids';
 import { walPrefix } from './keys';
 import { createWalMetrics, type WalMetrics } from './metrics';
 import { regionOfProvider, type Provider } from './provider';
-import { readRegion, type ReaderContext } from './reader';
+import { readRegion, readRegionBatches, type ReaderContext } from './reader';
 import { recoverFromScan, scanPrefix } from './recovery';
 import { readControl, registerStoreOf } from './register';
 import type { ControlState, RecoverySummary } from './session';
@@ -30,6 +30,8 @@ export interface ReadOnlyLog {
   readonly metrics: WalMetrics;
   /** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
   read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
+  /** The same entries, one batch per segment (replay: one async step per segment). */
+  readBatches(provider: Provider, fromId: EntryId): AsyncIterable<readonly WalEntry[]>;
 }
 
 /** What every read-only look at a prefix starts from: no epoch, no write, the register's reader. */
@@ -84,6 +86,10 @@ export async function openReadOnly(
     read: (provider, fromId) => {
       regionOfProvider(prefix, provider);
       return readRegion(context, provider, fromId);
+    },
+    readBatches: (provider, fromId) => {
+      regionOfProvider(prefix, provider);
+      return readRegionBatches(context, provider, fromId);
     },
   };
 }

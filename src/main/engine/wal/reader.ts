@@ -1,7 +1,9 @@
 /**
  * Reading one region (wal.md, "Reading"): the region's entries with id >= fromId, in order,
  * hiding ids at or below its watermark. Only the region's segment of each object is fetched
- * (a range read located by the catalog), a few objects ahead, yielded in order. The header is
+ * (a range read located by the catalog), a few objects ahead, yielded in order: one batch per
+ * segment (`readRegionBatches`, one async step per segment; entries are views into the fetched
+ * bytes), which the per-entry stream (`readRegion`) wraps without an async step per entry. The header is
  * checked on an object's first read; a segment that fails its checks is fetched once more,
  * then becomes a hole (`skip`) or fails the read (`fail`). An object collected meanwhile is
  * skipped when its ids are below the watermark, else `ObjectGone`. It never writes storage
@@ -15,13 +17,12 @@ import type { WalEntry } from './entry';
 import { CorruptSegmentError, ObjectGoneError } from './errors';
 import {
   checkHeaderForRead,
-  decodeSegment,
+  decodeSegmentInto,
   HEADER_SIZE,
   headerRange,
   segmentRange,
   type ObjectTrailer,
   type SegmentIndex,
-  type SegmentRecord,
 } from './format';
 import type { EntryId } from './ids';
 import type { WalMetrics } from './metrics';
@@ -36,15 +37,17 @@ export const READ_AHEAD = 4;
  * every header.
  */
 export interface SegmentCodec {
-  readonly decode: (
+  /** The segment's entries made by `make` straight from the bytes (views, no copy). */
+  readonly decodeInto: <T>(
     bytes: Uint8Array,
     index: SegmentIndex,
     key: string,
-  ) => readonly SegmentRecord[];
+    make: (id: EntryId, data: Uint8Array) => T,
+  ) => T[];
   readonly checksHeader: boolean;
 }
 
-export const CAIRN_SEGMENTS: SegmentCodec = { decode: decodeSegment, checksHeader: true };
+export const CAIRN_SEGMENTS: SegmentCodec = { decodeInto: decodeSegmentInto, checksHeader: true };
 
 export interface ReaderContext {
   readonly io: ObjectIo;
@@ -63,7 +66,7 @@ export interface ReaderContext {
 }
 
 type Fetched =
-  | { readonly location: SegmentLocation; readonly records: readonly SegmentRecord[] }
+  | { readonly location: SegmentLocation; readonly entries: readonly WalEntry[] }
   | { readonly location: SegmentLocation; readonly error: unknown };
 
 /** The identity the catalog knows for an object, in the shape the header check compares. */
@@ -101,10 +104,14 @@ async function fetchBytes(
   return { header: header.bytes, segment: segment.bytes };
 }
 
+/** Builds the region's entries straight from the segment's records (one object per entry). */
+type MakeEntry = (id: EntryId, data: Uint8Array) => WalEntry;
+
 async function readOnce(
   context: ReaderContext,
   location: SegmentLocation,
-): Promise<readonly SegmentRecord[]> {
+  make: MakeEntry,
+): Promise<readonly WalEntry[]> {
   const codec = context.segments ?? CAIRN_SEGMENTS;
   const identity =
     !codec.checksHeader || context.headersChecked.has(location.seq)
@@ -115,17 +122,21 @@ async function readOnce(
     checkHeaderForRead(header, identity, location.regionId, location.key);
     context.headersChecked.add(location.seq);
   }
-  return codec.decode(segment, location, location.key);
+  return codec.decodeInto(segment, location, location.key, make);
 }
 
 /** A segment failing its checks is fetched once more before it counts as corrupt. */
-async function fetchSegment(context: ReaderContext, location: SegmentLocation): Promise<Fetched> {
+async function fetchSegment(
+  context: ReaderContext,
+  location: SegmentLocation,
+  make: MakeEntry,
+): Promise<Fetched> {
   try {
     try {
-      return { location, records: await readOnce(context, location) };
+      return { location, entries: await readOnce(context, location, make) };
     } catch (error) {
       if (!(error instanceof CorruptSegmentError)) throw error;
-      return { location, records: await readOnce(context, location) };
+      return { location, entries: await readOnce(context, location, make) };
     }
   } catch (error) {
     return { location, error };
@@ -164,13 +175,24 @@ async function judgeFailure(
   throw error;
 }
 
-/** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
-export async function* readRegion(
+/** The entries of `entries` above `floor`; the array itself when all are (no copy). */
+function above(entries: readonly WalEntry[], floor: EntryId): readonly WalEntry[] {
+  const first = entries[0];
+  if (first === undefined || first.id > floor) return entries;
+  return entries.filter((entry) => entry.id > floor);
+}
+
+/**
+ * The region's entries with id >= fromId, in order, ids at or below the watermark hidden, one
+ * batch per segment (never empty). For replay: one async step per segment, not per entry.
+ */
+export async function* readRegionBatches(
   context: ReaderContext,
   provider: Provider,
   fromId: EntryId,
-): AsyncIterable<WalEntry> {
+): AsyncIterable<readonly WalEntry[]> {
   const region = provider.regionId;
+  const make: MakeEntry = (id, data) => ({ provider, regionId: region, id, data });
   const started = performance.now();
   const ahead: Promise<Fetched>[] = [];
   let cursor = fromId < 1n ? 1n : fromId;
@@ -180,7 +202,7 @@ export async function* readRegion(
       if (location === undefined) return;
       cursor = location.lastId + 1n;
       if (location.lastId <= context.catalog.watermark(region)) continue;
-      ahead.push(fetchSegment(context, location));
+      ahead.push(fetchSegment(context, location, make));
     }
   };
   try {
@@ -192,12 +214,59 @@ export async function* readRegion(
         await judgeFailure(context, fetched);
         continue;
       }
-      for (const record of fetched.records) {
-        if (record.id < fromId || record.id <= context.catalog.watermark(region)) continue;
-        yield { provider, regionId: region, id: record.id, data: record.bytes };
-      }
+      const watermark = context.catalog.watermark(region);
+      const batch = above(fetched.entries, fromId - 1n > watermark ? fromId - 1n : watermark);
+      if (batch.length > 0) yield batch;
     }
   } finally {
     context.metrics.readSeconds.observe((performance.now() - started) / 1000);
   }
+}
+
+/**
+ * The per-entry face of `readRegionBatches`: entries are handed out of the current batch
+ * without an async generator step each (the protocol's promise per `next` is all that is left),
+ * and an obsolete call made while reading hides the ids it covers at once, as before.
+ */
+class EntryStream implements AsyncIterator<WalEntry> {
+  private batch: readonly WalEntry[] = [];
+  private at = 0;
+
+  constructor(
+    private readonly batches: AsyncIterator<readonly WalEntry[]>,
+    private readonly watermark: () => EntryId,
+  ) {}
+
+  async next(): Promise<IteratorResult<WalEntry>> {
+    for (;;) {
+      while (this.at < this.batch.length) {
+        const entry = this.batch[this.at++]!;
+        if (entry.id > this.watermark()) return { value: entry, done: false };
+      }
+      const next = await this.batches.next();
+      if (next.done === true) return { value: undefined, done: true };
+      this.batch = next.value;
+      this.at = 0;
+    }
+  }
+
+  async return(): Promise<IteratorResult<WalEntry>> {
+    this.batch = [];
+    await this.batches.return?.();
+    return { value: undefined, done: true };
+  }
+}
+
+/** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
+export function readRegion(
+  context: ReaderContext,
+  provider: Provider,
+  fromId: EntryId,
+): AsyncIterable<WalEntry> {
+  return {
+    [Symbol.asyncIterator]: () =>
+      new EntryStream(readRegionBatches(context, provider, fromId)[Symbol.asyncIterator](), () =>
+        context.catalog.watermark(provider.regionId),
+      ),
+  };
 }

@@ -297,13 +297,15 @@ export function checkHeaderForRead(
 /**
  * The records of one segment, from exactly its bytes: `segment-length`, `segment-crc`, then the
  * framing (`segment-framing`): records fill the segment exactly, ids ascend strictly from the
- * index's `firstId` to its `lastId`, `entries` of them.
+ * index's `firstId` to its `lastId`, `entries` of them. Each record becomes `make(id, data)`,
+ * `data` a view into `bytes` (no copy), so a reader builds its own value in the same pass.
  */
-export function decodeSegment(
+export function decodeSegmentInto<T>(
   bytes: Uint8Array,
   index: SegmentIndex,
   key: string,
-): SegmentRecord[] {
+  make: (id: EntryId, data: Uint8Array) => T,
+): T[] {
   const fail = (
     check: 'segment-length' | 'segment-crc' | 'segment-framing',
     detail = '',
@@ -314,8 +316,9 @@ export function decodeSegment(
     fail('segment-length', `${bytes.length} bytes, the footer says ${index.length}`);
   if (crc32c(bytes) !== index.segmentCrc) fail('segment-crc');
   const view = viewOf(bytes);
-  const records: SegmentRecord[] = [];
+  const records: T[] = [];
   let at = 0;
+  let first: EntryId | null = null;
   let previous = index.firstId - 1n;
   while (at < bytes.length) {
     if (at + RECORD_HEADER_SIZE > bytes.length)
@@ -327,23 +330,31 @@ export function decodeSegment(
       fail('segment-framing', `record ${id} runs past the segment`);
     if (id <= previous || id > index.lastId)
       fail('segment-framing', `record ${id} out of order or range`);
-    records.push({ id, bytes: bytes.subarray(start, start + length) });
+    records.push(make(id, bytes.subarray(start, start + length)));
+    first ??= id;
     previous = id;
     at = start + length;
   }
-  const first = records[0];
-  if (
-    records.length !== index.entries ||
-    first === undefined ||
-    first.id !== index.firstId ||
-    previous !== index.lastId
-  ) {
+  if (records.length !== index.entries || first !== index.firstId || previous !== index.lastId) {
     fail(
       'segment-framing',
       `${records.length} records, the footer says ${index.entries} from ${index.firstId} to ${index.lastId}`,
     );
   }
   return records;
+}
+
+function asRecord(id: EntryId, bytes: Uint8Array): SegmentRecord {
+  return { id, bytes };
+}
+
+/** `decodeSegmentInto` giving plain records. */
+export function decodeSegment(
+  bytes: Uint8Array,
+  index: SegmentIndex,
+  key: string,
+): SegmentRecord[] {
+  return decodeSegmentInto(bytes, index, key, asRecord);
 }
 
 /**

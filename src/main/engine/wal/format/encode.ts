@@ -6,7 +6,7 @@
  */
 import { crc32c } from '@node-rs/crc32';
 import { EntryTooLargeError, UnencodableBatchError } from '../errors';
-import { isSeq, positionOf, seqOf, type Seq } from '../ids';
+import { isSeq, MAX_POSITION, POSITION_BITS, type Seq } from '../ids';
 import { isRegionId, type RegionId } from '../region-id';
 import {
   FOOTER_COUNT_SIZE,
@@ -24,7 +24,6 @@ import {
   TRAILER_MAGIC_BYTES,
   TRAILER_SIZE,
   objectSize,
-  segmentSize,
   type EncodedObject,
   type ObjectBatch,
   type ObjectIdentity,
@@ -65,7 +64,17 @@ function compareBigints(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** One region's records in id order, after checking that each id belongs to this object. */
+function isInIdOrder(records: readonly SegmentRecord[]): boolean {
+  for (let i = 1; i < records.length; i++) if (records[i - 1]!.id > records[i]!.id) return false;
+  return true;
+}
+
+/**
+ * One region's records in id order, after checking that each id belongs to this object. The
+ * open batch hands its records already in order, so they are used as given (no copy); the
+ * checks compare against the sequence's id range instead of splitting each id, because every
+ * bigint shift or mask allocates and this loop runs once per entry.
+ */
 function planSegment(
   seq: Seq,
   regionId: RegionId,
@@ -73,10 +82,15 @@ function planSegment(
 ): PlannedSegment {
   if (!isRegionId(regionId))
     throw new UnencodableBatchError(seq, `region id ${regionId} is not a u64`);
-  const records = [...given].sort((a, b) => compareBigints(a.id, b.id));
+  const records = isInIdOrder(given)
+    ? given
+    : [...given].sort((a, b) => compareBigints(a.id, b.id));
+  const firstOfSeq = (seq << POSITION_BITS) + 1n;
+  const lastOfSeq = (seq << POSITION_BITS) + MAX_POSITION;
   let previous = -1n;
+  let length = 0;
   for (const record of records) {
-    if (seqOf(record.id) !== seq || positionOf(record.id) === 0n) {
+    if (record.id < firstOfSeq || record.id > lastOfSeq) {
       throw new UnencodableBatchError(
         seq,
         `entry id ${record.id} is not a position of sequence ${seq}`,
@@ -87,8 +101,9 @@ function planSegment(
     if (record.bytes.length > MAX_RECORD_BYTES)
       throw new EntryTooLargeError(regionId, record.bytes.length, MAX_RECORD_BYTES);
     previous = record.id;
+    length += RECORD_HEADER_SIZE + record.bytes.length;
   }
-  return { regionId, records, length: segmentSize(records.map((r) => r.bytes.length)) };
+  return { regionId, records, length };
 }
 
 function planSegments(batch: ObjectBatch): PlannedSegment[] {

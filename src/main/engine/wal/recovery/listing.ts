@@ -17,6 +17,26 @@ export function compareSeq(a: { seq: Seq }, b: { seq: Seq }): number {
   return a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0;
 }
 
+/**
+ * The WAL objects of `prefix` at sequence `from` or above, one listing page at a time, in the
+ * listing's order (recovery starts reading tails while the listing goes on).
+ */
+export async function* listObjectPages(
+  io: ObjectIo,
+  prefix: string,
+  from: Seq = 0n,
+): AsyncIterable<ListedObject[]> {
+  const startAfter = objectsStartAfter(prefix, from);
+  for await (const page of io.list(objectsFolder(prefix), { startAfter })) {
+    const listed: ListedObject[] = [];
+    for (const object of page.objects) {
+      const seq = seqOfObjectKey(prefix, object.key);
+      if (seq !== null && seq >= from) listed.push({ key: object.key, seq, size: object.size });
+    }
+    yield listed;
+  }
+}
+
 /** Every WAL object of `prefix` at sequence `from` or above, ascending by sequence. */
 export async function listObjectsFrom(
   io: ObjectIo,
@@ -24,12 +44,6 @@ export async function listObjectsFrom(
   from: Seq = 0n,
 ): Promise<ListedObject[]> {
   const listed: ListedObject[] = [];
-  const startAfter = objectsStartAfter(prefix, from);
-  for await (const page of io.list(objectsFolder(prefix), { startAfter })) {
-    for (const object of page.objects) {
-      const seq = seqOfObjectKey(prefix, object.key);
-      if (seq !== null && seq >= from) listed.push({ key: object.key, seq, size: object.size });
-    }
-  }
+  for await (const page of listObjectPages(io, prefix, from)) listed.push(...page);
   return listed.sort(compareSeq);
 }

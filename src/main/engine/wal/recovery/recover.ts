@@ -1,6 +1,6 @@
 /**
  * Recovery of one WAL prefix (wal.md, "Catalog and recovery"): scan the objects from the
- * boundary (list, then one tail read each), judge the chain, and index the tip's chain into a
+ * boundary (list, and one tail read each as the pages arrive), judge the chain, and index the tip's chain into a
  * new catalog with the persisted watermarks applied. On a missing object or a broken link the
  * boundary and watermarks are re-read ONCE and the chain judged again (GC may have run). Fails
  * with `NoCompleteChain` when objects are present but none is complete, and `TailMissing` when
@@ -14,8 +14,8 @@ import type { Seq } from '../ids';
 import { objectKey } from '../keys';
 import type { ControlState, RecoveredObject, RecoverySummary } from '../session';
 import { selectChain, type ChainSelection } from './chain-selection';
-import { listObjectsFrom, type ListedObject } from './listing';
-import { readObjectIndexes, type ScannedObject } from './tail-read';
+import { listObjectPages, type ListedObject } from './listing';
+import { readIndexesWhileListing, TAIL_READ_CONCURRENCY, type ScannedObject } from './tail-read';
 
 /** What one listing and its tail reads found. */
 export interface PrefixScan {
@@ -28,10 +28,19 @@ export interface PrefixScan {
   readonly missing: readonly ListedObject[];
 }
 
-export async function scanPrefix(io: ObjectIo, prefix: string, from: Seq): Promise<PrefixScan> {
-  const listed = await listObjectsFrom(io, prefix, from);
-  const { objects, missing } = await readObjectIndexes(io, listed);
-  return { from, listed, objects, missing };
+/** Lists from `from` and reads each object's index, reads starting while the listing pages. */
+export async function scanPrefix(
+  io: ObjectIo,
+  prefix: string,
+  from: Seq,
+  concurrency = TAIL_READ_CONCURRENCY,
+): Promise<PrefixScan> {
+  const { listed, scan } = await readIndexesWhileListing(
+    io,
+    listObjectPages(io, prefix, from),
+    concurrency,
+  );
+  return { from, listed, objects: scan.objects, missing: scan.missing };
 }
 
 export interface RecoveryInput {

@@ -1,7 +1,8 @@
 /**
  * Reads what recovery needs of each listed object - its trailer and segment index - with ONE
  * suffix-range read of the last 64 KiB (the whole object when shorter), plus one more range
- * read only when the footer starts before that window; at most 8 objects at a time. Verifies
+ * read only when the footer starts before that window; `TAIL_READ_CONCURRENCY` objects at a
+ * time by default, starting while the listing still pages (`readIndexesWhileListing`). Verifies
  * trailer magic and CRC, footer CRC, the trailer's sequence against the key and that the
  * segments tile the body (format/decode). The header is never read here (a reader checks it).
  * An object listed and then not found is reported missing (GC may have collected it); the
@@ -20,10 +21,16 @@ import {
 } from '../format';
 import type { Seq } from '../ids';
 import { mapBounded } from './bounded';
-import type { ListedObject } from './listing';
+import { compareSeq, type ListedObject } from './listing';
 
-/** Objects whose tails are read at once. */
-export const TAIL_READ_CONCURRENCY = 8;
+/**
+ * Objects whose tails are read at once by default (callers of `scanPrefix` may pass another).
+ * Measured with 10,000 local / 2,000 radosgw objects against the concurrency-8 baseline: 16
+ * kept radosgw ahead of 8 in every pass, 32 and 64 were slower there (its gateway, on this
+ * shared box, answers no faster), and the local directory is bound by the main thread's file
+ * handle work, where the overlap of listing and reads matters more than the width.
+ */
+export const TAIL_READ_CONCURRENCY = 16;
 
 /** A listed object with its verified trailer identity and segment index. */
 export interface ScannedObject {
@@ -92,7 +99,11 @@ export async function readObjectIndexes(
   listed: readonly ListedObject[],
   concurrency = TAIL_READ_CONCURRENCY,
 ): Promise<TailScan> {
-  const outcomes = await mapBounded(listed, concurrency, (object) => outcomeOf(io, object));
+  return judgeOutcomes(await mapBounded(listed, concurrency, (object) => outcomeOf(io, object)));
+}
+
+/** Outcomes in sequence order: the lowest corrupt object fails the scan. */
+function judgeOutcomes(outcomes: readonly TailOutcome[]): TailScan {
   const objects: ScannedObject[] = [];
   const missing: ListedObject[] = [];
   for (const outcome of outcomes) {
@@ -101,4 +112,64 @@ export async function readObjectIndexes(
     else objects.push(outcome.object);
   }
   return { objects, missing };
+}
+
+/**
+ * `readObjectIndexes` over a listing still in progress: tails are read as pages arrive, so the
+ * open costs about the longer of the listing and the reads, not their sum. Returns every
+ * listed object ascending by sequence with the scan. A listing failure stops new reads, waits
+ * for those in flight and is thrown; so is a storage failure of a read.
+ */
+export async function readIndexesWhileListing(
+  io: ObjectIo,
+  pages: AsyncIterable<readonly ListedObject[]>,
+  concurrency = TAIL_READ_CONCURRENCY,
+): Promise<{ listed: ListedObject[]; scan: TailScan }> {
+  const listed: ListedObject[] = [];
+  const outcomes: TailOutcome[] = [];
+  let next = 0;
+  let listingDone = false;
+  let failure: { error: unknown } | null = null;
+  let idle: (() => void)[] = [];
+  const wakeAll = (): void => {
+    const woken = idle;
+    idle = [];
+    for (const wake of woken) wake();
+  };
+  const worker = async (): Promise<void> => {
+    while (failure === null) {
+      if (next < listed.length) {
+        const at = next++;
+        try {
+          outcomes[at] = await outcomeOf(io, listed[at]!);
+        } catch (error) {
+          failure ??= { error };
+        }
+      } else if (listingDone) {
+        return;
+      } else {
+        await new Promise<void>((wake) => idle.push(wake));
+      }
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, concurrency) }, worker);
+  try {
+    for await (const page of pages) {
+      if (failure !== null) break;
+      listed.push(...page);
+      wakeAll();
+    }
+  } catch (error) {
+    failure ??= { error };
+  } finally {
+    listingDone = true;
+    wakeAll();
+  }
+  await Promise.all(workers);
+  if (failure !== null) throw failure.error;
+  const order = listed.map((_, at) => at).sort((a, b) => compareSeq(listed[a]!, listed[b]!));
+  return {
+    listed: order.map((at) => listed[at]!),
+    scan: judgeOutcomes(order.map((at) => outcomes[at]!)),
+  };
 }
