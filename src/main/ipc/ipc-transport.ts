@@ -49,6 +49,14 @@ export function isTrustedSender(event: IpcInvokeEvent, appOrigin: string): boole
   return frame !== null && frame.parent === null && isAppUrl(frame.url, appOrigin);
 }
 
+function senderUrl(event: IpcInvokeEvent): string {
+  try {
+    return event.senderFrame?.url ?? '';
+  } catch {
+    return '';
+  }
+}
+
 let nextCallId = 1;
 
 export function registerIpcTransport(
@@ -58,14 +66,15 @@ export function registerIpcTransport(
 ): () => void {
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, name, encodedInput) => {
     const id = nextCallId++;
-    if (!isTrustedSender(event, appOrigin)) {
-      return encodeWire({
-        id,
-        ok: false,
-        error: toWireError(new UntrustedSenderError(event.senderFrame?.url ?? '')),
-      });
+    // Reading the sender can itself throw (a frame disposed mid-call): still a typed reply.
+    try {
+      if (!isTrustedSender(event, appOrigin)) {
+        throw new UntrustedSenderError(senderUrl(event));
+      }
+      return await dispatchCall(router, id, name, encodedInput);
+    } catch (error) {
+      return encodeWire({ id, ok: false, error: toWireError(error) });
     }
-    return dispatchCall(router, id, name, encodedInput);
   });
   return () => ipcMain.removeHandler(IPC_CALL_CHANNEL);
 }

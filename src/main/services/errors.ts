@@ -57,3 +57,10 @@ export class MalformedCallError extends CairnError {
     super('MalformedCall', `malformed call: ${problem}`, { problem });
   }
 }
+
+/** A connection sent more calls than it may have waiting at once; it must read its replies. */
+export class TooManyCallsError extends CairnError {
+  constructor(limit: number) {
+    super('TooManyCalls', `more than ${limit} calls are waiting on this connection`, { limit });
+  }
+}
