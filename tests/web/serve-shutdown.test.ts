@@ -29,6 +29,7 @@ describe('cairn serve shutdown', () => {
         connectionId: 'embedded',
         prefix,
         takeOver: true,
+        confirm: prefix,
       }),
     ).toMatchObject({ ok: true });
     socket.close();

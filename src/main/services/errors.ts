@@ -64,3 +64,17 @@ export class TooManyCallsError extends CairnError {
     super('TooManyCalls', `more than ${limit} calls are waiting on this connection`, { limit });
   }
 }
+
+/**
+ * A destructive call without the phrase its dialog asks the user to type. The phrase is not a
+ * secret: the point is that a human (or a script on their behalf) named the target on purpose.
+ */
+export class ConfirmationRequiredError extends CairnError {
+  constructor(procedure: string, expected: string) {
+    super(
+      'ConfirmationRequired',
+      `${procedure} is destructive: confirm it by sending confirm: ${JSON.stringify(expected)}`,
+      { procedure, expected },
+    );
+  }
+}

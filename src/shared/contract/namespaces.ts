@@ -6,7 +6,7 @@
  * engine: the renderer reads this file too.
  */
 import { z } from 'zod';
-import { ConnectionId } from './common';
+import { Confirmation, ConnectionId } from './common';
 import { procedure } from './procedure';
 
 export const NAMESPACE_NAME_MAX_LENGTH = 255;
@@ -129,7 +129,7 @@ export const namespaceProcedures = {
   'namespaces.deprecate': procedure(
     'operate',
     'Move a namespace from active to deprecated (history is kept); null when absent',
-    z.object(OnNamespace).strict(),
+    z.object({ ...OnNamespace, confirm: Confirmation.optional() }).strict(),
     NamespaceRecord.nullable(),
   ),
   'namespaces.shards': procedure(
@@ -149,6 +149,7 @@ export const namespaceProcedures = {
           .int()
           .nonnegative()
           .max(NAMESPACE_MAX_SHARDS - 1),
+        confirm: Confirmation.optional(),
       })
       .strict(),
     ShardOwner,
