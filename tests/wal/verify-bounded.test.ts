@@ -14,6 +14,7 @@ import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io'
 import { encodeObject } from '../../src/main/engine/wal/format';
 import { objectKey, walPrefix } from '../../src/main/engine/wal/keys';
 import { verifyObject } from '../../src/main/engine/wal/verify';
+import { readObjectIndex } from '../../src/main/engine/wal/recovery/tail-read';
 import { MAX_GET_BYTES } from '../../src/main/engine/objectio/object-io';
 import { runCairn } from '../support/cairn-cli';
 import { failureOf } from '../support/typed-failure';
@@ -80,6 +81,11 @@ describe('verify of objects of any size', () => {
   it('reads a zero-byte object as object-size damage, not a storage error', async () => {
     const empty = await sparseObject(20n, 0);
     expect(await verifyObject(io, empty)).toMatchObject({ ok: false, check: 'object-size' });
+    // Recovery's tail read too: CorruptObject, not the 416 of a suffix read on nothing.
+    expect(await failureOf(readObjectIndex(io, { key: empty, seq: 20n, size: 0 }))).toMatchObject({
+      code: 'CorruptObject',
+      details: { check: 'object-size' },
+    });
   });
 });
 
