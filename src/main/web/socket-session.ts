@@ -32,7 +32,7 @@ export interface SocketLimits {
 }
 
 export const SOCKET_LIMITS: SocketLimits = {
-  maxCallsInFlight: 16,
+  maxCallsInFlight: 8,
   maxQueuedBytes: 8 * MIB,
   maxReplayJobs: 2,
   maxWaitingCalls: 1024,
