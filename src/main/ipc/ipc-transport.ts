@@ -45,8 +45,12 @@ export class UntrustedSenderError extends CairnError {
 
 /** The app's own top-level frame, served from its origin, is the only trusted sender. */
 export function isTrustedSender(event: IpcInvokeEvent, appOrigin: string): boolean {
-  const frame = event.senderFrame;
-  return frame !== null && frame.parent === null && isAppUrl(frame.url, appOrigin);
+  try {
+    const frame = event.senderFrame;
+    return frame !== null && frame.parent === null && isAppUrl(frame.url, appOrigin);
+  } catch {
+    return false; // A frame disposed mid-call throws when read: it is no sender we trust.
+  }
 }
 
 function senderUrl(event: IpcInvokeEvent): string {
@@ -66,7 +70,7 @@ export function registerIpcTransport(
 ): () => void {
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, name, encodedInput) => {
     const id = nextCallId++;
-    // Reading the sender can itself throw (a frame disposed mid-call): still a typed reply.
+    // Whatever fails below, the renderer gets a typed reply, never a rejected invoke.
     try {
       if (!isTrustedSender(event, appOrigin)) {
         throw new UntrustedSenderError(senderUrl(event));
