@@ -16,6 +16,8 @@ import { objectKey, walPrefix } from '../../src/main/engine/wal/keys';
 import { verifyObject } from '../../src/main/engine/wal/verify';
 import { readObjectIndex } from '../../src/main/engine/wal/recovery/tail-read';
 import { MAX_GET_BYTES } from '../../src/main/engine/objectio/object-io';
+import { embeddedStoreDir } from '../../src/main/services/app-paths';
+import { makeTestApp } from '../support/app-services';
 import { runCairn } from '../support/cairn-cli';
 import { failureOf } from '../support/typed-failure';
 import { keyOf, text } from './wal-objects';
@@ -31,10 +33,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A sparse file of `size` zero bytes at a WAL object key: no disk, no memory. */
-async function sparseObject(seq: bigint, size: number): Promise<string> {
+/** A sparse file of `size` zero bytes at a WAL object key under `root`: no disk, no memory. */
+async function sparseObject(seq: bigint, size: number, root = dir): Promise<string> {
   const key = objectKey(PREFIX, seq);
-  const file = join(dir, key);
+  const file = join(root, key);
   await mkdir(dirname(file), { recursive: true });
   const handle = await open(file, 'w');
   await handle.truncate(size);
@@ -69,6 +71,19 @@ describe('verify of objects of any size', () => {
       details: { key, bytes: 2 * GIB, limit: MAX_GET_BYTES },
     });
     expect((await io.get(key, { suffix: 16 })).bytes).toEqual(new Uint8Array(16));
+  });
+
+  it('answers wal.verifyObject on a 2 GiB object through the API, typed', async () => {
+    const app = await makeTestApp();
+    try {
+      const key = await sparseObject(2n, 2 * GIB, embeddedStoreDir(app.dataDir));
+      expect(
+        await app.router.call('wal.verifyObject', { connectionId: 'embedded', key }),
+      ).toMatchObject({ ok: false, check: 'trailer-magic', size: 2 * GIB });
+      expect(await app.router.call('app.info', {})).toMatchObject({ mode: 'browser' });
+    } finally {
+      await app.dispose();
+    }
   });
 
   it('makes `cairn wal verify` report them as damaged (exit 1), not abort', () => {
