@@ -15,6 +15,7 @@ import { latency } from './figures/latency';
 import { open } from './figures/open';
 import { replay } from './figures/replay';
 import { throughput } from './figures/throughput';
+import { socketFlood } from './figures/socket-flood';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -28,6 +29,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   cpu,
   catalog,
   console: consoleListing,
+  flood: socketFlood,
 };
 
 async function main(): Promise<void> {

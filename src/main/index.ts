@@ -16,6 +16,7 @@ import {
   APP_SCHEME_PRIVILEGES,
   serveAppProtocol,
 } from './shell/app-protocol';
+import { installProcessGuard } from './process-guard';
 import { guardNavigation } from './shell/navigation-guard';
 import { secureWebPreferences } from './shell/web-preferences';
 
@@ -24,6 +25,7 @@ protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 app.setPath('userData', defaultDataDir());
 
 async function main(): Promise<void> {
+  installProcessGuard();
   await app.whenReady();
   const services = await createServices({
     name: 'Cairn',

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ObjectNamespaceStore } from '../../src/main/engine/namespaces';
 import { explainNotOwner } from '../../src/shared/contract/namespaces';
+import { shardPhrase } from '../../src/shared/contract/confirmations';
 import {
   CONNECTION,
   failureOf,
@@ -164,7 +165,9 @@ describe('an operator connection', () => {
     expect(
       await api.call('namespaces.setPlacement', { name: 'missing', placement: { region: 'eu' } }),
     ).toBeNull();
-    expect(await api.call('namespaces.deprecate', { name: 'missing' })).toBeNull();
+    expect(
+      await api.call('namespaces.deprecate', { name: 'missing', confirm: 'missing' }),
+    ).toBeNull();
     expect(await api.call('namespaces.list', {})).toEqual([]);
     await api.call('namespaces.register', { name: 'orders' });
     const placed = await api.call('namespaces.setPlacement', {
@@ -177,10 +180,14 @@ describe('an operator connection', () => {
     expect(
       await api.call('namespaces.setPlacement', { name: 'orders', placement: null }),
     ).toMatchObject({ placement: null });
-    expect(await api.call('namespaces.deprecate', { name: 'orders' })).toMatchObject({
+    expect(
+      await api.call('namespaces.deprecate', { name: 'orders', confirm: 'orders' }),
+    ).toMatchObject({
       state: 'deprecated',
     });
-    expect(await api.call('namespaces.deprecate', { name: 'orders' })).toMatchObject({
+    expect(
+      await api.call('namespaces.deprecate', { name: 'orders', confirm: 'orders' }),
+    ).toMatchObject({
       state: 'deprecated',
     });
     expect(api.created).toHaveLength(1);
@@ -333,7 +340,7 @@ describe('bad input', () => {
     [
       'a shard beyond the count',
       'namespaces.takeOwnership',
-      { shard: 16 },
+      { shard: 16, confirm: 'shard 16' },
       { code: 'InvalidShard', details: { shard: 16 } },
     ],
     [
@@ -376,7 +383,7 @@ describe('a shard another node took', () => {
 
     for (const [procedure, input] of [
       ['namespaces.setPlacement', { name: 'orders', placement: { region: 'eu' } }],
-      ['namespaces.deprecate', { name: 'orders' }],
+      ['namespaces.deprecate', { name: 'orders', confirm: 'orders' }],
       ['namespaces.register', { name: 'orders' }],
     ] as const) {
       const failure = await failureOf(api.call(procedure, input));
@@ -393,11 +400,15 @@ describe('a shard another node took', () => {
       placement: null,
     });
 
-    expect(await api.call('namespaces.takeOwnership', { shard })).toEqual({
+    expect(
+      await api.call('namespaces.takeOwnership', { shard, confirm: shardPhrase(shard) }),
+    ).toEqual({
       nodeId: 0,
       ownerEpoch: 3,
     });
-    expect(await api.call('namespaces.deprecate', { name: 'orders' })).toMatchObject({
+    expect(
+      await api.call('namespaces.deprecate', { name: 'orders', confirm: 'orders' }),
+    ).toMatchObject({
       state: 'deprecated',
     });
     await expect(otherNode.deprecateNamespace('orders')).rejects.toMatchObject({

@@ -49,6 +49,14 @@ describe('the IPC transport', () => {
       (await call(frame(`${APP_ORIGIN}/`), 'connections.remove', encodeWire({ id: 7 }))).error
         ?.code,
     ).toBe('InvalidInput');
+    // A frame disposed mid-call throws when read (Electron does): still a typed reply.
+    const disposed = {
+      get senderFrame(): never {
+        throw new Error('Render frame was disposed before WebFrameMain could be accessed');
+      },
+    };
+    expect((await call(disposed, 'app.info', encodeWire({}))).error?.code).toBe('UntrustedSender');
+    expect((await call(frame(`${APP_ORIGIN}/`), 'app.info', encodeWire({}))).ok).toBe(true);
   });
 
   it('forwards events until the window is gone', async () => {

@@ -1,6 +1,7 @@
 /** Garbage collection through the API: a dry run first, the pass only by a writer opened here. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONNECTION, PREFIX, failureOf, seed, walApp, type WalApp } from './support';
+import { formatWalRegion } from '../../src/shared/contract/wal';
 
 let app: WalApp;
 beforeEach(async () => {
@@ -12,22 +13,26 @@ afterEach(() => app.close());
 describe('wal.gc', () => {
   it('previews exactly what the pass then deletes, and announces the collection', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
-    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true });
+    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true, confirm: PREFIX });
     const regions = (await app.call('wal.regions', { prefix: PREFIX })) as {
       regions: Array<{ regionId: bigint; latestId: bigint }>;
     };
     // Obsolete every region wholly: everything below the newest objects becomes collectable.
     for (const region of regions.regions)
-      await app.call('wal.obsoleteAll', { prefix: PREFIX, region: region.regionId.toString() });
+      await app.call('wal.obsoleteAll', {
+        prefix: PREFIX,
+        region: region.regionId.toString(),
+        confirm: formatWalRegion(region.regionId),
+      });
     await app.services.wal.closeAll();
-    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true });
+    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true, confirm: PREFIX });
     const preview = (await app.call('wal.gc.preview', { prefix: PREFIX })) as {
       dryRun: boolean;
       objects: Array<{ key: string }>;
       boundary: bigint;
     };
     expect(preview.dryRun).toBe(true);
-    const pass = (await app.call('wal.gc', { prefix: PREFIX })) as {
+    const pass = (await app.call('wal.gc', { prefix: PREFIX, confirm: PREFIX })) as {
       dryRun: boolean;
       objects: Array<{ key: string }>;
       boundary: bigint;
@@ -72,6 +77,8 @@ describe('wal.gc', () => {
     expect(preview).toMatchObject({ dryRun: true, unjudged: null });
     expect((await failureOf(app.call('wal.gc', { prefix: PREFIX }))).code).toBe('ReadOnly');
     await app.services.connections.setOperator(CONNECTION, true);
-    expect((await failureOf(app.call('wal.gc', { prefix: PREFIX }))).code).toBe('WriterNotOpen');
+    expect((await failureOf(app.call('wal.gc', { prefix: PREFIX, confirm: PREFIX }))).code).toBe(
+      'WriterNotOpen',
+    );
   });
 });

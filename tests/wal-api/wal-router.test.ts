@@ -145,7 +145,9 @@ describe('operating a prefix', () => {
     });
     expect(await app.call('wal.writer.state', { prefix: PREFIX })).toBeNull();
     expect(
-      await failureOf(app.call('wal.obsolete', { prefix: PREFIX, region: '1:1', id: 1n })),
+      await failureOf(
+        app.call('wal.obsolete', { prefix: PREFIX, region: '1:1', id: 1n, confirm: '1:1' }),
+      ),
     ).toMatchObject({ code: 'WriterNotOpen' });
   });
 
@@ -154,6 +156,7 @@ describe('operating a prefix', () => {
     const opened = (await app.call('wal.writer.open', {
       prefix: PREFIX,
       takeOver: true,
+      confirm: PREFIX,
     })) as WriterView;
     expect(opened.state.poisoned).toBeNull();
     const region = (await regions()).find((row) => row.regionId === REGION_1)!;
@@ -175,6 +178,7 @@ describe('operating a prefix', () => {
         prefix: PREFIX,
         region: String(REGION_1),
         id: region.latestId + 1n,
+        confirm: '1:1',
       }),
     );
     expect(above).toMatchObject({
@@ -193,6 +197,7 @@ describe('operating a prefix', () => {
       prefix: PREFIX,
       region: '1:1',
       id: target,
+      confirm: '1:1',
     })) as ObsoletePreview;
     expect(applied).toEqual(preview);
     expect((await regions()).find((row) => row.regionId === REGION_1)?.watermark).toBe(target);
@@ -217,17 +222,18 @@ describe('operating a prefix', () => {
 
   it('obsoletes a region wholly, edits the region table and closes with a sealed epoch', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
-    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true });
+    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true, confirm: PREFIX });
     const all = (await app.call('wal.obsoleteAll', {
       prefix: PREFIX,
       region: '1:2',
+      confirm: '1:2',
     })) as ObsoletePreview;
     expect(all.hiddenEntries).toBe(PER_REGION);
     await app.call('wal.namespaces.create', { prefix: PREFIX, region: '7:1' });
     expect((await regions()).find((row) => row.regionId === (7n << 32n) + 1n)?.listedInTable).toBe(
       true,
     );
-    await app.call('wal.namespaces.delete', { prefix: PREFIX, region: '7:1' });
+    await app.call('wal.namespaces.delete', { prefix: PREFIX, region: '7:1', confirm: '7:1' });
     expect(
       (await regions()).find((row) => row.regionId === (7n << 32n) + 1n)?.listedInTable ?? false,
     ).toBe(false);
@@ -243,7 +249,7 @@ describe('operating a prefix', () => {
 
   it('runs the in-app load generator with samples and live state', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
-    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true });
+    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true, confirm: PREFIX });
     await app.call('wal.load.start', {
       prefix: PREFIX,
       regions: 2,

@@ -14,10 +14,11 @@ export async function dispatchCall(
   name: unknown,
   encodedInput: unknown,
 ): Promise<string> {
-  return encodeWire(await replyTo(router, id, name, encodedInput));
+  return encodeWire(await callReply(router, id, name, encodedInput));
 }
 
-async function replyTo(
+/** The reply before encoding, for a transport that looks at results (its own bookkeeping). */
+export async function callReply(
   router: ApiRouter,
   id: number,
   name: unknown,

@@ -2,7 +2,9 @@
  * The one API router both transports call. It owns the boundary: every input is validated
  * against the contract, the access policy is enforced here (read-only connections refuse
  * every mutation whatever the UI shows), operator actions are audited, and every failure
- * leaves as a typed wire error. It never touches storage itself: handlers call services.
+ * leaves as a typed wire error. Destructive calls must carry the typed confirmation their
+ * dialog asks for (`confirmations.ts`), checked here, not only in the UI. It never touches
+ * storage itself: handlers call services.
  */
 import type { z } from 'zod';
 import {
@@ -12,10 +14,12 @@ import {
   type ParsedInputOf,
   type ProcedureName,
 } from '../../shared/contract';
+import { confirmationPhrase } from '../../shared/contract/confirmations';
 import type { WireError } from '../../shared/api-error';
 import { isCairnError } from '../engine/errors';
 import type { AuditLog } from '../services/audit-log';
 import {
+  ConfirmationRequiredError,
   InvalidInputError,
   ReadOnlyConnectionError,
   UnknownProcedureError,
@@ -49,6 +53,9 @@ export class ApiRouter {
     ) {
       throw new ReadOnlyConnectionError(connectionId ?? '(none)', name);
     }
+    const phrase = confirmationPhrase(name, parsed.data as ParsedInputOf<typeof name>);
+    if (phrase !== null && input.confirm !== phrase)
+      throw new ConfirmationRequiredError(name, phrase);
     const handler = this.handlers[name] as (input: unknown) => Promise<unknown>;
     if (declared.access === 'read') return handler(input);
     return this.audited(name, connectionId, input, () => handler(input));

@@ -3,6 +3,7 @@
  * for streams; typed errors as their name and fields on stderr with exit 1, never a stack.
  */
 import { isCairnError } from '../engine/errors';
+import { escapeUnsafeText } from '../../shared/display-text';
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
@@ -21,12 +22,15 @@ export function printJson(value: unknown): void {
   process.stdout.write(toJsonText(value) + '\n');
 }
 
+/** Human output: any control or bidi character in it (a name, a key) is printed escaped. */
 export function printLines(lines: readonly string[]): void {
-  if (lines.length > 0) process.stdout.write(lines.join('\n') + '\n');
+  if (lines.length > 0) process.stdout.write(lines.map(escapeUnsafeText).join('\n') + '\n');
 }
 
 /** Fixed-width columns for human output. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+export function table(header: readonly string[], cells: readonly (readonly string[])[]): string[] {
+  // Escaped before measuring, so the columns line up with what the terminal shows.
+  const rows = cells.map((row) => row.map(escapeUnsafeText));
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
   );
@@ -40,10 +44,12 @@ export function table(header: readonly string[], rows: readonly (readonly string
 
 export function reportError(error: unknown): number {
   if (isCairnError(error)) {
-    process.stderr.write(`${error.code}: ${error.message}\n`);
+    process.stderr.write(`${error.code}: ${escapeUnsafeText(error.message)}\n`);
     process.stderr.write(toJsonText({ error: error.code, ...error.details }) + '\n');
     return EXIT_ERROR;
   }
-  process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `Error: ${escapeUnsafeText(error instanceof Error ? error.message : String(error))}\n`,
+  );
   return EXIT_ERROR;
 }

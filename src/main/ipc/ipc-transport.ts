@@ -45,8 +45,20 @@ export class UntrustedSenderError extends CairnError {
 
 /** The app's own top-level frame, served from its origin, is the only trusted sender. */
 export function isTrustedSender(event: IpcInvokeEvent, appOrigin: string): boolean {
-  const frame = event.senderFrame;
-  return frame !== null && frame.parent === null && isAppUrl(frame.url, appOrigin);
+  try {
+    const frame = event.senderFrame;
+    return frame !== null && frame.parent === null && isAppUrl(frame.url, appOrigin);
+  } catch {
+    return false; // A frame disposed mid-call throws when read: it is no sender we trust.
+  }
+}
+
+function senderUrl(event: IpcInvokeEvent): string {
+  try {
+    return event.senderFrame?.url ?? '';
+  } catch {
+    return '';
+  }
 }
 
 let nextCallId = 1;
@@ -58,14 +70,15 @@ export function registerIpcTransport(
 ): () => void {
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, name, encodedInput) => {
     const id = nextCallId++;
-    if (!isTrustedSender(event, appOrigin)) {
-      return encodeWire({
-        id,
-        ok: false,
-        error: toWireError(new UntrustedSenderError(event.senderFrame?.url ?? '')),
-      });
+    // Whatever fails below, the renderer gets a typed reply, never a rejected invoke.
+    try {
+      if (!isTrustedSender(event, appOrigin)) {
+        throw new UntrustedSenderError(senderUrl(event));
+      }
+      return await dispatchCall(router, id, name, encodedInput);
+    } catch (error) {
+      return encodeWire({ id, ok: false, error: toWireError(error) });
     }
-    return dispatchCall(router, id, name, encodedInput);
   });
   return () => ipcMain.removeHandler(IPC_CALL_CHANNEL);
 }

@@ -57,3 +57,24 @@ export class MalformedCallError extends CairnError {
     super('MalformedCall', `malformed call: ${problem}`, { problem });
   }
 }
+
+/** A connection sent more calls than it may have waiting at once; it must read its replies. */
+export class TooManyCallsError extends CairnError {
+  constructor(limit: number) {
+    super('TooManyCalls', `more than ${limit} calls are waiting on this connection`, { limit });
+  }
+}
+
+/**
+ * A destructive call without the phrase its dialog asks the user to type. The phrase is not a
+ * secret: the point is that a human (or a script on their behalf) named the target on purpose.
+ */
+export class ConfirmationRequiredError extends CairnError {
+  constructor(procedure: string, expected: string) {
+    super(
+      'ConfirmationRequired',
+      `${procedure} is destructive: confirm it by sending confirm: ${JSON.stringify(expected)}`,
+      { procedure, expected },
+    );
+  }
+}

@@ -22,9 +22,18 @@ export function offeredToken(request: IncomingMessage, url: URL): string | null 
   const cookies = request.headers.cookie ?? '';
   for (const part of cookies.split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return decodeURIComponent(value.join('='));
+    if (name === TOKEN_COOKIE) return decodedCookie(value.join('='));
   }
   return null;
+}
+
+/** A cookie value as sent; a malformed percent-escape is no token at all, never a throw. */
+function decodedCookie(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }
 
 /** Only loopback host names are served: a page on another origin cannot rebind to us. */

@@ -5,30 +5,33 @@
  */
 import type { RawData } from 'ws';
 import { encodeWire } from '../../shared/wire';
-import { dispatchCall } from '../api/dispatch';
-import type { ApiRouter } from '../api/router';
 import { MalformedCallError } from '../services/errors';
 import { toWireError } from '../api/router';
 
-export async function handleSocketMessage(
-  router: ApiRouter,
-  data: RawData,
-  isBinary: boolean,
-): Promise<string> {
+export interface SocketCall {
+  readonly id: number;
+  readonly name: string;
+  readonly encodedInput: string;
+}
+
+/** The call a frame carries, or null when the frame is not one. */
+export function parseSocketCall(data: RawData, isBinary: boolean): SocketCall | null {
   const text = isBinary ? '' : rawToString(data);
   const firstBreak = text.indexOf('\n');
   const secondBreak = firstBreak < 0 ? -1 : text.indexOf('\n', firstBreak + 1);
   const id = Number(text.slice(0, firstBreak));
-  if (firstBreak < 0 || secondBreak < 0 || !Number.isSafeInteger(id)) {
-    const error = toWireError(new MalformedCallError('expected "<id>\\n<procedure>\\n<input>"'));
-    return encodeWire({ id: -1, ok: false, error });
-  }
-  return dispatchCall(
-    router,
+  if (firstBreak < 0 || secondBreak < 0 || !Number.isSafeInteger(id)) return null;
+  return {
     id,
-    text.slice(firstBreak + 1, secondBreak),
-    text.slice(secondBreak + 1),
-  );
+    name: text.slice(firstBreak + 1, secondBreak),
+    encodedInput: text.slice(secondBreak + 1),
+  };
+}
+
+/** The reply to a frame that is not a call: it has no id to match, so it carries -1. */
+export function malformedFrameReply(): string {
+  const error = toWireError(new MalformedCallError('expected "<id>\\n<procedure>\\n<input>"'));
+  return encodeWire({ id: -1, ok: false, error });
 }
 
 function rawToString(data: RawData): string {

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { contentSecurityPolicy } from '../../shared/csp';
-import { encodeWire, MAX_WIRE_MESSAGE_BYTES } from '../../shared/wire';
+import { MAX_WIRE_MESSAGE_BYTES } from '../../shared/wire';
 import type { ApiRouter } from '../api/router';
 import type { EventBus } from '../services/event-bus';
 import {
@@ -17,8 +17,10 @@ import {
   TOKEN_COOKIE,
   tokenMatches,
 } from './access-token';
-import { handleSocketMessage } from './socket-calls';
+import { serveSocket, type SocketLimits } from './socket-session';
+import { requestTarget } from './request-target';
 import { loadRendererAsset } from '../renderer-assets';
+import { reportUnexpected } from '../process-guard';
 
 export const API_SOCKET_PATH = '/api';
 
@@ -29,6 +31,8 @@ export interface WebServerOptions {
   /** 0 picks a free port. */
   readonly port: number;
   readonly token?: string;
+  /** Per-socket limits; SOCKET_LIMITS unless a test narrows them. */
+  readonly socketLimits?: SocketLimits;
 }
 
 export interface RunningWebServer {
@@ -43,12 +47,20 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_WIRE_MESSAGE_BYTES });
   let port = options.port;
   const server = createServer((request, response) => {
-    void serveHttp(request, response, { ...options, token, port });
+    serveHttp(request, response, { ...options, token, port }).catch((error: unknown) =>
+      failRequest(response, error),
+    );
   });
-  server.on('upgrade', (request, socket, head) =>
-    upgrade(request, socket, head, { sockets, token, port }),
+  server.on('upgrade', (request, socket: Duplex, head: Buffer) => {
+    try {
+      upgrade(request, socket, head, { sockets, token, port });
+    } catch {
+      refuseUpgrade(socket, '400 Bad Request');
+    }
+  });
+  sockets.on('connection', (socket: WebSocket) =>
+    serveSocket(socket, options.router, options.events, options.socketLimits),
   );
-  sockets.on('connection', (socket) => attachSocket(socket, options));
   port = await listen(server, options.port);
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
@@ -68,7 +80,12 @@ async function serveHttp(
     response.end('Cairn answers only on 127.0.0.1 or localhost.\n');
     return;
   }
-  const url = new URL(request.url ?? '/', `http://127.0.0.1:${context.port}`);
+  const url = requestTarget(request, context.port);
+  if (url === null) {
+    response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end('Bad request target.\n');
+    return;
+  }
   if (!tokenMatches(context.token, offeredToken(request, url))) {
     response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
     response.end(
@@ -102,7 +119,11 @@ function upgrade(
   head: Buffer,
   context: { sockets: WebSocketServer; token: string; port: number },
 ): void {
-  const url = new URL(request.url ?? '/', `http://127.0.0.1:${context.port}`);
+  const url = requestTarget(request, context.port);
+  if (url === null) {
+    refuseUpgrade(socket, '400 Bad Request');
+    return;
+  }
   const origin = request.headers.origin;
   const sameOrigin =
     origin === undefined ||
@@ -114,7 +135,7 @@ function upgrade(
     sameOrigin &&
     tokenMatches(context.token, offeredToken(request, url));
   if (!allowed) {
-    socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    refuseUpgrade(socket, '401 Unauthorized');
     return;
   }
   context.sockets.handleUpgrade(request, socket, head, (ws) =>
@@ -122,17 +143,21 @@ function upgrade(
   );
 }
 
-function attachSocket(socket: WebSocket, options: WebServerOptions): void {
-  const unsubscribe = options.events.subscribe((event) => {
-    if (socket.readyState === socket.OPEN) socket.send(encodeWire({ event }));
-  });
-  socket.on('message', (data, isBinary) => {
-    void handleSocketMessage(options.router, data, isBinary).then((reply) => {
-      if (socket.readyState === socket.OPEN) socket.send(reply);
-    });
-  });
-  socket.on('close', unsubscribe);
-  socket.on('error', unsubscribe);
+function refuseUpgrade(socket: Duplex, status: string): void {
+  if (socket.writable)
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  else socket.destroy();
+}
+
+/** Whatever failed while serving, the client gets a status and the process keeps running. */
+function failRequest(response: ServerResponse, error: unknown): void {
+  reportUnexpected('an HTTP request', error);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+  response.end('Internal error.\n');
 }
 
 function listen(server: Server, port: number): Promise<number> {

@@ -6,3 +6,9 @@ export const ConnectionId = z.string().min(1).max(64);
 export const ObjectKey = z.string().min(1).max(1024);
 export const ObjectPrefix = z.string().max(1024);
 export const Token = z.string().max(4096);
+
+/**
+ * The phrase a user typed to confirm a destructive call (`confirmations.ts` says which calls
+ * and what phrase); the main process refuses the call unless it matches.
+ */
+export const Confirmation = z.string().max(1024);

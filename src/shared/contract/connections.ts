@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConnectionId, Empty } from './common';
 import { procedure } from './procedure';
+import { hasUnsafeText, UNSAFE_TEXT_RULE } from '../display-text';
 
 const Name = z.string().trim().min(1, 'a name is required').max(80);
 const Root = z
@@ -45,6 +46,15 @@ export const S3ConnectionSpec = z
 export const ConnectionSpec = z.discriminatedUnion('kind', [LocalConnectionSpec, S3ConnectionSpec]);
 export type ConnectionSpec = z.infer<typeof ConnectionSpec>;
 
+/**
+ * A connection as a user saves one: its name must be safe to show (`display-text.ts`). Saved
+ * files are read with the lenient `ConnectionSpec`, so an older name never locks the app out.
+ */
+export const NewConnectionSpec = ConnectionSpec.superRefine((spec, context) => {
+  if (hasUnsafeText(spec.name))
+    context.addIssue({ code: 'custom', path: ['name'], message: `a name ${UNSAFE_TEXT_RULE}` });
+});
+
 const Saved = { id: ConnectionId, builtIn: z.boolean(), operator: z.boolean() };
 export const Connection = z.discriminatedUnion('kind', [
   LocalConnectionSpec.extend(Saved),
@@ -62,7 +72,7 @@ export type ConnectionTest = z.infer<typeof ConnectionTest>;
 
 export const connectionProcedures = {
   'connections.list': procedure('read', 'Saved connections', Empty, z.array(Connection)),
-  'connections.add': procedure('config', 'Save a new connection', ConnectionSpec, Connection),
+  'connections.add': procedure('config', 'Save a new connection', NewConnectionSpec, Connection),
   'connections.remove': procedure(
     'config',
     'Forget a saved connection (its data is untouched)',

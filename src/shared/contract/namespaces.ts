@@ -6,8 +6,9 @@
  * engine: the renderer reads this file too.
  */
 import { z } from 'zod';
-import { ConnectionId } from './common';
+import { Confirmation, ConnectionId } from './common';
 import { procedure } from './procedure';
+import { hasUnsafeText, UNSAFE_TEXT_RULE } from '../display-text';
 
 export const NAMESPACE_NAME_MAX_LENGTH = 255;
 /** A config's budget as UTF-8 bytes of its JSON. */
@@ -47,7 +48,11 @@ export const NamespaceConfig = z.record(z.string(), z.unknown()).superRefine((co
     });
 });
 
-const PlacementLabel = z.string().min(1).max(LABEL_MAX_LENGTH);
+const PlacementLabel = z
+  .string()
+  .min(1)
+  .max(LABEL_MAX_LENGTH)
+  .refine((label) => !hasUnsafeText(label), `a label ${UNSAFE_TEXT_RULE}`);
 
 /** Strict: an unknown field is refused, so a typo never silently means "unplaced". */
 export const NamespacePlacement = z
@@ -129,7 +134,7 @@ export const namespaceProcedures = {
   'namespaces.deprecate': procedure(
     'operate',
     'Move a namespace from active to deprecated (history is kept); null when absent',
-    z.object(OnNamespace).strict(),
+    z.object({ ...OnNamespace, confirm: Confirmation.optional() }).strict(),
     NamespaceRecord.nullable(),
   ),
   'namespaces.shards': procedure(
@@ -149,6 +154,7 @@ export const namespaceProcedures = {
           .int()
           .nonnegative()
           .max(NAMESPACE_MAX_SHARDS - 1),
+        confirm: Confirmation.optional(),
       })
       .strict(),
     ShardOwner,

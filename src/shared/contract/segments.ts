@@ -6,7 +6,7 @@
  * `segments.transitions`, and the engine re-validates every event it publishes).
  */
 import { z } from 'zod';
-import { ConnectionId } from './common';
+import { Confirmation, ConnectionId } from './common';
 import { procedure } from './procedure';
 
 // The engine's state names (src/main/engine/tiering/state-machines.ts); the service checks
@@ -200,6 +200,7 @@ export const DeletePartitionInput = z
     state: PartitionDeleteState,
     /** Default: the broker of the partition's current delete marker, else 0. */
     brokerId: BrokerId.optional(),
+    confirm: Confirmation.optional(),
   })
   .strict();
 export type DeletePartitionInput = z.output<typeof DeletePartitionInput>;

@@ -7,7 +7,7 @@
  * (the engine enforces them again on every call).
  */
 import { z } from 'zod';
-import { ConnectionId, ObjectKey } from './common';
+import { Confirmation, ConnectionId, ObjectKey } from './common';
 import { procedure } from './procedure';
 
 const U32_LIMIT = 1n << 32n;
@@ -98,6 +98,12 @@ export const JobId = z.string().min(1).max(64);
 const prefixFields = { connectionId: ConnectionId, prefix: WalPrefix };
 const PrefixInput = z.object(prefixFields).strict();
 const RegionInput = z.object({ ...prefixFields, region: WalRegionId }).strict();
+/** Inputs of destructive calls carry the phrase the user typed (`confirmations.ts`). */
+const confirmField = { confirm: Confirmation.optional() };
+const ConfirmedPrefixInput = z.object({ ...prefixFields, ...confirmField }).strict();
+const ConfirmedRegionInput = z
+  .object({ ...prefixFields, region: WalRegionId, ...confirmField })
+  .strict();
 
 // ----- outputs -----
 
@@ -571,6 +577,7 @@ export const walProcedures = {
         ...prefixFields,
         /** Needed when the register was written in the last 30 s: another writer may be live. */
         takeOver: z.boolean().default(false),
+        ...confirmField,
         ackMode: z.enum(['durable', 'enqueued']).default('durable'),
         flushIntervalMs: z.int().min(10).max(60_000).default(20),
       })
@@ -610,13 +617,13 @@ export const walProcedures = {
   'wal.obsolete': procedure(
     'operate',
     "Raise a region's obsolete watermark to an id no greater than its latest durable id",
-    z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId }).strict(),
+    z.object({ ...prefixFields, region: WalRegionId, id: WalEntryId, ...confirmField }).strict(),
     ObsoletePreview,
   ),
   'wal.obsoleteAll': procedure(
     'operate',
     "Raise a region's watermark to its latest id",
-    RegionInput,
+    ConfirmedRegionInput,
     ObsoletePreview,
   ),
   'wal.gc.preview': procedure(
@@ -628,7 +635,7 @@ export const walProcedures = {
   'wal.gc': procedure(
     'operate',
     'One garbage-collection pass on the writer opened in the app: CAS the boundary, then delete below it',
-    PrefixInput,
+    ConfirmedPrefixInput,
     GcReport,
   ),
   'wal.namespaces.create': procedure(
@@ -640,7 +647,7 @@ export const walProcedures = {
   'wal.namespaces.delete': procedure(
     'operate',
     'Obsolete a region wholly and remove it from the region table',
-    RegionInput,
+    ConfirmedRegionInput,
     z.object({ regionId: z.bigint() }),
   ),
 };

@@ -1,7 +1,7 @@
 /** `cairn connections`: the same saved profiles the app shows (in the app data directory). */
 import type { Command } from 'commander';
 import type { Connection } from '../../../shared/contract';
-import { ConnectionSpec } from '../../../shared/contract/connections';
+import { NewConnectionSpec, type ConnectionSpec } from '../../../shared/contract/connections';
 import { defaultDataDir } from '../../services/app-paths';
 import { ConnectionsService } from '../../services/connections/connections-service';
 import { EventBus } from '../../services/event-bus';
@@ -23,7 +23,7 @@ function where(connection: Connection): string {
 }
 
 function validSpec(candidate: unknown): ConnectionSpec {
-  const parsed = ConnectionSpec.safeParse(candidate);
+  const parsed = NewConnectionSpec.safeParse(candidate);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new UsageError(`${issue?.path.join('.') ?? 'connection'}: ${issue?.message ?? 'invalid'}`);

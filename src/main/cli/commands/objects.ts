@@ -1,5 +1,7 @@
 /** `cairn objects ls|get`: raw keys and bytes of a store, paged, never a whole prefix at once. */
+import { once } from 'node:events';
 import type { Command } from 'commander';
+import { readRanges } from '../../engine/objectio/ranged-read';
 import { openConnection, withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
@@ -44,15 +46,22 @@ export function registerObjects(program: Command): void {
     .action(
       runAction(async (key: string, options: ConnectionOptions & { json?: boolean }) => {
         const { io } = await openConnection(options);
-        const object = await io.get(key);
-        if (options.json)
+        if (options.json) {
+          // One JSON document holds the object: bounded by MAX_GET_BYTES (ObjectTooLarge above).
+          const object = await io.get(key);
           printJson({
             key,
             size: object.size,
             etag: object.etag,
             base64: Buffer.from(object.bytes).toString('base64'),
           });
-        else process.stdout.write(object.bytes);
+          return;
+        }
+        // Raw bytes stream in ranged pieces, so an object of any size costs one piece of memory.
+        const { size } = await io.head(key);
+        for await (const piece of readRanges(io, key, 0, size)) {
+          if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+        }
       }),
     );
 }

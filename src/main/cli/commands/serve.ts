@@ -7,6 +7,7 @@ import { defaultDataDir } from '../../services/app-paths';
 import { appVersion } from '../../services/app-version';
 import { createServices } from '../../services/services';
 import { startWebServer } from '../../web/web-server';
+import { installProcessGuard } from '../../process-guard';
 import { parseUnsigned } from '../connection-flags';
 import { printJson } from '../output';
 import { runAction } from '../run-action';
@@ -30,6 +31,7 @@ export function registerServe(program: Command): void {
     .action(
       runAction(
         async (options: { dir: string; port: string; renderer: string; json?: boolean }) => {
+          installProcessGuard();
           const port = Number(parseUnsigned('--port', options.port, 32));
           const dataDir = resolve(options.dir);
           const services = await createServices({

@@ -14,26 +14,32 @@ import { normalizePrefix } from './prefix';
 /** Larger objects are reported, not read: GreptimeDB seals far smaller batches. */
 export const GT_MAX_VERIFIED_BYTES = 256 * 1024 * 1024;
 
-export async function verifyGtObject(io: ObjectIo, key: string): Promise<ObjectVerdict> {
+export async function verifyGtObject(
+  io: ObjectIo,
+  key: string,
+  options: { readonly size?: number } = {},
+): Promise<ObjectVerdict> {
   const seq = seqOfAnyObjectKey(key);
+  let size = options.size ?? -1;
   try {
-    const meta = await io.head(key);
-    if (meta.size > GT_MAX_VERIFIED_BYTES)
+    if (size < 0) size = (await io.head(key)).size;
+    if (size > GT_MAX_VERIFIED_BYTES)
       return {
         key,
         seq,
-        size: meta.size,
+        size,
         ok: false,
         check: 'object-size',
-        detail: `${meta.size} bytes, more than any GreptimeDB object`,
+        detail: `${size} bytes, more than any GreptimeDB object`,
       };
-    const bytes = meta.size === 0 ? new Uint8Array(0) : (await io.get(key)).bytes;
+    const bytes = size === 0 ? new Uint8Array(0) : (await io.get(key)).bytes;
+    size = bytes.length;
     decodeGtObject(bytes, key);
-    return { key, seq, size: bytes.length, ok: true };
+    return { key, seq, size, ok: true };
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return { key, seq, size: 0, ok: false, gone: true };
     if (error instanceof CorruptObjectError || error instanceof CorruptSegmentError)
-      return { key, seq, size: 0, ok: false, check: error.check, detail: error.detail };
+      return { key, seq, size, ok: false, check: error.check, detail: error.detail };
     throw error;
   }
 }

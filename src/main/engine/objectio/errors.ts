@@ -62,3 +62,23 @@ export class BackendError extends StorageError {
 export function isStorageError(error: unknown, code?: StorageErrorCode): error is StorageError {
   return error instanceof StorageError && (code === undefined || error.code === code);
 }
+
+/**
+ * A read that would return more bytes than one call may hold (`MAX_GET_BYTES`), refused before
+ * anything is allocated: the caller reads the object in ranges instead. Not a storage failure
+ * (the object is there), so it is outside the closed set above.
+ */
+export class ObjectTooLargeError extends CairnError {
+  constructor(
+    readonly key: string,
+    readonly endpoint: string,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      'ObjectTooLarge',
+      `reading ${bytes} bytes at once exceeds the limit of ${limit}: ${key} at ${endpoint}`,
+      { key, endpoint, bytes, limit },
+    );
+  }
+}

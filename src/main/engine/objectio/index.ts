@@ -2,6 +2,7 @@
 export * from './object-io';
 export * from './errors';
 export { resolveRange } from './byte-range';
+export { readRanges, READ_CHUNK_BYTES } from './ranged-read';
 export { compareKeys, listSortedPage } from './sorted-listing';
 export { MemoryObjectIo } from './memory-object-io';
 export { LocalObjectIo, LOCAL_TEMP_DIR, keyProblem } from './local-object-io';

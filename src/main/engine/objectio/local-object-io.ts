@@ -24,9 +24,11 @@ import {
   OutcomeUnknownError,
   UnavailableError,
   isStorageError,
+  ObjectTooLargeError,
   type StorageError,
 } from './errors';
 import {
+  MAX_GET_BYTES,
   pagesOf,
   MAX_LIST_PAGE,
   type ByteRange,
@@ -80,6 +82,8 @@ export class LocalObjectIo implements ObjectIo {
       const size = Number(stats.size);
       const slice = resolveRange(size, range);
       if (slice === null) throw new BackendError(key, this.endpoint, 'range not satisfiable');
+      if (slice.end - slice.start > MAX_GET_BYTES)
+        throw new ObjectTooLargeError(key, this.endpoint, slice.end - slice.start, MAX_GET_BYTES);
       const bytes = await readSlice(handle, slice.start, slice.end - slice.start);
       return { bytes, etag: etagOf(stats), size };
     } catch (error) {
@@ -328,7 +332,7 @@ export class LocalObjectIo implements ObjectIo {
   }
 
   private storageError(error: unknown, key: string): StorageError | Error {
-    if (isStorageError(error)) return error;
+    if (isStorageError(error) || error instanceof ObjectTooLargeError) return error;
     if (!isErrno(error)) return error instanceof Error ? error : new Error(String(error));
     if (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR')
       return new NotFoundError(key, this.endpoint);

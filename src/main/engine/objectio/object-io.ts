@@ -56,6 +56,13 @@ export interface ObjectIo {
 
 export const MAX_LIST_PAGE = 1000;
 
+/**
+ * The most bytes one `get` returns; a larger range or whole object is `ObjectTooLarge`, refused
+ * before any allocation (a store may hold an object of any size; this process must not try to
+ * hold it at once). Whole-object readers of unbounded objects read ranges (`readRanges`).
+ */
+export const MAX_GET_BYTES = 256 * 1024 * 1024;
+
 /** The paging loop every backend's `list` shares. */
 export async function* pagesOf(
   io: Pick<ObjectIo, 'listPage'>,

@@ -19,8 +19,9 @@ import {
   type S3ClientConfig,
   type _Object,
 } from '@aws-sdk/client-s3';
-import { BackendError } from './errors';
+import { BackendError, ObjectTooLargeError } from './errors';
 import {
+  MAX_GET_BYTES,
   pagesOf,
   MAX_LIST_PAGE,
   type ByteRange,
@@ -87,20 +88,22 @@ export class S3ObjectIo implements ObjectIo {
     const header = rangeHeaderOf(range);
     if (header === null) throw new BackendError(key, this.endpoint, 'invalid range');
     const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: header });
-    return this.client
-      .send(command)
-      .then(async (response) => {
-        const bytes =
-          response.Body === undefined
-            ? new Uint8Array(0)
-            : await response.Body.transformToByteArray();
-        return {
-          bytes,
-          etag: unquote(response.ETag),
-          size: totalSizeOf(response.ContentRange) ?? bytes.length,
-        };
-      })
-      .catch(this.failed('get', key));
+    const response = await this.client.send(command).catch(this.failed('get', key));
+    const length = response.ContentLength ?? 0;
+    if (length > MAX_GET_BYTES) {
+      // Refused before the body is read: dropping the stream ends the transfer.
+      (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
+      throw new ObjectTooLargeError(key, this.endpoint, length, MAX_GET_BYTES);
+    }
+    const bytes =
+      response.Body === undefined
+        ? new Uint8Array(0)
+        : await response.Body.transformToByteArray().catch(this.failed('get', key));
+    return {
+      bytes,
+      etag: unquote(response.ETag),
+      size: totalSizeOf(response.ContentRange) ?? bytes.length,
+    };
   }
 
   async head(key: string): Promise<ObjectMeta> {

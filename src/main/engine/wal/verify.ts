@@ -1,12 +1,14 @@
 /**
- * Deep verification of a WAL prefix: reads every object whole (paged listing, a few at a
- * time) and runs every check of the format on it - header and trailer CRCs and their
+ * Deep verification of a WAL prefix: reads every object (paged listing, a few at a time;
+ * small objects whole, large ones in bounded pieces) and runs every check of the format on it - header and trailer CRCs and their
  * agreement, the footer, every segment's CRC and framing - reporting a verdict per object.
  * Read-only; it judges bytes, not chains (that is recovery's and `inspect`'s job). An object
  * collected while the pass ran is reported as gone, not as damage.
  */
+import { crc32c } from '@node-rs/crc32';
 import type { ObjectIo } from '../objectio/object-io';
-import { isStorageError } from '../objectio/errors';
+import { isStorageError, ObjectTooLargeError } from '../objectio/errors';
+import { readRanges, READ_CHUNK_BYTES } from '../objectio/ranged-read';
 import { validateWalConfig, type ObjectStoreWalConfigInput } from './config';
 import {
   CorruptObjectError,
@@ -14,13 +16,33 @@ import {
   type CorruptObjectCheck,
   type CorruptSegmentCheck,
 } from './errors';
-import { decodeObject } from './format';
-import type { Seq } from './ids';
+import {
+  RECORD_HEADER_SIZE,
+  TAIL_WINDOW_BYTES,
+  checkHeaderMatchesTrailer,
+  decodeFooter,
+  decodeHeader,
+  decodeObject,
+  decodeTrailer,
+  footerFromTail,
+  footerRange,
+  headerRange,
+  type SegmentIndex,
+} from './format';
+import type { EntryId, Seq } from './ids';
 import { seqOfAnyObjectKey, walPrefix } from './keys';
 import { listObjectsFrom, mapBounded } from './recovery';
 
-/** Whole objects read at once by `verifyPrefix`. */
+/** Objects verified at once by `verifyPrefix`. */
 export const VERIFY_CONCURRENCY = 4;
+/**
+ * Objects up to this size are read whole, in one request (the writer's batches are far below
+ * it); larger ones are read in `READ_CHUNK_BYTES` pieces. Bounds verify's memory to
+ * `VERIFY_CONCURRENCY` times this, whatever the store holds.
+ */
+export const VERIFY_WHOLE_READ_BYTES = 16 * 1024 * 1024;
+/** A footer larger than this (over a million segments) is `ObjectTooLarge`, not read. */
+export const MAX_VERIFY_FOOTER_BYTES = 64 * 1024 * 1024;
 
 export interface ObjectVerdict {
   readonly key: string;
@@ -43,23 +65,171 @@ export interface VerifyReport {
   readonly gone: number;
 }
 
-/** Reads `key` whole and runs every check; storage errors other than NotFound are thrown. */
-export async function verifyObject(io: ObjectIo, key: string): Promise<ObjectVerdict> {
+export interface VerifyObjectOptions {
+  /** The object's size when a listing gave it; else one `head` asks. */
+  readonly size?: number;
+  /** Objects up to this size are read whole (one request); larger ones piece by piece. */
+  readonly wholeReadBytes?: number;
+  /** Bytes per ranged read when reading piece by piece. */
+  readonly chunkBytes?: number;
+}
+
+/**
+ * Runs every check of the format on `key`, holding at most `wholeReadBytes` (or one chunk of
+ * a larger object) at a time, so an object of any size - 2 GiB, 8 GiB, a sparse file - costs
+ * bounded memory. Storage errors other than NotFound are thrown, as is `ObjectTooLarge` for a
+ * footer too large to hold.
+ */
+export async function verifyObject(
+  io: ObjectIo,
+  key: string,
+  options: VerifyObjectOptions = {},
+): Promise<ObjectVerdict> {
   const seq = seqOfAnyObjectKey(key);
-  let bytes: Uint8Array;
+  let size = options.size ?? -1;
   try {
-    bytes = (await io.get(key)).bytes;
+    if (size < 0) size = (await io.head(key)).size;
+    if (size <= (options.wholeReadBytes ?? VERIFY_WHOLE_READ_BYTES)) {
+      const bytes = (await io.get(key)).bytes;
+      size = bytes.length;
+      decodeObject(bytes, key);
+    } else {
+      await checkInPieces(io, key, size, options.chunkBytes ?? READ_CHUNK_BYTES);
+    }
+    return { key, seq, size, ok: true };
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return { key, seq, size: 0, ok: false, gone: true };
+    if (error instanceof CorruptObjectError || error instanceof CorruptSegmentError)
+      return { key, seq, size, ok: false, check: error.check, detail: error.detail };
     throw error;
   }
-  try {
-    decodeObject(bytes, key);
-    return { key, seq, size: bytes.length, ok: true };
-  } catch (error) {
-    if (error instanceof CorruptObjectError || error instanceof CorruptSegmentError)
-      return { key, seq, size: bytes.length, ok: false, check: error.check, detail: error.detail };
-    throw error;
+}
+
+/** The checks of `decodeObject`, in its order, reading trailer, footer, header and segments apart. */
+async function checkInPieces(
+  io: ObjectIo,
+  key: string,
+  size: number,
+  chunkBytes: number,
+): Promise<void> {
+  const tailStart = Math.max(0, size - TAIL_WINDOW_BYTES);
+  const tail = (await io.get(key, { start: tailStart, end: size - 1 })).bytes;
+  const trailer = decodeTrailer(tail, size, key);
+  let footer = footerFromTail(tail, size, trailer);
+  if (footer === null) {
+    if (trailer.footerLength > MAX_VERIFY_FOOTER_BYTES)
+      throw new ObjectTooLargeError(
+        key,
+        io.endpoint,
+        trailer.footerLength,
+        MAX_VERIFY_FOOTER_BYTES,
+      );
+    footer = (await io.get(key, footerRange(trailer))).bytes;
+  }
+  const segments = decodeFooter(footer, trailer, key);
+  checkHeaderMatchesTrailer(
+    decodeHeader((await io.get(key, headerRange())).bytes, key),
+    trailer,
+    key,
+  );
+  for (const segment of segments) {
+    const check = new SegmentCheck(segment, key);
+    const end = segment.offset + segment.length;
+    for await (const chunk of readRanges(io, key, segment.offset, end, chunkBytes))
+      check.feed(chunk);
+    check.finish();
+  }
+}
+
+/**
+ * `decodeSegment`'s checks on a segment that arrives in pieces: the CRC runs on, the framing is
+ * followed across piece boundaries (a record header may straddle two), and the verdict - in
+ * `decodeSegment`'s order: length, CRC, framing - is given once every byte was seen.
+ */
+class SegmentCheck {
+  private crc = 0;
+  private counted = 0;
+  /** Offset in the segment of the record being read (its header's first byte). */
+  private at = 0;
+  private readonly header = new Uint8Array(RECORD_HEADER_SIZE);
+  private readonly headerView = new DataView(this.header.buffer);
+  private headerFill = 0;
+  private bodyLeft = 0;
+  private records = 0;
+  private first: EntryId | null = null;
+  private previous: EntryId;
+  private framing: string | null = null;
+
+  constructor(
+    private readonly index: SegmentIndex,
+    private readonly key: string,
+  ) {
+    this.previous = index.firstId - 1n;
+  }
+
+  feed(chunk: Uint8Array): void {
+    this.crc = crc32c(chunk, this.crc);
+    this.counted += chunk.length;
+    let i = 0;
+    while (i < chunk.length && this.framing === null) {
+      if (this.bodyLeft > 0) {
+        const n = Math.min(this.bodyLeft, chunk.length - i);
+        this.bodyLeft -= n;
+        this.at += n;
+        i += n;
+        continue;
+      }
+      if (this.headerFill === 0 && this.at + RECORD_HEADER_SIZE > this.index.length) {
+        this.framing = `a record header cut at ${this.at}`;
+        break;
+      }
+      const n = Math.min(RECORD_HEADER_SIZE - this.headerFill, chunk.length - i);
+      this.header.set(chunk.subarray(i, i + n), this.headerFill);
+      this.headerFill += n;
+      i += n;
+      if (this.headerFill === RECORD_HEADER_SIZE) this.recordHeader();
+    }
+  }
+
+  private recordHeader(): void {
+    this.headerFill = 0;
+    const id = this.headerView.getBigUint64(0, true);
+    const length = this.headerView.getUint32(8, true);
+    const start = this.at + RECORD_HEADER_SIZE;
+    if (start + length > this.index.length) {
+      this.framing = `record ${id} runs past the segment`;
+      return;
+    }
+    if (id <= this.previous || id > this.index.lastId) {
+      this.framing = `record ${id} out of order or range`;
+      return;
+    }
+    this.records += 1;
+    this.first ??= id;
+    this.previous = id;
+    this.at = start;
+    this.bodyLeft = length;
+  }
+
+  finish(): void {
+    const { index, key } = this;
+    const fail = (check: CorruptSegmentCheck, detail = ''): never => {
+      throw new CorruptSegmentError(key, index.regionId, check, detail);
+    };
+    if (this.counted !== index.length)
+      fail('segment-length', `${this.counted} bytes, the footer says ${index.length}`);
+    if (this.crc !== index.segmentCrc) fail('segment-crc');
+    if (this.framing !== null) fail('segment-framing', this.framing);
+    if (
+      this.records !== index.entries ||
+      this.first !== index.firstId ||
+      this.previous !== index.lastId
+    ) {
+      fail(
+        'segment-framing',
+        `${this.records} records, the footer says ${index.entries} from ${index.firstId} to ${index.lastId}`,
+      );
+    }
   }
 }
 
@@ -67,11 +237,13 @@ export async function verifyObject(io: ObjectIo, key: string): Promise<ObjectVer
 export async function verifyListedObjects(
   io: ObjectIo,
   prefix: string,
-  verifyOne: (io: ObjectIo, key: string) => Promise<ObjectVerdict>,
+  verifyOne: (io: ObjectIo, key: string, options: VerifyObjectOptions) => Promise<ObjectVerdict>,
   concurrency = VERIFY_CONCURRENCY,
 ): Promise<VerifyReport> {
   const listed = await listObjectsFrom(io, prefix);
-  const objects = await mapBounded(listed, concurrency, (o) => verifyOne(io, o.key));
+  const objects = await mapBounded(listed, concurrency, (o) =>
+    verifyOne(io, o.key, { size: o.size }),
+  );
   const gone = objects.filter((o) => o.gone === true).length;
   return {
     prefix,

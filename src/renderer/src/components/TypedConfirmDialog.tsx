@@ -21,8 +21,11 @@ export interface TypedConfirmDialogProps {
   readonly children?: ReactNode;
   readonly pending: boolean;
   readonly error: ApiError | null;
-  /** Runs the action; resolves true when it succeeded (the dialog then closes). */
-  readonly onConfirm: () => Promise<boolean>;
+  /**
+   * Runs the action with what the user typed (send it as the call's `confirm`: the main
+   * process checks it too); resolves true when it succeeded (the dialog then closes).
+   */
+  readonly onConfirm: (typed: string) => Promise<boolean>;
   /** How a refusal is shown; `close` shuts this dialog (to open another one). Default: ErrorPanel. */
   readonly renderError?: (error: ApiError, close: () => void) => ReactNode;
 }
@@ -50,7 +53,7 @@ export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
   };
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (typed === phrase && (await onConfirm())) change(false);
+    if (typed === phrase && (await onConfirm(typed))) change(false);
   };
   return (
     <Dialog.Root open={open} onOpenChange={change}>

@@ -174,10 +174,8 @@ function PartitionDetail({
     topic: partition.topic,
   });
   const recordedTopic = listing.data?.version ? listing.data.partition.topic : null;
-  const name = partitionName({
-    ...partition,
-    topic: listing.data?.partition.topic ?? partition.topic ?? null,
-  });
+  const topic = listing.data?.partition.topic ?? partition.topic ?? null;
+  const name = partitionName({ ...partition, topic });
   return (
     <div className="segments-main">
       <header className="segments-partition-header">
@@ -213,6 +211,7 @@ function PartitionDetail({
             partition={partition}
             marker={listing.data.deleteMarker}
             name={name}
+            topic={topic}
             operator={operator}
           />
           <OffsetTimeline segments={listing.data.segments} label={name} />

@@ -17,9 +17,9 @@ export function DeprecateDialog(props: {
   const deprecate = useApiMutation('namespaces.deprecate', NAMESPACE_QUERIES);
   const push = useToasts((state) => state.push);
 
-  const confirm = async () => {
+  const confirm = async (typed: string) => {
     try {
-      await deprecate.mutateAsync({ connectionId, name: record.name });
+      await deprecate.mutateAsync({ connectionId, name: record.name, confirm: typed });
     } catch {
       return false; // The mutation's error is shown in the dialog.
     }

@@ -4,6 +4,7 @@
  */
 import type { ShardInfo } from '../../../../shared/contract/namespaces';
 import { shardLabel } from '../../../../shared/contract/namespaces';
+import { shardPhrase } from '../../../../shared/contract/confirmations';
 import { useApiMutation } from '../../api/hooks';
 import { useToasts } from '../../components/Toasts';
 import { NAMESPACE_QUERIES } from './namespace-queries';
@@ -34,10 +35,10 @@ export function TakeOwnershipDialog({
   const push = useToasts((state) => state.push);
   const label = shard === null ? '' : shardLabel(shard);
 
-  const confirm = async () => {
+  const confirm = async (typed: string) => {
     if (shard === null) return false;
     try {
-      const taken = await take.mutateAsync({ connectionId, shard });
+      const taken = await take.mutateAsync({ connectionId, shard, confirm: typed });
       push({
         tone: 'ok',
         title: `Shard ${label} is now owned by node ${taken.nodeId}`,
@@ -52,7 +53,7 @@ export function TakeOwnershipDialog({
   return (
     <TypedConfirmDialog
       title={`Take ownership of shard ${label}`}
-      phrase={`shard ${label}`}
+      phrase={shard === null ? '' : shardPhrase(shard)}
       actionLabel="Take ownership"
       open={shard !== null}
       onOpenChange={(next) => {

@@ -20,6 +20,8 @@ interface DeleteProps {
   readonly marker: PartitionSegments['deleteMarker'];
   /** What the user must type. */
   readonly name: string;
+  /** The topic `name` shows, sent with the call: the main process checks the phrase from it. */
+  readonly topic: string | null;
   readonly operator: boolean;
 }
 
@@ -32,6 +34,7 @@ export function PartitionDeleteControl({
   partition,
   marker,
   name,
+  topic,
   operator,
 }: DeleteProps) {
   const current = marker?.state ?? 'NONE';
@@ -60,6 +63,7 @@ export function PartitionDeleteControl({
             connectionId={connectionId}
             partition={partition}
             name={name}
+            topic={topic}
           />
         ))}
     </div>
@@ -71,11 +75,13 @@ function ConfirmDeleteStep({
   connectionId,
   partition,
   name,
+  topic,
 }: {
   state: PartitionDeleteState;
   connectionId: string;
   partition: SelectedPartition;
   name: string;
+  topic: string | null;
 }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
@@ -92,9 +98,18 @@ function ConfirmDeleteStep({
   };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (formText(new FormData(event.currentTarget), 'confirm') !== name) return;
+    const typed = formText(new FormData(event.currentTarget), 'confirm');
+    if (typed !== name) return;
     step.mutate(
-      { connectionId, topicId: partition.topicId, partition: partition.partition, state, eventId },
+      {
+        connectionId,
+        topicId: partition.topicId,
+        partition: partition.partition,
+        ...(topic === null ? {} : { topic }),
+        state,
+        eventId,
+        confirm: typed,
+      },
       {
         onSuccess: (marker) => {
           push({ tone: 'ok', title: `Partition ${name} is ${marker.state}` });

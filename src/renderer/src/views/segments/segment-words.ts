@@ -1,4 +1,5 @@
 /** How the segments view names things: partitions, states and the actions that reach them. */
+import { partitionPhrase } from '../../../../shared/contract/confirmations';
 import type {
   PartitionDeleteState,
   SegmentState,
@@ -16,7 +17,7 @@ export interface SelectedPartition {
 export function partitionName(
   partition: Pick<StoredPartition, 'topicId' | 'partition'> & { topic?: string | null },
 ): string {
-  return `${partition.topic ?? partition.topicId}-${partition.partition}`;
+  return partitionPhrase(partition);
 }
 
 export function shortId(id: string): string {

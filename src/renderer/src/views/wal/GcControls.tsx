@@ -34,9 +34,9 @@ export function GcControls(props: {
     [prefix, queryClient],
   );
 
-  const confirm = async () => {
+  const confirm = async (typed: string) => {
     try {
-      const report = await collect.mutateAsync({ connectionId, prefix });
+      const report = await collect.mutateAsync({ connectionId, prefix, confirm: typed });
       push({
         tone: 'ok',
         title: `Collected ${report.objects.length} objects`,

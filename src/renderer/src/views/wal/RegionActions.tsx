@@ -91,20 +91,22 @@ export function ObsoleteDialog({
           Obsolete…
         </button>
       }
-      onConfirm={() =>
+      onConfirm={(typed) =>
         id === null
           ? Promise.resolve(false)
-          : obsolete.mutateAsync({ connectionId, prefix, region: region.regionId, id }).then(
-              (done) => {
-                push({
-                  tone: 'ok',
-                  title: `Region ${name} obsolete up to ${String(done.id)}`,
-                  description: `${done.hiddenEntries} entries hidden`,
-                });
-                return true;
-              },
-              () => false,
-            )
+          : obsolete
+              .mutateAsync({ connectionId, prefix, region: region.regionId, id, confirm: typed })
+              .then(
+                (done) => {
+                  push({
+                    tone: 'ok',
+                    title: `Region ${name} obsolete up to ${String(done.id)}`,
+                    description: `${done.hiddenEntries} entries hidden`,
+                  });
+                  return true;
+                },
+                () => false,
+              )
       }
     >
       <label>
@@ -156,18 +158,20 @@ export function ObsoleteAllDialog({
           Obsolete all…
         </button>
       }
-      onConfirm={() =>
-        obsoleteAll.mutateAsync({ connectionId, prefix, region: region.regionId }).then(
-          (done) => {
-            push({
-              tone: 'ok',
-              title: `Region ${name} wholly obsolete`,
-              description: `${done.hiddenEntries} entries hidden`,
-            });
-            return true;
-          },
-          () => false,
-        )
+      onConfirm={(typed) =>
+        obsoleteAll
+          .mutateAsync({ connectionId, prefix, region: region.regionId, confirm: typed })
+          .then(
+            (done) => {
+              push({
+                tone: 'ok',
+                title: `Region ${name} wholly obsolete`,
+                description: `${done.hiddenEntries} entries hidden`,
+              });
+              return true;
+            },
+            () => false,
+          )
       }
     >
       <p>
@@ -234,10 +238,10 @@ export function NamespaceActions({
             Delete namespace…
           </button>
         }
-        onConfirm={() =>
+        onConfirm={(typed) =>
           region === null
             ? Promise.resolve(false)
-            : remove.mutateAsync({ connectionId, prefix, region }).then(
+            : remove.mutateAsync({ connectionId, prefix, region, confirm: typed }).then(
                 () => {
                   push({ tone: 'ok', title: `Region ${name} deleted` });
                   return true;

@@ -89,8 +89,8 @@ export function WriterControls({
           error={open.error}
           onOpenChange={() => open.reset()}
           trigger={<button type="button">{label}</button>}
-          onConfirm={() =>
-            open.mutateAsync({ connectionId, prefix, takeOver: true }).then(
+          onConfirm={(typed) =>
+            open.mutateAsync({ connectionId, prefix, takeOver: true, confirm: typed }).then(
               (view) => {
                 push({
                   tone: 'ok',
