@@ -5,6 +5,7 @@ import { api } from '../api/client';
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { downloadText } from '../components/download';
+import { RelativeTime } from '../components/RelativeTime';
 
 export function ActivityView() {
   const recent = useApiQuery('audit.recent', { limit: 1000 });
@@ -54,7 +55,9 @@ export function ActivityView() {
           <tbody>
             {entries.map((entry, index) => (
               <tr key={`${entry.at}-${index}`}>
-                <td className="mono small">{entry.at.replace('T', ' ').slice(0, 23)}</td>
+                <td className="small">
+                  <RelativeTime atMs={Date.parse(entry.at)} />
+                </td>
                 <td>{entry.connectionId ?? '—'}</td>
                 <td className="mono">{entry.action}</td>
                 <td className="mono">{entry.target}</td>

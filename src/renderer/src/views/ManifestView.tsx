@@ -15,6 +15,8 @@ import { GcControls } from './wal/GcControls';
 import { PrefixScopedView } from './wal/PrefixScopedView';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
+import { formatEntryId } from '../../../shared/id-notation';
+import { utcText } from '../../../shared/relative-time';
 
 export function ManifestView() {
   return <PrefixScopedView id="manifest" title="Manifest" Body={ManifestOf} />;
@@ -82,7 +84,7 @@ function RegisterFields({ manifest }: { manifest: Manifest }) {
           {register.watermarks.length === 0
             ? 'none'
             : register.watermarks
-                .map((mark) => `${regionName(mark.regionId)} ≤ ${String(mark.watermark)}`)
+                .map((mark) => `${regionName(mark.regionId)} ≤ ${formatEntryId(mark.watermark)}`)
                 .join(', ')}
         </dd>
         <dt>Region table</dt>
@@ -92,7 +94,7 @@ function RegisterFields({ manifest }: { manifest: Manifest }) {
             : register.regions
                 .map(
                   (region) =>
-                    `${regionName(region.regionId)} (${new Date(region.createdAtMs).toISOString()})`,
+                    `${regionName(region.regionId)} (created ${utcText(region.createdAtMs)})`,
                 )
                 .join(', ')}
         </dd>

@@ -59,7 +59,10 @@ export function NamespacesView() {
     key: 'createdAt',
     direction: 'ascending',
   });
-  const [selected, setSelected] = useState<string | null>(null);
+  // The record open in the drawer is part of the place (URL).
+  const selected = useUiStore((state) => state.namespace);
+  const select = useUiStore((state) => state.select);
+  const setSelected = (namespace: string | null) => select({ namespace });
   const [takeShard, setTakeShard] = useState<number | null>(null);
   const queryClient = useQueryClient();
   useCreatedAnnouncements(connectionId);

@@ -4,8 +4,12 @@
  * operator mode: obsolete up to an id, obsolete all, and the region table. On a prefix this
  * app does not write, it says so and offers to open or take over the writer.
  */
-import { useApiQuery } from '../api/hooks';
+import { useApiQuery, useRefreshInterval } from '../api/hooks';
+import { formatEntryId } from '../../../shared/id-notation';
+import { ChangeMarked } from '../components/ChangeMarked';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { EntryIdText, RegionIdText } from '../components/IdText';
+import { useUiStore } from '../state/ui-store';
 import { formatBytes } from './format';
 import { FailureNotice } from './wal/OpenFailure';
 import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/RegionActions';
@@ -23,12 +27,11 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
   const operator = useOperator(connectionId);
   const writer = useLiveWriter(connectionId, prefix);
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
-  const regions = useApiQuery(
-    'wal.regions',
-    { connectionId, prefix },
-    { refetchInterval: writer !== null ? 2000 : false },
-  );
+  const refetchInterval = useRefreshInterval(writer !== null);
+  const regions = useApiQuery('wal.regions', { connectionId, prefix }, { refetchInterval });
   const actions = writer !== null && operator;
+  const selectedRegion = useUiStore((state) => state.region);
+  const showView = useUiStore((state) => state.showView);
   return (
     <div className="wal-main">
       <WriterControls
@@ -66,22 +69,44 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
           </thead>
           <tbody>
             {regions.data.regions.map((region) => (
-              <tr key={String(region.regionId)}>
-                <th scope="row" className="mono">
-                  {regionName(region.regionId)}
+              <tr
+                key={String(region.regionId)}
+                aria-selected={regionName(region.regionId) === selectedRegion}
+              >
+                <th scope="row">
+                  <RegionIdText region={region.regionId} />{' '}
+                  <button
+                    type="button"
+                    className="link small"
+                    onClick={() => showView('replay', { region: regionName(region.regionId) })}
+                  >
+                    Replay
+                  </button>
                 </th>
                 <td>{region.entries.toLocaleString()}</td>
-                <td className="mono">{String(region.firstId)}</td>
-                <td className="mono">{String(region.latestId)}</td>
-                <td className="mono">
-                  {String(region.durableId)}
+                <td>
+                  <EntryIdText id={region.firstId} />
+                </td>
+                <td>
+                  <EntryIdText id={region.latestId} />
+                </td>
+                <td>
+                  <EntryIdText id={region.durableId} />
                   {region.handedOutId !== null && region.handedOutId !== region.durableId && (
-                    <span className="muted small"> (handed out {String(region.handedOutId)})</span>
+                    <span className="muted small">
+                      {' '}
+                      (handed out <EntryIdText id={region.handedOutId} />)
+                    </span>
                   )}
                 </td>
-                <td className="mono" aria-label={`Watermark of ${regionName(region.regionId)}`}>
-                  {String(region.watermark)}
-                </td>
+                <ChangeMarked
+                  as="td"
+                  value={region.watermark}
+                  label={`Watermark of ${regionName(region.regionId)}`}
+                  describe={(before) => `moved from ${formatEntryId(before)}`}
+                >
+                  <EntryIdText id={region.watermark} />
+                </ChangeMarked>
                 <td>{region.objects.toLocaleString()}</td>
                 <td>{formatBytes(region.bytes)}</td>
                 <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>

@@ -25,13 +25,10 @@ export function SegmentsView() {
   const connections = useApiQuery('connections.list', {});
   const operator =
     connections.data?.find((connection) => connection.id === connectionId)?.operator ?? false;
-  // A selection belongs to the connection it was made on; switching connections clears it.
-  const [selection, setSelection] = useState<{
-    connectionId: string;
-    partition: SelectedPartition;
-  } | null>(null);
-  const selected = selection?.connectionId === connectionId ? selection.partition : null;
-  const setSelected = (partition: SelectedPartition) => setSelection({ connectionId, partition });
+  // The selection is part of the place (URL); a connection switch clears it.
+  const selected = useUiStore((state) => state.partition);
+  const select = useUiStore((state) => state.select);
+  const setSelected = (partition: SelectedPartition) => select({ partition });
   useSegmentEvents(connectionId);
 
   return (
@@ -196,7 +193,7 @@ function PartitionDetail({
             {listing.data.caughtUp ? `Caught up · version ${listing.data.version}` : 'Catching up…'}
           </span>
         )}
-        {listing.isFetching && <span className="muted small">Refreshing…</span>}
+        {listing.isFetching && !listing.data && <span className="muted small">Loading…</span>}
         {operator && (
           <AddSegmentDialog
             connectionId={connectionId}
