@@ -19,8 +19,7 @@ function IdMenu({ shown, raw, what }: { shown: string; raw: string; what: string
         <button
           type="button"
           className="id-text mono"
-          title={`${what} ${shown} = ${raw} (decimal u64)`}
-          aria-label={`${what} ${shown}`}
+          title={`${what} ${shown} = ${raw} (decimal u64); click to copy`}
         >
           {shown}
         </button>

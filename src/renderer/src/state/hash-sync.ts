@@ -15,7 +15,9 @@ export function startHashSync(): () => void {
 
   const unsubscribe = useUiStore.subscribe((state) => {
     const hash = formatHashRoute(routeOf(state));
-    if (hash !== window.location.hash) window.history.pushState(null, '', hash);
+    if (hash === window.location.hash) return;
+    if (state.historyStep === 'replace') window.history.replaceState(null, '', hash);
+    else window.history.pushState(null, '', hash);
   });
   const onHashChange = () => {
     const route = parseHashRoute(window.location.hash);

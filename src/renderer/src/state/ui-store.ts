@@ -20,8 +20,15 @@ interface UiState extends Route {
   selectWalPrefix: (prefix: string | null) => void;
   /** Changes the selection within the current view (one history step). */
   select: (selection: Partial<Omit<Route, 'view' | 'connectionId'>>) => void;
+  /**
+   * Fills in what the place left open (the prefix shown when none was named): the URL then
+   * names it without a new history step, so back never returns to the unnamed place.
+   */
+  settle: (selection: Partial<Omit<Route, 'view' | 'connectionId'>>) => void;
   /** Replaces the whole place (a hash change: back, forward, a pasted link). */
   goTo: (route: Route) => void;
+  /** How the last change of place enters the history. */
+  historyStep: 'push' | 'replace';
   refreshMs: number;
   setRefreshMs: (ms: number) => void;
 }
@@ -38,13 +45,21 @@ const NO_SELECTION = {
 
 export const useUiStore = create<UiState>((set) => ({
   ...HOME,
-  showView: (view, selection = {}) => set({ ...selection, view }),
+  showView: (view, selection = {}) => set({ ...selection, view, historyStep: 'push' }),
   selectConnection: (connectionId) =>
-    set((state) => (state.connectionId === connectionId ? {} : { connectionId, ...NO_SELECTION })),
+    set((state) =>
+      state.connectionId === connectionId
+        ? {}
+        : { connectionId, ...NO_SELECTION, historyStep: 'push' },
+    ),
   selectWalPrefix: (walPrefix) =>
-    set((state) => (state.walPrefix === walPrefix ? {} : { walPrefix, region: null })),
-  select: (selection) => set(selection),
-  goTo: (route) => set(route),
+    set((state) =>
+      state.walPrefix === walPrefix ? {} : { walPrefix, region: null, historyStep: 'push' },
+    ),
+  select: (selection) => set({ ...selection, historyStep: 'push' }),
+  settle: (selection) => set({ ...selection, historyStep: 'replace' }),
+  goTo: (route) => set({ ...route, historyStep: 'replace' }),
+  historyStep: 'push',
   refreshMs: DEFAULT_REFRESH_MS,
   setRefreshMs: (refreshMs) => set({ refreshMs }),
 }));

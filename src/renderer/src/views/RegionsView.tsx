@@ -64,6 +64,7 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
               <th>Bytes</th>
               <th>Holes</th>
               <th>Table</th>
+              <th>Open</th>
               {actions && <th>Actions</th>}
             </tr>
           </thead>
@@ -74,14 +75,7 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
                 aria-selected={regionName(region.regionId) === selectedRegion}
               >
                 <th scope="row">
-                  <RegionIdText region={region.regionId} />{' '}
-                  <button
-                    type="button"
-                    className="link small"
-                    onClick={() => showView('replay', { region: regionName(region.regionId) })}
-                  >
-                    Replay
-                  </button>
+                  <RegionIdText region={region.regionId} />
                 </th>
                 <td>{region.entries.toLocaleString()}</td>
                 <td>
@@ -103,7 +97,9 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
                   as="td"
                   value={region.watermark}
                   label={`Watermark of ${regionName(region.regionId)}`}
-                  describe={(before) => `moved from ${formatEntryId(before)}`}
+                  describe={(before) =>
+                    `moved from ${before === 0n ? 'none' : formatEntryId(before)}`
+                  }
                 >
                   <EntryIdText id={region.watermark} />
                 </ChangeMarked>
@@ -111,6 +107,16 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
                 <td>{formatBytes(region.bytes)}</td>
                 <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
                 <td>{region.listedInTable ? 'listed' : ''}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="link small"
+                    aria-label={`Replay region ${regionName(region.regionId)}`}
+                    onClick={() => showView('replay', { region: regionName(region.regionId) })}
+                  >
+                    Replay
+                  </button>
+                </td>
                 {actions && (
                   <td className="wal-actions">
                     <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
