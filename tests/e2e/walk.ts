@@ -48,7 +48,6 @@ export async function walkEveryView(
   }
   await capture('segments');
 
-  await page.emulateMedia({ colorScheme: 'light' });
   await show('Batches');
   await expect(page.getByRole('heading', { name: 'Batches' })).toBeVisible();
   await capture('batches');
