@@ -10,6 +10,7 @@ import { api } from '../api/client';
 import { useApiQuery } from '../api/hooks';
 import { useToasts } from '../components/Toasts';
 import { useUiStore } from '../state/ui-store';
+import { DamagedShards } from './namespaces/DamagedShards';
 import { CreateExplicitDialog } from './namespaces/CreateExplicitDialog';
 import { NamespaceDrawer } from './namespaces/NamespaceDrawer';
 import { NamespaceErrorNotice } from './namespaces/NamespaceErrorNotice';
@@ -110,6 +111,7 @@ export function NamespacesView() {
           </p>
         )}
       </header>
+      <DamagedShards shards={shards.data ?? []} />
       <NamespaceFilters filter={filter} onChange={setFilter} shards={shards.data ?? []} />
       {records.error && (
         <NamespaceErrorNotice

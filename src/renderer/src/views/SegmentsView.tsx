@@ -129,6 +129,12 @@ function PartitionPicker({
               >
                 <span className="mono small">{partitionName(partition)}</span>
               </button>
+              {partition.damage && (
+                <p className="form-problem small" role="alert">
+                  Damaged: <span className="mono">{partition.damage.key}</span>:{' '}
+                  {partition.damage.reason}
+                </p>
+              )}
             </li>
           );
         })}
