@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useApiQuery, useRefreshInterval } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { Pending } from '../../components/Pending';
 import { useNewKeys } from '../../components/use-changes';
 import { formatBytes } from '../format';
 
@@ -51,6 +52,7 @@ export function ObjectTable({
         </div>
       </header>
       {page.error && <ErrorPanel error={page.error} onRetry={() => void page.refetch()} />}
+      {page.isPending && <Pending what="Listing objects" />}
       {page.data && (
         <>
           <table className="table" aria-label={`Objects of ${prefix}`}>
