@@ -3,12 +3,13 @@
  * everything readable, name each damaged shard or partition with its key and reason on
  * stderr, and exit 1.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardLabel, shardOfName } from '../../src/main/engine/namespaces/shard-hash';
 import { runCairn } from '../support/cairn-cli';
+import { damageCell } from '../support/damage-cell';
 
 const TOPIC_ID = '6f1c2d3e-0000-4000-8000-000000000001';
 let dir: string;
@@ -19,13 +20,6 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const cairn = (...args: string[]) =>
   runCairn([...args, '--dir', join(dir, 'store')], { CAIRN_DATA_DIR: join(dir, 'data') });
-
-/** Writes the next version of the cell stored at `cellDir` with bytes that are not JSON. */
-async function damageCell(cellDir: string): Promise<void> {
-  const versions = (await readdir(cellDir)).filter((name) => /^\d{20}\.json$/.test(name)).sort();
-  const next = Number(versions.at(-1)?.slice(0, 20) ?? '0') + 1;
-  await writeFile(join(cellDir, `${String(next).padStart(20, '0')}.json`), '{"fields": {');
-}
 
 describe('damaged listings', () => {
   it('ns ls and ns shards list the healthy shards and name the damaged one', async () => {
