@@ -95,3 +95,27 @@ test('every place has a token-free link; back and forward walk them', async ({
   await expect(second.getByRole('combobox', { name: 'WAL prefix' })).toHaveValue(PREFIX);
   await expect(second.getByRole('textbox', { name: 'Region' })).toHaveValue('1:2');
 });
+
+test('a link to a bucket object opens its folder and inspector again after a reload', async ({
+  page,
+  store,
+}) => {
+  appendFromAnotherProcess(store);
+  await store.open(page);
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Bucket browser' })
+    .click();
+  const grid = page.getByRole('grid', { name: 'Objects' });
+  for (const folder of ['wal/', 'nodes/', '0/', 'generations/', '0/', 'objects/'])
+    await grid.getByRole('button', { name: `📁 ${folder}`, exact: true }).click();
+  const first = grid.getByRole('button').filter({ hasNotText: '📁' }).first();
+  const name = (await first.textContent()) ?? '';
+  await first.click();
+  const key = `${PREFIX}/objects/${name}`;
+  await expect(page).toHaveURL(new RegExp(`object=${encodeURIComponent(key)}`));
+
+  await page.reload();
+  await expect(page.getByRole('complementary', { name: 'Object inspector' })).toContainText(key);
+  await expect(page.getByRole('navigation', { name: 'Prefix path' })).toContainText('generations');
+});

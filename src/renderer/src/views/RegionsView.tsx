@@ -133,7 +133,11 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
         </table>
       )}
       {regions.data?.regions.length === 0 && (
-        <p className="muted">No region has entries or a watermark yet.</p>
+        <p className="muted">
+          No region has entries or a watermark yet: append some with{' '}
+          <span className="mono">cairn wal append</span>, or open a writer here and start the load
+          generator in Batches (operator mode).
+        </p>
       )}
       {actions && <NamespaceActions connectionId={connectionId} prefix={prefix} />}
     </div>
