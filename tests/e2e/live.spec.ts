@@ -9,6 +9,9 @@ import { expect, test, type StoreUnderTest } from './fixtures';
 
 const PREFIX = 'wal/nodes/0/generations/0';
 
+// Each `cairn wal append` is a process of its own (several seconds on a busy machine).
+test.describe.configure({ timeout: 120_000 });
+
 function appendFromAnotherProcess(store: StoreUnderTest): void {
   const run = runCairn(
     ['wal', 'append', ...store.cliFlags, '--count', '40', '--writers', '1', '--regions', '2'],
