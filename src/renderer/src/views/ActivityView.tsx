@@ -6,6 +6,7 @@ import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { downloadText } from '../components/download';
 import { RelativeTime } from '../components/RelativeTime';
+import { Pending } from '../components/Pending';
 
 export function ActivityView() {
   const recent = useApiQuery('audit.recent', { limit: 1000 });
@@ -37,6 +38,7 @@ export function ActivityView() {
         </button>
       </header>
       {recent.error && <ErrorPanel error={recent.error} onRetry={() => void recent.refetch()} />}
+      {recent.isPending && <Pending what="Reading the audit log" />}
       {entries.length === 0 && !recent.isLoading ? (
         <p className="muted">
           No operator action yet. Every change made through Cairn is recorded here.

@@ -14,6 +14,7 @@ import { formText } from '../components/form-text';
 import { useUiStore } from '../state/ui-store';
 import { ObjectInspector } from './browser/ObjectInspector';
 import { formatBytes } from './format';
+import { Pending } from '../components/Pending';
 
 type Row =
   | { kind: 'folder'; key: string }
@@ -111,6 +112,7 @@ export function BrowserView() {
         ))}
       </nav>
       {listing.error && <ErrorPanel error={listing.error} onRetry={() => void listing.refetch()} />}
+      {listing.isPending && <Pending what="Listing objects" />}
       <div className="split">
         <div
           ref={scroller}

@@ -17,6 +17,7 @@ import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
 import { formatEntryId } from '../../../shared/id-notation';
 import { utcText } from '../../../shared/relative-time';
+import { Pending } from '../components/Pending';
 
 export function ManifestView() {
   return <PrefixScopedView id="manifest" title="Manifest" Body={ManifestOf} />;
@@ -38,6 +39,7 @@ function ManifestOf({ connectionId, prefix }: { connectionId: string; prefix: st
       {manifest.error && (
         <ErrorPanel error={manifest.error} onRetry={() => void manifest.refetch()} />
       )}
+      {manifest.isPending && <Pending what="Reading the register" />}
       {manifest.data && (
         <>
           <RegisterFields manifest={manifest.data} />

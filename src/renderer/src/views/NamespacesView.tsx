@@ -27,6 +27,7 @@ import { NAMESPACE_QUERIES } from './namespaces/namespace-queries';
 import { NamespaceTable } from './namespaces/NamespaceTable';
 import { RegisterDialog } from './namespaces/RegisterDialog';
 import { TakeOwnershipDialog } from './namespaces/TakeOwnershipDialog';
+import { Pending } from '../components/Pending';
 
 /** Refresh on a record minted anywhere in this app, and say so. */
 function useCreatedAnnouncements(connectionId: string): void {
@@ -140,11 +141,13 @@ export function NamespacesView() {
             selected={selected}
             onSelect={setSelected}
           />
-          <p className="muted small" role="status" aria-label="Namespace count">
-            {records.isLoading
-              ? 'Loading…'
-              : `${shown.length} of ${records.data?.length ?? 0} namespaces`}
-          </p>
+          {records.isPending ? (
+            <Pending what="Reading the registry" />
+          ) : (
+            <p className="muted small" role="status" aria-label="Namespace count">
+              {`${shown.length} of ${records.data?.length ?? 0} namespaces`}
+            </p>
+          )}
         </div>
         {record && (
           <NamespaceDrawer

@@ -18,6 +18,7 @@ import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
+import { Pending } from '../components/Pending';
 
 export function RegionsView() {
   return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} />;
@@ -50,6 +51,7 @@ function RegionsOf({ connectionId, prefix }: { connectionId: string; prefix: str
       )}
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
       {regions.error && <ErrorPanel error={regions.error} onRetry={() => void regions.refetch()} />}
+      {regions.isPending && <Pending what="Reading regions" />}
       {regions.data && (
         <table className="table" aria-label={`Regions of ${prefix}`}>
           <thead>

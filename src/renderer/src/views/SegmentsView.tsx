@@ -109,9 +109,9 @@ function PartitionPicker({
       <ul aria-label="Partitions with segment metadata">
         {partitions.data?.length === 0 && (
           <li className="muted small">
-            No partition holds segment metadata yet: a broker publishes it, or add a segment
-            with <span className="mono">cairn segments add</span> (or open a partition below, in
-            operator mode).
+            No partition holds segment metadata yet: a broker publishes it, or add a segment with{' '}
+            <span className="mono">cairn segments add</span> (or open a partition below, in operator
+            mode).
           </li>
         )}
         {partitions.data?.map((partition) => {
