@@ -60,6 +60,8 @@ test('damaged shards and partitions are named; the healthy ones still show', asy
   const picker = page.getByRole('complementary', { name: 'Topic-partitions' });
   await expect(picker.getByRole('alert')).toContainText(`Damaged: ${cellKey}`);
   await picker.getByRole('button', { name: 'orders-0' }).click();
+  // The partition is part of the place: its link names it.
+  await expect(page).toHaveURL(new RegExp(`#/segments\\?.*topic-id=${TOPIC_ID}&partition=0`));
   await expect(page.getByRole('table', { name: /^Segments of / }).locator('tbody tr')).toHaveCount(
     1,
   );
