@@ -2,11 +2,7 @@
 import { useState } from 'react';
 import type { ListedNamespace, ShardInfo } from '../../../../shared/contract/namespaces';
 import { shardLabel } from '../../../../shared/contract/namespaces';
-import {
-  describePlacement,
-  type SortDirection,
-  type SortKey,
-} from './namespace-filters';
+import { describePlacement, type SortDirection, type SortKey } from './namespace-filters';
 import { RelativeTime } from '../../components/RelativeTime';
 
 /** Rows drawn at once; more on request, so a registry of many thousands never floods the page. */
