@@ -3,6 +3,7 @@
  * app:// protocol): a file inside the renderer directory, never outside it, with its
  * content type; unknown paths get the app's page so deep links survive a reload.
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -20,7 +21,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 export interface RendererAsset {
   readonly body: Buffer;
   readonly contentType: string;
+  /** The app's page only: the fresh nonce written into it, for the CSP's style-src. */
+  readonly styleNonce?: string;
 }
+
+/** Written in index.html's `cairn-style-nonce` meta tag; replaced by each page served. */
+export const STYLE_NONCE_PLACEHOLDER = '__CAIRN_STYLE_NONCE__';
 
 /** The asset at `pathname`, the app's page for unknown paths, or null when nothing is built. */
 export async function loadRendererAsset(
@@ -30,12 +36,22 @@ export async function loadRendererAsset(
   const file = resolveInside(rootDir, pathname);
   const body = file === null ? undefined : await readIfFile(file);
   if (body !== undefined && file !== null) {
-    return { body, contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
+    return extname(file) === '.html'
+      ? withStyleNonce(body)
+      : { body, contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
   }
   const page = await readIfFile(join(rootDir, 'index.html'));
-  return page === undefined
-    ? null
-    : { body: page, contentType: CONTENT_TYPES['.html'] ?? 'text/html' };
+  return page === undefined ? null : withStyleNonce(page);
+}
+
+/** A page with a nonce of its own: a nonce reused across pages would admit any of them. */
+function withStyleNonce(page: Buffer): RendererAsset {
+  const styleNonce = randomBytes(18).toString('base64');
+  return {
+    body: Buffer.from(page.toString('utf8').replaceAll(STYLE_NONCE_PLACEHOLDER, styleNonce)),
+    contentType: CONTENT_TYPES['.html'] ?? 'text/html',
+    styleNonce,
+  };
 }
 
 function resolveInside(rootDir: string, pathname: string): string | null {

@@ -81,7 +81,8 @@ describe('cairn segments', () => {
       ),
     ).toMatchObject({ state: 'COPY_SEGMENT_FINISHED', brokerId: 3 });
     expect(json(segments('ls', '--json'))).toEqual([
-      { topicId: TOPIC_ID, partition: 0, topic: null },
+      // Each partition is read for the listing, so its recorded topic name is known.
+      { topicId: TOPIC_ID, partition: 0, topic: 'orders', damage: null },
     ]);
     expect(json(onPartition('ls', '--json'))).toMatchObject({
       partition: { topic: 'orders' },

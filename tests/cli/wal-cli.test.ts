@@ -37,6 +37,14 @@ describe('cairn wal', () => {
     expect(replayed.map((entry) => `${entry.id}:${entry.sha256}`).sort()).toEqual(
       acked.map((ack) => `${ack.id}:${ack.sha256}`).sort(),
     );
+    // --from takes the id as the console shows it (seq:position) or as the decimal u64.
+    const third = BigInt(replayed[2]!.id);
+    const shown = `${third >> 20n}:${third & ((1n << 20n) - 1n)}`;
+    for (const from of [shown, String(third)]) {
+      const tail = run('replay', '--region', '1:1', '--from', from).stdout.trim().split('\n');
+      expect(tail).toHaveLength(replayed.length - 2);
+    }
+    expect(run('replay', '--region', '1:1', '--from', '1:1048576').code).toBe(2);
   });
 
   it('inspects read-only, writing nothing', () => {

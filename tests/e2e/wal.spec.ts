@@ -77,7 +77,7 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
     .getByRole('row')
     .filter({ has: page.getByRole('rowheader', { name: '1:1', exact: true }) });
   const firstId = (await region11.getByRole('cell').nth(1).textContent())?.trim() ?? '';
-  expect(firstId).toMatch(/^\d+$/);
+  expect(firstId).toMatch(/^\d+:\d+$/);
   await region11.getByRole('button', { name: 'Obsolete region 1:1' }).click();
   const obsolete = page.getByRole('dialog', { name: 'Obsolete region 1:1' });
   await obsolete.getByLabel('Up to entry id').fill(firstId);
@@ -88,7 +88,8 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   await obsolete.getByLabel('Type 1:1 to confirm').fill('1:1');
   await obsolete.getByRole('button', { name: 'Obsolete', exact: true }).click();
   await expect(obsolete).toBeHidden();
-  await expect(page.getByLabel('Watermark of 1:1')).toHaveText(firstId);
+  // The refresh marks the watermark that moved, and says from where.
+  await expect(page.getByLabel('Watermark of 1:1')).toHaveText(`${firstId} moved from none`);
 
   await nav.getByRole('button', { name: 'Replay' }).click();
   const form = page.getByRole('form', { name: 'Replay a region' });

@@ -20,7 +20,10 @@ export async function walkEveryView(
   const show = (view: string) => nav.getByRole('button', { name: view }).click();
 
   await show('Overview');
-  await expect(page.getByRole('table', { name: 'WAL prefixes' }).getByRole('row')).toHaveCount(3);
+  const prefixes = page.getByRole('table', { name: 'WAL prefixes' });
+  await expect(prefixes.getByRole('row')).toHaveCount(3);
+  // Loaded, not pending: every prefix row has its state.
+  await expect(prefixes.getByRole('status')).toHaveCount(0);
   await capture('overview');
 
   await show('Regions');
@@ -48,9 +51,12 @@ export async function walkEveryView(
   }
   await capture('segments');
 
-  await page.emulateMedia({ colorScheme: 'light' });
   await show('Batches');
   await expect(page.getByRole('heading', { name: 'Batches' })).toBeVisible();
+  // A read-only prefix lists every object: its chain and the excluded one of a sealed epoch.
+  const objects = page.getByRole('table', { name: /^Objects of / });
+  await expect(objects.locator('tbody tr')).toHaveCount(7);
+  await expect(page.getByRole('status', { name: 'Listing objects' })).toHaveCount(0);
   await capture('batches');
 
   await show('Bucket browser');

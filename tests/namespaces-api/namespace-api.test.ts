@@ -210,6 +210,7 @@ describe('an operator connection', () => {
       owner: { nodeId: 0, ownerEpoch: 1 },
       version: 1,
       records: 1,
+      damage: null,
     });
     expect(shards.filter((info) => info.owner === null)).toHaveLength(15);
   });

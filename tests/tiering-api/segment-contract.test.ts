@@ -115,7 +115,7 @@ describe('segments.transitions', () => {
     const ref = { connectionId: 'embedded', topicId: TOPIC_ID, partition: 0 };
     expect((await handlers['segments.list'](ref)).segments).toHaveLength(1);
     expect(await handlers['segments.partitions']({ connectionId: 'embedded' })).toEqual([
-      { topicId: TOPIC_ID, partition: 0, topic: 'orders' },
+      { topicId: TOPIC_ID, partition: 0, topic: 'orders', damage: null },
     ]);
     expect(await handlers['segments.caughtUp'](ref)).toBe(true);
     expect(await handlers['segments.highest']({ ...ref, epoch: 0 })).toBeNull();

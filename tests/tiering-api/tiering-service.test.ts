@@ -134,7 +134,7 @@ describe('the tiering service', () => {
     const seen = await peer.list(P0);
     expect(seen.segments.map((s) => s.segmentId)).toEqual([SEGMENT_A]);
     expect(seen.partition.topic).toBe('orders');
-    expect(await peer.partitions()).toEqual([{ ...P0, topic: 'orders' }]);
+    expect(await peer.partitions()).toEqual([{ ...P0, topic: 'orders', damage: null }]);
   });
 
   it('answers caughtUp false for a partition it has not taken on, true once it has', async () => {

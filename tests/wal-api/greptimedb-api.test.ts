@@ -124,7 +124,7 @@ describe('a GreptimeDB prefix in the console API', () => {
     await app.services.connections.setOperator(CONNECTION, true);
     const before = await keysOf(app);
     for (const [name, input] of [
-      ['wal.writer.open', { prefix: GT, takeOver: true }],
+      ['wal.writer.open', { prefix: GT, takeOver: true, confirm: GT }],
       ['wal.obsolete.preview', { prefix: GT, region: '1:1', id: '1' }],
       ['wal.gc.preview', { prefix: GT }],
       ['wal.manifest', { prefix: GT }],

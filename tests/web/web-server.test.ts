@@ -14,7 +14,10 @@ beforeAll(async () => {
   app = await makeTestApp();
   const rendererDir = join(app.dataDir, 'renderer');
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Cairn</title>');
+  await writeFile(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><meta name="cairn-style-nonce" content="__CAIRN_STYLE_NONCE__"><title>Cairn</title>',
+  );
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   server = await startWebServer({
     router: app.router,
@@ -75,6 +78,22 @@ describe('browser mode transport', () => {
   it('listens on 127.0.0.1 and prints a URL carrying the token', () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
     expect(server.token.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('gives each page a fresh style nonce, named in its CSP and nowhere in a script', async () => {
+    const pages = [await get(`/?token=${server.token}`), await get(`/?token=${server.token}`)];
+    const nonces = pages.map((page) => {
+      const nonce = /content="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      expect(nonce).not.toBe('__CAIRN_STYLE_NONCE__');
+      expect(String(page.headers['content-security-policy'])).toContain(
+        `style-src 'self' 'nonce-${nonce}'`,
+      );
+      expect(String(page.headers['content-security-policy'])).toContain("script-src 'self';");
+      return nonce;
+    });
+    expect(nonces[0]).not.toBe(nonces[1]);
+    const asset = await get(`/assets/app.js?token=${server.token}`);
+    expect(String(asset.headers['content-security-policy'])).toContain("style-src 'self';");
   });
 
   it('answers 401 without the token and 200 with it, then by cookie', async () => {

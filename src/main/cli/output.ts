@@ -53,3 +53,21 @@ export function reportError(error: unknown): number {
   );
   return EXIT_ERROR;
 }
+
+/** A part of a listing that could not be read: what it is, its key, and why. */
+export interface DamagedPart {
+  readonly what: string;
+  readonly key: string;
+  readonly reason: string;
+}
+
+/**
+ * After printing what could be read, names every damaged part on stderr (one line each) and
+ * makes the command exit 1, so a script sees the listing is partial.
+ */
+export function reportDamaged(parts: readonly DamagedPart[]): void {
+  if (parts.length === 0) return;
+  for (const part of parts)
+    process.stderr.write(`Damaged: ${part.what} at ${part.key}: ${part.reason}\n`);
+  process.exitCode = EXIT_ERROR;
+}

@@ -27,7 +27,7 @@ export function serveAppProtocol(protocol: ProtocolLike, rendererDir: string): v
     return new Response(new Uint8Array(asset.body), {
       headers: {
         'content-type': asset.contentType,
-        'content-security-policy': contentSecurityPolicy(),
+        'content-security-policy': contentSecurityPolicy([], asset.styleNonce),
       },
     });
   });

@@ -93,22 +93,22 @@ async function serveHttp(
     );
     return;
   }
-  const headers: Record<string, string> = {
-    'content-security-policy': contentSecurityPolicy([
-      `ws://127.0.0.1:${context.port}`,
-      `ws://localhost:${context.port}`,
-    ]),
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(context.token)}; HttpOnly; SameSite=Strict; Path=/`,
-  };
   const asset = await loadRendererAsset(context.rendererDir, url.pathname);
   if (asset === null) {
     response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
     response.end('The renderer is not built: run `npm run build` first.\n');
     return;
   }
+  const headers: Record<string, string> = {
+    'content-security-policy': contentSecurityPolicy(
+      [`ws://127.0.0.1:${context.port}`, `ws://localhost:${context.port}`],
+      asset.styleNonce,
+    ),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(context.token)}; HttpOnly; SameSite=Strict; Path=/`,
+  };
   response.writeHead(200, { ...headers, 'content-type': asset.contentType });
   response.end(asset.body);
 }

@@ -88,6 +88,8 @@ export const ShardInfo = z.object({
   owner: ShardOwner.nullable(),
   version: z.number().nullable(),
   records: z.number(),
+  /** A shard whose newest version cannot be read: its cell key and why. */
+  damage: z.object({ key: z.string(), reason: z.string() }).nullable(),
 });
 export type ShardInfo = z.infer<typeof ShardInfo>;
 

@@ -83,6 +83,12 @@ export const StoredPartition = z.object({
 });
 export type StoredPartition = z.infer<typeof StoredPartition>;
 
+/** A partition as the listing shows it: a cell that cannot be read is named, with its key and why. */
+export const ListedPartition = StoredPartition.extend({
+  damage: z.object({ key: z.string(), reason: z.string() }).nullable(),
+});
+export type ListedPartition = z.infer<typeof ListedPartition>;
+
 export const Segment = z.object({
   segmentId: z.string(),
   startOffset: z.number(),
@@ -246,7 +252,7 @@ export const segmentProcedures = {
     'read',
     "Topic-partitions that hold tiered-segment metadata under the connection's root",
     z.object({ connectionId: ConnectionId }).strict(),
-    z.array(StoredPartition),
+    z.array(ListedPartition),
   ),
   'segments.list': procedure(
     'read',

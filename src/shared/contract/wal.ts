@@ -9,37 +9,17 @@
 import { z } from 'zod';
 import { Confirmation, ConnectionId, ObjectKey } from './common';
 import { procedure } from './procedure';
+import { parseEntryId, parseRegionId as parseWalRegion } from '../id-notation';
 
-const U32_LIMIT = 1n << 32n;
 const U64_LIMIT = 1n << 64n;
 
-/** The `tableId:regionNumber` form every view shows. */
-export function formatWalRegion(region: bigint): string {
-  return `${region >> 32n}:${region & (U32_LIMIT - 1n)}`;
-}
-
-/** `tableId:regionNumber` or a decimal u64; null when it is neither. */
-export function parseWalRegion(text: string): bigint | null {
-  const trimmed = text.trim();
-  const shown = /^(\d{1,10}):(\d{1,10})$/.exec(trimmed);
-  if (shown !== null) {
-    const table = BigInt(shown[1] ?? '');
-    const region = BigInt(shown[2] ?? '');
-    return table < U32_LIMIT && region < U32_LIMIT ? (table << 32n) | region : null;
-  }
-  if (!/^\d{1,20}$/.test(trimmed)) return null;
-  const raw = BigInt(trimmed);
-  return raw < U64_LIMIT ? raw : null;
-}
-
-/** A decimal u64 entry id as typed in a form; null when it is not one. */
-export function parseEntryId(text: string): bigint | null {
-  const trimmed = text.trim();
-  if (!/^\d{1,20}$/.test(trimmed)) return null;
-  const id = BigInt(trimmed);
-  return id < U64_LIMIT ? id : null;
-}
-
+// Ids as people type them are parsed in one shared place; the contract re-exports the names
+// the views and tests already use.
+export {
+  formatRegionId as formatWalRegion,
+  parseRegionId as parseWalRegion,
+  parseEntryId,
+} from '../id-notation';
 /** Region ids arrive as `tableId:regionNumber`, a decimal string, or a bigint on the wire. */
 export const WalRegionId = z.union([z.bigint(), z.string().max(32)]).transform((value, ctx) => {
   const region =
@@ -67,7 +47,7 @@ export const WalEntryId = z.union([z.bigint(), z.string().max(32)]).transform((v
         : null
       : parseEntryId(value);
   if (id === null) {
-    ctx.addIssue({ code: 'custom', message: 'must be a u64 entry id' });
+    ctx.addIssue({ code: 'custom', message: 'must be seq:position or a decimal u64 entry id' });
     return z.NEVER;
   }
   return id;

@@ -24,7 +24,14 @@ import {
   withConnectionFlags,
   type ConnectionOptions,
 } from '../connection-flags';
-import { printJson, printLines, reportError, table } from '../output';
+import {
+  printJson,
+  printLines,
+  reportDamaged,
+  reportError,
+  table,
+  type DamagedPart,
+} from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 
@@ -124,9 +131,23 @@ function printShards(shards: readonly ShardInfo[], options: JsonFlag): void {
         info.owner === null ? '-' : String(info.owner.nodeId),
         info.owner === null ? '-' : String(info.owner.ownerEpoch),
         info.version === null ? '-' : String(info.version),
-        String(info.records),
+        info.damage === null ? String(info.records) : 'damaged',
       ]),
     ),
+  );
+}
+
+function damagedShards(shards: readonly ShardInfo[]): DamagedPart[] {
+  return shards.flatMap((info) =>
+    info.damage === null
+      ? []
+      : [
+          {
+            what: `shard ${shardLabel(info.shard)}`,
+            key: info.damage.key,
+            reason: info.damage.reason,
+          },
+        ],
   );
 }
 
@@ -179,7 +200,10 @@ export function registerNamespaces(program: Command): void {
     .option('--json', 'one JSON array')
     .action(
       registryAction(async (options: ConnectionOptions & JsonFlag) => {
-        printRecords(await (await openRegistry(options)).listNamespaces(), options);
+        // Every readable record is printed; a damaged shard is named, never hides the rest.
+        const survey = await (await openRegistry(options)).surveyNamespaces();
+        printRecords(survey.records, options);
+        reportDamaged(damagedShards(survey.shards));
       }),
     );
 
@@ -301,7 +325,9 @@ export function registerNamespaces(program: Command): void {
     .option('--json', 'one JSON array')
     .action(
       registryAction(async (options: ConnectionOptions & JsonFlag) => {
-        printShards(await (await openRegistry(options)).describeShards(), options);
+        const shards = await (await openRegistry(options)).describeShards();
+        printShards(shards, options);
+        reportDamaged(damagedShards(shards));
       }),
     );
 }

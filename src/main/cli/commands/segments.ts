@@ -12,11 +12,11 @@ import {
   Uuid,
   type PartitionSegments,
   type Segment,
-  type StoredPartition,
+  type ListedPartition,
 } from '../../../shared/contract/segments';
 import { TieringConsole } from '../../services/tiering/tiering-console';
 import { openConnection, withConnectionFlags, type ConnectionOptions } from '../connection-flags';
-import { printJson, printLines, table } from '../output';
+import { printJson, printLines, reportDamaged, table, type DamagedPart } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 
@@ -132,6 +132,7 @@ export function registerSegments(program: Command): void {
         const partitions = await desk.partitions();
         if (flags.json) printJson(partitions);
         else printPartitions(partitions);
+        reportDamaged(damagedPartitions(partitions));
         return;
       }
       const listing = await desk.list(inputOf('segments.list', partitionCandidate(flags)));
@@ -297,15 +298,34 @@ export function registerSegments(program: Command): void {
   );
 }
 
-function printPartitions(partitions: readonly StoredPartition[]): void {
+function printPartitions(partitions: readonly ListedPartition[]): void {
   if (partitions.length === 0) printLines(['no partition holds tiered-segment metadata']);
   else
     printLines(
       table(
         ['TOPIC-ID', 'PARTITION', 'TOPIC'],
-        partitions.map((p) => [p.topicId, String(p.partition), p.topic ?? '-']),
+        partitions.map((p) => [
+          p.topicId,
+          String(p.partition),
+          p.damage === null ? (p.topic ?? '-') : 'damaged',
+        ]),
       ),
     );
+}
+
+/** Partitions whose cell cannot be read, for stderr (the listing above still shows the rest). */
+function damagedPartitions(partitions: readonly ListedPartition[]): DamagedPart[] {
+  return partitions.flatMap((p) =>
+    p.damage === null
+      ? []
+      : [
+          {
+            what: `partition ${p.topicId}-${p.partition}`,
+            key: p.damage.key,
+            reason: p.damage.reason,
+          },
+        ],
+  );
 }
 
 function printListing(listing: PartitionSegments): void {

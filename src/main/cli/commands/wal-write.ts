@@ -19,6 +19,7 @@ import { printJson, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
+import { parseEntryId } from '../../../shared/id-notation';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -27,10 +28,12 @@ function positiveInt(flag: string, text: string, max: number): number {
   return value;
 }
 
+/** An entry id flag, as `seq:position` (what the console shows) or the decimal u64. */
 function entryIdOf(flag: string, text: string): bigint {
-  if (!/^\d{1,20}$/.test(text))
-    throw new UsageError(`${flag} must be a decimal entry id, got "${text}"`);
-  return BigInt(text);
+  const id = parseEntryId(text);
+  if (id === null)
+    throw new UsageError(`${flag} must be an entry id (seq:position or decimal), got "${text}"`);
+  return id;
 }
 
 function regionOf(text: string): RegionId {

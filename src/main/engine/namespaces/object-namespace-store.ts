@@ -78,6 +78,21 @@ export interface ShardInfo {
   readonly owner: ShardOwner | null;
   readonly version: number | null;
   readonly records: number;
+  /** Null for a readable shard; else why its newest version cannot be read. */
+  readonly damage: ShardDamage | null;
+}
+
+/** A shard this registry cannot read (bad JSON, a record breaking the rules): where and why. */
+export interface ShardDamage {
+  /** The shard cell's key prefix, under which its versions are stored. */
+  readonly key: string;
+  readonly reason: string;
+}
+
+/** Everything readable in the registry, and each shard that is not, named. */
+export interface NamespaceSurvey {
+  readonly records: NamespaceRecord[];
+  readonly shards: ShardInfo[];
 }
 
 const DEFAULT_MAX_ATTEMPTS = 64;
@@ -202,15 +217,47 @@ export class ObjectNamespaceStore implements NamespaceStore {
     return meta === null ? null : this.siteOf(checkedName, meta).shard;
   }
 
-  /** Every shard's owner, version and record count (empty while the registry has no meta). */
+  /** Every shard's owner, version, record count and damage (empty while there is no meta). */
   async describeShards(): Promise<ShardInfo[]> {
+    return (await this.surveyNamespaces()).shards;
+  }
+
+  /**
+   * Every readable record and every shard, a damaged shard (one that decodes to a
+   * Serialization error) named with its key and reason instead of failing the whole
+   * listing. Storage failures still throw: they say nothing about the shard's content.
+   */
+  async surveyNamespaces(): Promise<NamespaceSurvey> {
     const meta = await this.findMeta();
-    if (meta === null) return [];
-    return mapLimited(range(meta.shardCount), LIST_CONCURRENCY, async (shard) => {
+    if (meta === null) return { records: [], shards: [] };
+    const surveyed = await mapLimited(range(meta.shardCount), LIST_CONCURRENCY, (shard) =>
+      this.surveyShard(shard),
+    );
+    return {
+      records: surveyed.flatMap((entry) => entry.records).sort(compareListed),
+      shards: surveyed.map((entry) => entry.info),
+    };
+  }
+
+  private async surveyShard(
+    shard: number,
+  ): Promise<{ info: ShardInfo; records: NamespaceRecord[] }> {
+    try {
       const { snapshot, owner } = await this.readShard({ namespace: null, shard });
-      const records = snapshot === null ? 0 : recordsIn(snapshot.fields, shard).length;
-      return { shard, owner, version: snapshot?.version ?? null, records };
-    });
+      const records = snapshot === null ? [] : recordsIn(snapshot.fields, shard);
+      const info = {
+        shard,
+        owner,
+        version: snapshot?.version ?? null,
+        records: records.length,
+        damage: null,
+      };
+      return { info, records };
+    } catch (error) {
+      if (!(error instanceof NamespaceSerializationError)) throw error;
+      const damage = { key: `${this.shardCell(shard).name}/`, reason: error.message };
+      return { info: { shard, owner: null, version: null, records: 0, damage }, records: [] };
+    }
   }
 
   /** Take `shard` for this node by a compare-and-swap raising `ownerEpoch`; the new owner. */

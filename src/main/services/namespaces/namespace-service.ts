@@ -49,9 +49,10 @@ export class NamespaceService {
     this.clock = options.clock ?? Date.now;
   }
 
+  /** Every readable record: a damaged shard (named by `shards`) never hides the others. */
   async list(connectionId: string): Promise<ListedNamespace[]> {
     const store = await this.storeOf(connectionId);
-    const records = await store.listNamespaces();
+    const { records } = await store.surveyNamespaces();
     return Promise.all(records.map((record) => this.withShard(store, record)));
   }
 

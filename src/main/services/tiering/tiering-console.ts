@@ -13,14 +13,17 @@ import { randomUUID } from 'node:crypto';
 import type {
   AddSegmentInput,
   DeletePartitionInput,
+  ListedPartition,
   PartitionSegments,
   Segment,
-  StoredPartition,
   UpdateSegmentInput,
 } from '../../../shared/contract/segments';
 import type { ObjectIo } from '../../engine/objectio/object-io';
+import { CellCorruptError } from '../../engine/cas/errors';
 import {
+  InvalidMetadataError,
   SegmentNotFoundError,
+  TieringIoError,
   partitionKey,
   type RemoteLogSegmentMetadata,
   type TopicIdPartition,
@@ -77,14 +80,31 @@ export class TieringConsole {
     this.newId = options.newId ?? randomUUID;
   }
 
-  /** Every partition with metadata under the root; names only where this console has read them. */
-  async partitions(): Promise<StoredPartition[]> {
+  /**
+   * Every partition with metadata under the root, each read (so its topic name is known); a
+   * cell that cannot be read is listed with its key and why, never hiding the others.
+   */
+  async partitions(): Promise<ListedPartition[]> {
     const stored = await this.manager.listPartitions();
-    return stored.map(({ topicId, partition }) => ({
-      topicId,
-      partition,
-      topic: this.recordedTopic({ topicId, partition }),
-    }));
+    return Promise.all(
+      stored.map(async ({ topicId, partition }) => {
+        const damage = await this.damageOf({ topicId, partition });
+        return { topicId, partition, topic: this.recordedTopic({ topicId, partition }), damage };
+      }),
+    );
+  }
+
+  /** Null when the partition's cell reads; its key and reason when its content is damaged. */
+  private async damageOf(ref: PartitionRef): Promise<ListedPartition['damage']> {
+    try {
+      await this.take(ref);
+      return null;
+    } catch (error) {
+      const cause = error instanceof TieringIoError ? error.cause : undefined;
+      if (!(cause instanceof CellCorruptError || cause instanceof InvalidMetadataError))
+        throw error;
+      return { key: `${this.manager.cellNameOf(ref)}/`, reason: cause.message };
+    }
   }
 
   async list(ref: PartitionRef): Promise<PartitionSegments> {

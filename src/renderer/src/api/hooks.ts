@@ -3,18 +3,35 @@ import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@ta
 import { useEffect } from 'react';
 import type { InputOf, OutputOf, ProcedureName } from '../../../shared/contract';
 import type { ApiError } from '../../../shared/api-error';
+import { useUiStore } from '../state/ui-store';
 import { api } from './client';
 
+/**
+ * A query of the API, re-read on the user's refresh interval (paused at 0; never while the
+ * window is hidden) unless the caller picks its own interval.
+ */
 export function useApiQuery<K extends ProcedureName>(
   name: K,
   input: InputOf<K>,
   options: Omit<UseQueryOptions<OutputOf<K>, ApiError>, 'queryKey' | 'queryFn'> = {},
 ) {
+  const refetchInterval = useRefreshInterval();
   return useQuery<OutputOf<K>, ApiError>({
     queryKey: [name, input],
     queryFn: () => api.call(name, input),
+    refetchInterval,
     ...options,
   });
+}
+
+/**
+ * The user's refresh interval (false when paused). `writerHere`: a writer of this app changes
+ * the data under the view at its own pace, so it is re-read at least every 2 s.
+ */
+export function useRefreshInterval(writerHere = false): number | false {
+  const refreshMs = useUiStore((state) => state.refreshMs);
+  if (refreshMs === 0) return false;
+  return writerHere ? Math.min(refreshMs, 2_000) : refreshMs;
 }
 
 /** A mutation that refreshes the named queries when it succeeds. */

@@ -1,6 +1,7 @@
 /** The app shell: title bar (connection, mode), navigation, the current view, status bar. */
 import { useEffect, type ReactElement } from 'react';
 import { useApiQuery, useLiveInvalidation } from '../api/hooks';
+import { LiveStatus } from '../components/LiveStatus';
 import { ShortcutsDialog } from '../components/ShortcutsDialog';
 import { Toasts } from '../components/Toasts';
 import { VIEWS, useUiStore, type ViewId } from '../state/ui-store';
@@ -86,6 +87,7 @@ export function App() {
         >
           {current?.operator ? 'Operator' : 'Read-only'}
         </span>
+        <LiveStatus />
         <ShortcutsDialog />
       </header>
       <nav aria-label="Views" className="sidebar">

@@ -5,6 +5,8 @@ import { api } from '../api/client';
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { downloadText } from '../components/download';
+import { RelativeTime } from '../components/RelativeTime';
+import { Pending } from '../components/Pending';
 
 export function ActivityView() {
   const recent = useApiQuery('audit.recent', { limit: 1000 });
@@ -36,6 +38,7 @@ export function ActivityView() {
         </button>
       </header>
       {recent.error && <ErrorPanel error={recent.error} onRetry={() => void recent.refetch()} />}
+      {recent.isPending && <Pending what="Reading the audit log" />}
       {entries.length === 0 && !recent.isLoading ? (
         <p className="muted">
           No operator action yet. Every change made through Cairn is recorded here.
@@ -54,7 +57,9 @@ export function ActivityView() {
           <tbody>
             {entries.map((entry, index) => (
               <tr key={`${entry.at}-${index}`}>
-                <td className="mono small">{entry.at.replace('T', ' ').slice(0, 23)}</td>
+                <td className="small">
+                  <RelativeTime atMs={Date.parse(entry.at)} />
+                </td>
                 <td>{entry.connectionId ?? '—'}</td>
                 <td className="mono">{entry.action}</td>
                 <td className="mono">{entry.target}</td>

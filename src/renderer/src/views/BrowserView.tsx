@@ -5,13 +5,16 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { api } from '../api/client';
+import { useRefreshInterval } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { RelativeTime } from '../components/RelativeTime';
 import { formText } from '../components/form-text';
 import { useUiStore } from '../state/ui-store';
 import { ObjectInspector } from './browser/ObjectInspector';
 import { formatBytes } from './format';
+import { Pending } from '../components/Pending';
 
 type Row =
   | { kind: 'folder'; key: string }
@@ -19,8 +22,13 @@ type Row =
 
 export function BrowserView() {
   const connectionId = useUiStore((state) => state.connectionId);
-  const [prefix, setPrefix] = useState('');
-  const [selected, setSelected] = useState<string | null>(null);
+  // The folder and the object open in the inspector are part of the place (URL).
+  const prefix = useUiStore((state) => state.folder);
+  const selected = useUiStore((state) => state.objectKey);
+  const select = useUiStore((state) => state.select);
+  const setPrefix = useCallback((folder: string) => select({ folder, objectKey: null }), [select]);
+  const setSelected = useCallback((objectKey: string | null) => select({ objectKey }), [select]);
+  const refetchInterval = useRefreshInterval();
   const listing = useInfiniteQuery({
     queryKey: ['objects.list', connectionId, prefix],
     queryFn: ({ pageParam }) =>
@@ -33,6 +41,7 @@ export function BrowserView() {
       }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.continuation,
+    refetchInterval,
   });
   const rows = useMemo<Row[]>(
     () =>
@@ -60,7 +69,7 @@ export function BrowserView() {
 
   const open = useCallback(
     (row: Row) => (row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key)),
-    [],
+    [setPrefix, setSelected],
   );
   const crumbs = prefix.split('/').filter(Boolean);
   return (
@@ -72,7 +81,6 @@ export function BrowserView() {
           onSubmit={(event) => {
             event.preventDefault();
             setPrefix(formText(new FormData(event.currentTarget), 'prefix'));
-            setSelected(null);
           }}
         >
           <input
@@ -104,6 +112,7 @@ export function BrowserView() {
         ))}
       </nav>
       {listing.error && <ErrorPanel error={listing.error} onRetry={() => void listing.refetch()} />}
+      {listing.isPending && <Pending what="Listing objects" />}
       <div className="split">
         <div
           ref={scroller}
@@ -184,9 +193,11 @@ const BrowserRow = memo(function BrowserRow({
       </span>
       <span role="gridcell">{row.kind === 'object' ? formatBytes(row.size) : ''}</span>
       <span role="gridcell" className="muted">
-        {row.kind === 'object' && row.lastModified
-          ? row.lastModified.toISOString().replace('T', ' ').slice(0, 19)
-          : ''}
+        {row.kind === 'object' && row.lastModified ? (
+          <RelativeTime atMs={row.lastModified.getTime()} />
+        ) : (
+          ''
+        )}
       </span>
       <span role="gridcell" className="mono muted small">
         {row.kind === 'object' ? row.etag.slice(0, 12) : ''}

@@ -15,6 +15,9 @@ import { GcControls } from './wal/GcControls';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
+import { formatEntryId } from '../../../shared/id-notation';
+import { utcText } from '../../../shared/relative-time';
+import { Pending } from '../components/Pending';
 
 export function ManifestView() {
   return <PrefixScopedView id="manifest" title="Manifest" Body={ManifestOf} />;
@@ -53,6 +56,7 @@ function CairnManifest({ connectionId, prefix }: PrefixBodyProps) {
       {manifest.error && (
         <ErrorPanel error={manifest.error} onRetry={() => void manifest.refetch()} />
       )}
+      {manifest.isPending && <Pending what="Reading the register" />}
       {manifest.data && (
         <>
           <RegisterFields manifest={manifest.data} />
@@ -99,7 +103,7 @@ function RegisterFields({ manifest }: { manifest: Manifest }) {
           {register.watermarks.length === 0
             ? 'none'
             : register.watermarks
-                .map((mark) => `${regionName(mark.regionId)} ≤ ${String(mark.watermark)}`)
+                .map((mark) => `${regionName(mark.regionId)} ≤ ${formatEntryId(mark.watermark)}`)
                 .join(', ')}
         </dd>
         <dt>Region table</dt>
@@ -109,7 +113,7 @@ function RegisterFields({ manifest }: { manifest: Manifest }) {
             : register.regions
                 .map(
                   (region) =>
-                    `${regionName(region.regionId)} (${new Date(region.createdAtMs).toISOString()})`,
+                    `${regionName(region.regionId)} (created ${utcText(region.createdAtMs)})`,
                 )
                 .join(', ')}
         </dd>

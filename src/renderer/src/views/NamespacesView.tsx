@@ -10,6 +10,7 @@ import { api } from '../api/client';
 import { useApiQuery } from '../api/hooks';
 import { useToasts } from '../components/Toasts';
 import { useUiStore } from '../state/ui-store';
+import { DamagedShards } from './namespaces/DamagedShards';
 import { CreateExplicitDialog } from './namespaces/CreateExplicitDialog';
 import { NamespaceDrawer } from './namespaces/NamespaceDrawer';
 import { NamespaceErrorNotice } from './namespaces/NamespaceErrorNotice';
@@ -26,6 +27,7 @@ import { NAMESPACE_QUERIES } from './namespaces/namespace-queries';
 import { NamespaceTable } from './namespaces/NamespaceTable';
 import { RegisterDialog } from './namespaces/RegisterDialog';
 import { TakeOwnershipDialog } from './namespaces/TakeOwnershipDialog';
+import { Pending } from '../components/Pending';
 
 /** Refresh on a record minted anywhere in this app, and say so. */
 function useCreatedAnnouncements(connectionId: string): void {
@@ -59,7 +61,10 @@ export function NamespacesView() {
     key: 'createdAt',
     direction: 'ascending',
   });
-  const [selected, setSelected] = useState<string | null>(null);
+  // The record open in the drawer is part of the place (URL).
+  const selected = useUiStore((state) => state.namespace);
+  const select = useUiStore((state) => state.select);
+  const setSelected = (namespace: string | null) => select({ namespace });
   const [takeShard, setTakeShard] = useState<number | null>(null);
   const queryClient = useQueryClient();
   useCreatedAnnouncements(connectionId);
@@ -107,6 +112,7 @@ export function NamespacesView() {
           </p>
         )}
       </header>
+      <DamagedShards shards={shards.data ?? []} />
       <NamespaceFilters filter={filter} onChange={setFilter} shards={shards.data ?? []} />
       {records.error && (
         <NamespaceErrorNotice
@@ -135,11 +141,13 @@ export function NamespacesView() {
             selected={selected}
             onSelect={setSelected}
           />
-          <p className="muted small" role="status" aria-label="Namespace count">
-            {records.isLoading
-              ? 'Loading…'
-              : `${shown.length} of ${records.data?.length ?? 0} namespaces`}
-          </p>
+          {records.isPending ? (
+            <Pending what="Reading the registry" />
+          ) : (
+            <p className="muted small" role="status" aria-label="Namespace count">
+              {`${shown.length} of ${records.data?.length ?? 0} namespaces`}
+            </p>
+          )}
         </div>
         {record && (
           <NamespaceDrawer

@@ -7,7 +7,9 @@
 import { useMemo } from 'react';
 import type { WalListedPrefix } from '../../../shared/contract/wal';
 import { useApiQuery } from '../api/hooks';
+import { ChangeMarked } from '../components/ChangeMarked';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { Pending } from '../components/Pending';
 import { useUiStore } from '../state/ui-store';
 import { formatBytes } from './format';
 import { FormatBadge } from './wal/FormatBadge';
@@ -25,8 +27,12 @@ export function OverviewView() {
       {prefixes.error && (
         <ErrorPanel error={prefixes.error} onRetry={() => void prefixes.refetch()} />
       )}
+      {prefixes.isPending && <Pending what="Listing WAL prefixes" />}
       {prefixes.data?.length === 0 && (
-        <p className="muted">No WAL prefix under this connection yet.</p>
+        <p className="muted">
+          No WAL prefix under this connection yet: write one with{' '}
+          <span className="mono">cairn wal append</span>, or generate demo data in Connections.
+        </p>
       )}
       {prefixes.data && prefixes.data.length > 0 && (
         <table className="table" aria-label="WAL prefixes">
@@ -81,7 +87,7 @@ function PrefixRow({
         ? `error: ${inspect.error.code}`
         : report
           ? 'healthy'
-          : '…';
+          : null;
   return (
     <tr aria-selected={selected}>
       <th scope="row">
@@ -92,24 +98,31 @@ function PrefixRow({
       </th>
       <td className="mono">
         {greptime
-          ? `instance ${report?.tip ? String(report.tip.epoch) : '…'}`
+          ? report?.tip
+            ? `instance ${String(report.tip.epoch)}`
+            : null
           : writer
             ? String(writer.state.epoch)
             : report
               ? report.register.exists
                 ? String(report.register.writerEpoch)
                 : 'none'
-              : '…'}
+              : null}
       </td>
-      <td>
+      <ChangeMarked
+        as="td"
+        label={`Objects of ${entry.prefix}`}
+        value={writer ? writer.indexedObjects : (report?.chainObjects ?? null)}
+        describe={(before) => `was ${before.toLocaleString()}`}
+      >
         {writer
           ? `${writer.indexedObjects.toLocaleString()} indexed · ${writer.orphansAtOpen} orphans`
           : report
             ? `${report.chainObjects.toLocaleString()} chain · ${report.orphans.length} orphans`
-            : '…'}
-      </td>
+            : null}
+      </ChangeMarked>
       <td>
-        {writer ? formatBytes(writer.indexedBytes) : report ? formatBytes(report.chainBytes) : '…'}
+        {writer ? formatBytes(writer.indexedBytes) : report ? formatBytes(report.chainBytes) : null}
       </td>
       <td className="mono">
         {greptime && report?.tip
@@ -125,7 +138,9 @@ function PrefixRow({
             ? `open here${writer ? ` (epoch ${String(writer.state.epoch)})` : ''}`
             : 'not in this app'}
       </td>
-      <td className={state === 'healthy' ? undefined : 'wal-warn'}>{state}</td>
+      <td className={state === 'healthy' || state === null ? undefined : 'wal-warn'}>
+        {state ?? <Pending what={`Reading ${entry.prefix}`} />}
+      </td>
     </tr>
   );
 }

@@ -5,8 +5,12 @@
  * app does not write, it says so and offers to open or take over the writer; on a GreptimeDB
  * prefix, why no action applies.
  */
-import { useApiQuery } from '../api/hooks';
+import { useApiQuery, useRefreshInterval } from '../api/hooks';
+import { formatEntryId } from '../../../shared/id-notation';
+import { ChangeMarked } from '../components/ChangeMarked';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { EntryIdText, RegionIdText } from '../components/IdText';
+import { useUiStore } from '../state/ui-store';
 import { formatBytes } from './format';
 import { FailureNotice } from './wal/OpenFailure';
 import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/RegionActions';
@@ -15,6 +19,7 @@ import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import './wal/wal.css';
+import { Pending } from '../components/Pending';
 
 export function RegionsView() {
   return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} />;
@@ -25,13 +30,12 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
   const greptime = format === 'greptimedb-v1';
   const writer = useLiveWriter(connectionId, prefix);
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
-  const regions = useApiQuery(
-    'wal.regions',
-    { connectionId, prefix },
-    { refetchInterval: writer !== null ? 2000 : false },
-  );
+  const refetchInterval = useRefreshInterval(writer !== null);
+  const regions = useApiQuery('wal.regions', { connectionId, prefix }, { refetchInterval });
   const actions = writer !== null && operator;
   const readOnlyReason = regions.data?.readOnlyReason ?? null;
+  const selectedRegion = useUiStore((state) => state.region);
+  const showView = useUiStore((state) => state.showView);
   return (
     <div className="wal-main">
       {!greptime && (
@@ -57,6 +61,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
       )}
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
       {regions.error && <ErrorPanel error={regions.error} onRetry={() => void regions.refetch()} />}
+      {regions.isPending && <Pending what="Reading regions" />}
       {regions.data && (
         <table className="table" aria-label={`Regions of ${prefix}`}>
           <thead>
@@ -71,31 +76,59 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
               <th>Bytes</th>
               <th>Holes</th>
               <th>Table</th>
+              <th>Open</th>
               {actions && <th>Actions</th>}
             </tr>
           </thead>
           <tbody>
             {regions.data.regions.map((region) => (
-              <tr key={String(region.regionId)}>
-                <th scope="row" className="mono">
-                  {regionName(region.regionId)}
+              <tr
+                key={String(region.regionId)}
+                aria-selected={regionName(region.regionId) === selectedRegion}
+              >
+                <th scope="row">
+                  <RegionIdText region={region.regionId} />
                 </th>
                 <td>{region.entries.toLocaleString()}</td>
-                <td className="mono">{String(region.firstId)}</td>
-                <td className="mono">{String(region.latestId)}</td>
-                <td className="mono">
-                  {String(region.durableId)}
+                <td>
+                  <EntryIdText id={region.firstId} />
+                </td>
+                <td>
+                  <EntryIdText id={region.latestId} />
+                </td>
+                <td>
+                  <EntryIdText id={region.durableId} />
                   {region.handedOutId !== null && region.handedOutId !== region.durableId && (
-                    <span className="muted small"> (handed out {String(region.handedOutId)})</span>
+                    <span className="muted small">
+                      {' '}
+                      (handed out <EntryIdText id={region.handedOutId} />)
+                    </span>
                   )}
                 </td>
-                <td className="mono" aria-label={`Watermark of ${regionName(region.regionId)}`}>
-                  {String(region.watermark)}
-                </td>
+                <ChangeMarked
+                  as="td"
+                  value={region.watermark}
+                  label={`Watermark of ${regionName(region.regionId)}`}
+                  describe={(before) =>
+                    `moved from ${before === 0n ? 'none' : formatEntryId(before)}`
+                  }
+                >
+                  <EntryIdText id={region.watermark} />
+                </ChangeMarked>
                 <td>{region.objects.toLocaleString()}</td>
                 <td>{formatBytes(region.bytes)}</td>
                 <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
                 <td>{region.listedInTable ? 'listed' : ''}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="link small"
+                    aria-label={`Replay region ${regionName(region.regionId)}`}
+                    onClick={() => showView('replay', { region: regionName(region.regionId) })}
+                  >
+                    Replay
+                  </button>
+                </td>
                 {actions && (
                   <td className="wal-actions">
                     <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
@@ -112,7 +145,11 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
         </table>
       )}
       {regions.data?.regions.length === 0 && (
-        <p className="muted">No region has entries or a watermark yet.</p>
+        <p className="muted">
+          No region has entries or a watermark yet: append some with{' '}
+          <span className="mono">cairn wal append</span>, or open a writer here and start the load
+          generator in Batches (operator mode).
+        </p>
       )}
       {actions && <NamespaceActions connectionId={connectionId} prefix={prefix} />}
     </div>

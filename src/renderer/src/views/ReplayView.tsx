@@ -7,6 +7,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { parseEntryId, parseWalRegion, type ReplayEntryView } from '../../../shared/contract/wal';
+import { formatEntryId } from '../../../shared/id-notation';
+import { EntryIdText } from '../components/IdText';
+import { useUiStore } from '../state/ui-store';
 import { downloadText } from '../components/download';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { formText } from '../components/form-text';
@@ -28,6 +31,10 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
   const replay = useReplay(keep);
   const [problem, setProblem] = useState<string | null>(null);
   const [region, setRegion] = useState<bigint | null>(null);
+  // A region picked elsewhere (Regions' "Replay", a link) fills the form; the last one
+  // replayed goes back into the place, so the link names it.
+  const routeRegion = useUiStore((state) => state.region);
+  const select = useUiStore((state) => state.select);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -43,10 +50,11 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
           : null;
     if (parsedRegion === null)
       return setProblem('region: must be tableId:regionNumber or a decimal u64');
-    if (fromId === null) return setProblem('from: must be a u64 entry id');
+    if (fromId === null) return setProblem('from: must be seq:position or a decimal u64 entry id');
     if (rate === null) return setProblem('pace: must be a whole number of entries per second');
     setProblem(null);
     setRegion(parsedRegion);
+    select({ region: regionName(parsedRegion) });
     void replay.start({ connectionId, prefix, region: parsedRegion, fromId, ratePerSecond: rate });
   };
 
@@ -61,7 +69,7 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
             name="region"
             className="mono"
             placeholder="1:1"
-            defaultValue="1:1"
+            defaultValue={routeRegion ?? '1:1'}
             autoComplete="off"
           />
         </label>
@@ -70,8 +78,8 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
           <input
             name="from"
             className="mono"
-            defaultValue="1"
-            inputMode="numeric"
+            defaultValue="0:1"
+            title="seq:position or a decimal u64"
             autoComplete="off"
           />
         </label>
@@ -146,7 +154,7 @@ function ReplayProgressBar({
       />
       <span role="status" aria-label="Replay status">
         {progress.state} · {progress.delivered.toLocaleString()} entries · last id{' '}
-        {String(progress.lastId)} of {String(progress.latestId)}
+        {formatEntryId(progress.lastId)} of {formatEntryId(progress.latestId)}
       </span>
     </div>
   );
@@ -248,7 +256,9 @@ function ReplayRows({
         <ReplayGrid rows={shown} selected={selected} onSelect={setSelected} />
         {chosen && (
           <aside aria-label="Entry payload" className="wal-replay-payload">
-            <h2 className="small mono">Entry {String(chosen.id)}</h2>
+            <h2 className="small">
+              Entry <EntryIdText id={chosen.id} />
+            </h2>
             <PayloadViewer bytes={chosen.data} totalSize={chosen.size} />
           </aside>
         )}
@@ -294,10 +304,16 @@ function ReplayGrid({
               aria-selected={row.entry.id === selected}
               className="virtual-row wal-replay-row"
               style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+              tabIndex={0}
               onClick={() => onSelect(row.entry.id)}
+              onKeyDown={(event) => {
+                if (event.key !== 'Enter' && event.key !== ' ') return;
+                event.preventDefault();
+                onSelect(row.entry.id);
+              }}
             >
-              <span role="gridcell" className="mono">
-                {String(row.entry.id)}
+              <span role="gridcell" className="mono" title={`${String(row.entry.id)} (decimal)`}>
+                {formatEntryId(row.entry.id)}
               </span>
               <span role="gridcell">{row.entry.size.toLocaleString()} B</span>
               <span role="gridcell" className="mono wal-payload-cell">

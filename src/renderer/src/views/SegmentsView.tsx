@@ -25,13 +25,10 @@ export function SegmentsView() {
   const connections = useApiQuery('connections.list', {});
   const operator =
     connections.data?.find((connection) => connection.id === connectionId)?.operator ?? false;
-  // A selection belongs to the connection it was made on; switching connections clears it.
-  const [selection, setSelection] = useState<{
-    connectionId: string;
-    partition: SelectedPartition;
-  } | null>(null);
-  const selected = selection?.connectionId === connectionId ? selection.partition : null;
-  const setSelected = (partition: SelectedPartition) => setSelection({ connectionId, partition });
+  // The selection is part of the place (URL); a connection switch clears it.
+  const selected = useUiStore((state) => state.partition);
+  const select = useUiStore((state) => state.select);
+  const setSelected = (partition: SelectedPartition) => select({ partition });
   useSegmentEvents(connectionId);
 
   return (
@@ -111,7 +108,11 @@ function PartitionPicker({
       )}
       <ul aria-label="Partitions with segment metadata">
         {partitions.data?.length === 0 && (
-          <li className="muted small">No partition holds segment metadata yet.</li>
+          <li className="muted small">
+            No partition holds segment metadata yet: a broker publishes it, or add a segment with{' '}
+            <span className="mono">cairn segments add</span> (or open a partition below, in operator
+            mode).
+          </li>
         )}
         {partitions.data?.map((partition) => {
           const current =
@@ -132,6 +133,12 @@ function PartitionPicker({
               >
                 <span className="mono small">{partitionName(partition)}</span>
               </button>
+              {partition.damage && (
+                <p className="form-problem small" role="alert">
+                  Damaged: <span className="mono">{partition.damage.key}</span>:{' '}
+                  {partition.damage.reason}
+                </p>
+              )}
             </li>
           );
         })}
@@ -194,7 +201,7 @@ function PartitionDetail({
             {listing.data.caughtUp ? `Caught up · version ${listing.data.version}` : 'Catching up…'}
           </span>
         )}
-        {listing.isFetching && <span className="muted small">Refreshing…</span>}
+        {listing.isFetching && !listing.data && <span className="muted small">Loading…</span>}
         {operator && (
           <AddSegmentDialog
             connectionId={connectionId}

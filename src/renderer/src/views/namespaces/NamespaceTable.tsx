@@ -2,12 +2,8 @@
 import { useState } from 'react';
 import type { ListedNamespace, ShardInfo } from '../../../../shared/contract/namespaces';
 import { shardLabel } from '../../../../shared/contract/namespaces';
-import {
-  describePlacement,
-  formatUtc,
-  type SortDirection,
-  type SortKey,
-} from './namespace-filters';
+import { describePlacement, type SortDirection, type SortKey } from './namespace-filters';
+import { RelativeTime } from '../../components/RelativeTime';
 
 /** Rows drawn at once; more on request, so a registry of many thousands never floods the page. */
 const PAGE_ROWS = 500;
@@ -85,8 +81,12 @@ export function NamespaceTable({
                 </span>
               </td>
               <td>{record.origin}</td>
-              <td className="mono small">{formatUtc(record.createdAt)}</td>
-              <td className="mono small">{formatUtc(record.lastSeen)}</td>
+              <td className="small">
+                <RelativeTime atMs={record.createdAt} />
+              </td>
+              <td className="small">
+                <RelativeTime atMs={record.lastSeen} />
+              </td>
               <td className="small">{describePlacement(record.placement)}</td>
               <td className="mono">{shardLabel(record.shard)}</td>
               <td className="small">{owner(record.shard)}</td>

@@ -4,8 +4,10 @@
  */
 import { useState } from 'react';
 import type { WalFormat, WalObjectRow } from '../../../../shared/contract/wal';
-import { useApiQuery } from '../../api/hooks';
+import { useApiQuery, useRefreshInterval } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { Pending } from '../../components/Pending';
+import { useNewKeys } from '../../components/use-changes';
 import { formatBytes } from '../format';
 
 const PAGE = 100;
@@ -30,10 +32,16 @@ export function ObjectTable({
 }) {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [offset, setOffset] = useState(0);
+  const refetchInterval = useRefreshInterval(live);
   const page = useApiQuery(
     'wal.objects',
     { connectionId, prefix, status, offset, limit: PAGE },
-    { refetchInterval: live ? 2000 : false, placeholderData: (previous) => previous },
+    { refetchInterval, placeholderData: (previous) => previous },
+  );
+  // Objects another process (or this app's writer) wrote since the last read are marked.
+  const fresh = useNewKeys(
+    `${status}\n${offset}`,
+    page.data?.rows.map((row) => row.key),
   );
   return (
     <section aria-label="Objects" className="wal-panel">
@@ -57,6 +65,7 @@ export function ObjectTable({
         </div>
       </header>
       {page.error && <ErrorPanel error={page.error} onRetry={() => void page.refetch()} />}
+      {page.isPending && <Pending what="Listing objects" />}
       {page.data && (
         <>
           <table className="table" aria-label={`Objects of ${prefix}`}>
@@ -72,9 +81,17 @@ export function ObjectTable({
             </thead>
             <tbody>
               {page.data.rows.map((row) => (
-                <tr key={row.key} className={row.status === 'chain' ? undefined : 'wal-warn'}>
+                <tr
+                  key={row.key}
+                  className={
+                    [row.status === 'chain' ? '' : 'wal-warn', fresh.has(row.key) ? 'changed' : '']
+                      .join(' ')
+                      .trim() || undefined
+                  }
+                >
                   <td className="mono" title={row.key}>
                     {String(row.seq)}
+                    {fresh.has(row.key) && <span className="badge ok small"> new</span>}
                   </td>
                   <td className="mono">{String(row.epoch)}</td>
                   <td>{row.status}</td>
@@ -85,6 +102,13 @@ export function ObjectTable({
               ))}
             </tbody>
           </table>
+          {page.data.total === 0 && (
+            <p className="muted">
+              {status === 'all'
+                ? 'No objects under this prefix yet: write some with `cairn wal append`, or open a writer here and start the load generator (operator mode).'
+                : `No ${status} objects: switch to "all" to see every object.`}
+            </p>
+          )}
           <div className="wal-pager">
             <button
               type="button"

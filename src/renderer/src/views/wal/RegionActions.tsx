@@ -17,6 +17,7 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { useToasts } from '../../components/Toasts';
 import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
 import { regionName } from './wal-words';
+import { formatEntryId } from '../../../../shared/id-notation';
 import { formatBytes } from '../format';
 
 const REFRESHES = ['wal.regions', 'wal.inspect', 'wal.manifest', 'wal.writer.state'] as const;
@@ -25,14 +26,15 @@ function PreviewText({ preview }: { preview: ObsoletePreview }) {
   if (preview.noChange)
     return (
       <p role="status" aria-label="Obsolete preview">
-        Nothing changes: the watermark is already {String(preview.watermark)}.
+        Nothing changes: the watermark is already {formatEntryId(preview.watermark)}.
       </p>
     );
   return (
     <p role="status" aria-label="Obsolete preview">
       Hides {preview.hiddenEntries.toLocaleString()} entries;{' '}
       {preview.hiddenObjects.toLocaleString()} objects ({formatBytes(preview.hiddenBytes)} of this
-      region) become wholly hidden. Watermark {String(preview.watermark)} → {String(preview.id)}.
+      region) become wholly hidden. Watermark {formatEntryId(preview.watermark)} →{' '}
+      {formatEntryId(preview.id)}.
     </p>
   );
 }
@@ -47,7 +49,7 @@ export function ObsoleteDialog({
   region: RegionRow;
 }) {
   const name = regionName(region.regionId);
-  const [idText, setIdText] = useState(String(region.latestId));
+  const [idText, setIdText] = useState(formatEntryId(region.latestId));
   const [preview, setPreview] = useState<ObsoletePreview | null>(null);
   const [previewError, setPreviewError] = useState<ApiError | null>(null);
   const obsolete = useApiMutation('wal.obsolete', REFRESHES);
@@ -83,7 +85,7 @@ export function ObsoleteDialog({
         obsolete.reset();
         if (open) {
           setPreview(null);
-          setIdText(String(region.latestId));
+          setIdText(formatEntryId(region.latestId));
         }
       }}
       trigger={
@@ -100,7 +102,7 @@ export function ObsoleteDialog({
                 (done) => {
                   push({
                     tone: 'ok',
-                    title: `Region ${name} obsolete up to ${String(done.id)}`,
+                    title: `Region ${name} obsolete up to ${formatEntryId(done.id)}`,
                     description: `${done.hiddenEntries} entries hidden`,
                   });
                   return true;
@@ -110,19 +112,25 @@ export function ObsoleteDialog({
       }
     >
       <label>
-        <span>Up to entry id (at most the latest durable id {String(region.durableId)})</span>
+        <span>
+          Up to entry id, seq:position or decimal (at most the latest durable id{' '}
+          {formatEntryId(region.durableId)})
+        </span>
         <input
           aria-label="Up to entry id"
           className="mono"
           value={idText}
           onChange={(event) => setIdText(event.target.value)}
-          inputMode="numeric"
           autoComplete="off"
         />
       </label>
-      {id === null && <p className="form-problem">id: must be a u64 entry id</p>}
+      {id === null && (
+        <p className="form-problem">id: must be seq:position or a decimal u64 entry id</p>
+      )}
       {tooHigh && (
-        <p className="form-problem">id: above the latest durable id {String(region.durableId)}</p>
+        <p className="form-problem">
+          id: above the latest durable id {formatEntryId(region.durableId)}
+        </p>
       )}
       <button type="button" onClick={() => void runPreview()} disabled={id === null}>
         Preview
@@ -175,8 +183,8 @@ export function ObsoleteAllDialog({
       }
     >
       <p>
-        The watermark of {name} becomes its latest id {String(region.latestId)}: every entry is
-        hidden and its objects can be collected.
+        The watermark of {name} becomes its latest id {formatEntryId(region.latestId)}: every entry
+        is hidden and its objects can be collected.
       </p>
     </TypedConfirmDialog>
   );

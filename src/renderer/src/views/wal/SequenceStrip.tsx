@@ -5,6 +5,7 @@
  * sequence; plus the start-gap, orphans and holes. Renders the live snapshot only.
  */
 import type { WriterView } from '../../../../shared/contract/wal';
+import { ChangeMarked } from '../../components/ChangeMarked';
 import { formatBytes } from '../format';
 import { ageText } from './wal-words';
 
@@ -62,9 +63,16 @@ export function SequenceStrip({ writer }: { writer: WriterView }) {
       </ol>
       <dl className="facts strip-facts">
         <dt>Indexed objects</dt>
-        <dd aria-label="Indexed objects">
+        <ChangeMarked
+          as="dd"
+          label="Indexed objects"
+          value={writer.indexedObjects}
+          describe={(before) =>
+            `+${(writer.indexedObjects - before).toLocaleString()} since ${before.toLocaleString()}`
+          }
+        >
           {writer.indexedObjects.toLocaleString()} ({formatBytes(writer.indexedBytes)})
-        </dd>
+        </ChangeMarked>
         <dt>Start gap</dt>
         <dd>
           certified seq {String(state.certified)}

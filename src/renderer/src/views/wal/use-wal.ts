@@ -22,8 +22,13 @@ export function useSelectedPrefix() {
   const select = useUiStore((state) => state.selectWalPrefix);
   const prefixes = useApiQuery('wal.prefixes', { connectionId });
   const known = prefixes.data?.map((entry) => entry.prefix) ?? [];
-  // A stale selection (another connection, a prefix gone) falls back to the first prefix.
+  // A stale selection (another connection, a prefix gone) falls back to the first prefix,
+  // which the place (URL) then names.
   const prefix = selected !== null && known.includes(selected) ? selected : (known[0] ?? null);
+  const settle = useUiStore((state) => state.settle);
+  useEffect(() => {
+    if (prefix !== null && prefix !== selected) settle({ walPrefix: prefix });
+  }, [prefix, selected, settle]);
   return { connectionId, prefix, prefixes, select };
 }
 

@@ -1,0 +1,25 @@
+/** A cell whose value is marked (and says what it was) when a refresh finds it moved. */
+import type { ReactNode } from 'react';
+import { usePreviousValue } from './use-changes';
+
+export function ChangeMarked<T>({
+  as: Element,
+  value,
+  label,
+  describe,
+  children,
+}: {
+  as: 'td' | 'dd' | 'span';
+  value: T | null | undefined;
+  label: string;
+  describe: (before: T) => string;
+  children: ReactNode;
+}) {
+  const before = usePreviousValue(value);
+  return (
+    <Element aria-label={label} className={before === null ? undefined : 'changed'}>
+      {children}
+      {before !== null && <span className="change-note small"> {describe(before)}</span>}
+    </Element>
+  );
+}

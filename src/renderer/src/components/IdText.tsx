@@ -1,0 +1,54 @@
+/**
+ * An id as people read it (`65:1` for an entry, `1024:7` for a region) with its decimal u64
+ * one hover (tooltip) or one click (a copy menu offering both forms) away.
+ */
+import { DropdownMenu } from 'radix-ui';
+import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
+import { useToasts } from './Toasts';
+
+function IdMenu({ shown, raw, what }: { shown: string; raw: string; what: string }) {
+  const push = useToasts((state) => state.push);
+  const copy = (text: string) =>
+    navigator.clipboard.writeText(text).then(
+      () => push({ title: `Copied ${text}`, tone: 'ok' }),
+      () => push({ title: `Could not copy ${text}`, tone: 'error' }),
+    );
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <button
+          type="button"
+          className="id-text mono"
+          title={`${what} ${shown} = ${raw} (decimal u64); click to copy`}
+        >
+          {shown}
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" sideOffset={4} align="start">
+          <DropdownMenu.Item className="menu-item" onSelect={() => void copy(shown)}>
+            Copy {shown}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu-item" onSelect={() => void copy(raw)}>
+            Copy {raw}
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/** An entry id as `seq:position`; 0, which no entry has, reads "none". */
+export function EntryIdText({ id }: { id: bigint }) {
+  if (id === 0n)
+    return (
+      <span className="mono muted" title="no entry (0)">
+        none
+      </span>
+    );
+  return <IdMenu shown={formatEntryId(id)} raw={String(id)} what="Entry id" />;
+}
+
+export function RegionIdText({ region }: { region: bigint }) {
+  return <IdMenu shown={formatRegionId(region)} raw={String(region)} what="Region" />;
+}

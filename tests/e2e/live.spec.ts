@@ -1,0 +1,124 @@
+/**
+ * Live views: with the console open on a prefix, `cairn wal append` in another process
+ * writes more objects and they appear - marked - in Overview and Batches without a reload;
+ * the refresh can be paused; every place has a link that opens it again, token-free, and
+ * back / forward walk the places visited.
+ */
+import { runCairn } from '../support/cairn-cli';
+import { expect, test, type StoreUnderTest } from './fixtures';
+
+const PREFIX = 'wal/nodes/0/generations/0';
+
+// Each `cairn wal append` is a process of its own (several seconds on a busy machine).
+test.describe.configure({ timeout: 120_000 });
+
+function appendFromAnotherProcess(store: StoreUnderTest): void {
+  const run = runCairn(
+    ['wal', 'append', ...store.cliFlags, '--count', '40', '--writers', '1', '--regions', '2'],
+    store.env,
+  );
+  expect(run.code, run.stderr).toBe(0);
+}
+
+/** The number at the start of a cell's text ("12 chain · 0 orphans" -> 12). */
+function leadingCount(text: string | null): number {
+  return Number(/^[\d,]+/.exec(text ?? '')?.[0]?.replaceAll(',', '') ?? NaN);
+}
+
+test('objects written by another process appear in Overview and Batches', async ({
+  page,
+  store,
+}) => {
+  appendFromAnotherProcess(store);
+  await store.open(page);
+  const nav = page.getByRole('navigation', { name: 'Views' });
+  await expect(page.getByRole('group', { name: 'Data freshness' })).toContainText(/updated/);
+
+  await nav.getByRole('button', { name: 'Overview' }).click();
+  const objects = page.getByLabel(`Objects of ${PREFIX}`);
+  await expect(objects).toContainText('chain');
+  const before = leadingCount(await objects.textContent());
+  appendFromAnotherProcess(store);
+  await expect(objects).toContainText(`was ${before}`);
+  const after = leadingCount(await objects.textContent());
+  expect(after).toBeGreaterThan(before);
+
+  await nav.getByRole('button', { name: 'Batches' }).click();
+  const rows = page.getByRole('table', { name: `Objects of ${PREFIX}` }).locator('tbody tr');
+  await expect(rows).toHaveCount(after);
+  appendFromAnotherProcess(store);
+  await expect(rows.filter({ hasText: 'new' }).first()).toBeVisible();
+  expect(await rows.count()).toBeGreaterThan(after);
+});
+
+test('a paused refresh leaves the view as it was read', async ({ page, store }) => {
+  appendFromAnotherProcess(store);
+  await store.open(page);
+  await page.getByRole('combobox', { name: 'Refresh interval' }).selectOption('0');
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Batches' })
+    .click();
+  const rows = page.getByRole('table', { name: `Objects of ${PREFIX}` }).locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  const shown = await rows.count();
+  appendFromAnotherProcess(store);
+  // Refresh now reads the store once: the new objects appear, marked.
+  await expect(rows).toHaveCount(shown);
+  await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+  await expect(rows.filter({ hasText: 'new' }).first()).toBeVisible();
+});
+
+test('every place has a token-free link; back and forward walk them', async ({
+  page,
+  context,
+  store,
+}) => {
+  appendFromAnotherProcess(store);
+  await store.open(page);
+  expect(page.url()).not.toContain('token');
+  const nav = page.getByRole('navigation', { name: 'Views' });
+  await nav.getByRole('button', { name: 'Regions' }).click();
+  await expect(page).toHaveURL(/#\/regions\?/);
+  await page.getByRole('button', { name: 'Replay region 1:2' }).click();
+  await expect(page).toHaveURL(/#\/replay\?.*region=1%3A2/);
+  await expect(page.getByRole('textbox', { name: 'Region' })).toHaveValue('1:2');
+
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Regions' })).toBeVisible();
+  await page.goForward();
+  await expect(page.getByRole('heading', { name: 'Replay' })).toBeVisible();
+
+  // The link opens the same place in a new window (same browser, so its cookie holds the token).
+  const link = page.url();
+  expect(link).not.toContain('token');
+  const second = await context.newPage();
+  await second.goto(link);
+  await expect(second.getByRole('heading', { name: 'Replay' })).toBeVisible();
+  await expect(second.getByRole('combobox', { name: 'WAL prefix' })).toHaveValue(PREFIX);
+  await expect(second.getByRole('textbox', { name: 'Region' })).toHaveValue('1:2');
+});
+
+test('a link to a bucket object opens its folder and inspector again after a reload', async ({
+  page,
+  store,
+}) => {
+  appendFromAnotherProcess(store);
+  await store.open(page);
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Bucket browser' })
+    .click();
+  const grid = page.getByRole('grid', { name: 'Objects' });
+  for (const folder of ['wal/', 'nodes/', '0/', 'generations/', '0/', 'objects/'])
+    await grid.getByRole('button', { name: `📁 ${folder}`, exact: true }).click();
+  const first = grid.getByRole('button').filter({ hasNotText: '📁' }).first();
+  const name = (await first.textContent()) ?? '';
+  await first.click();
+  const key = `${PREFIX}/objects/${name}`;
+  await expect(page).toHaveURL(new RegExp(`object=${encodeURIComponent(key)}`));
+
+  await page.reload();
+  await expect(page.getByRole('complementary', { name: 'Object inspector' })).toContainText(key);
+  await expect(page.getByRole('navigation', { name: 'Prefix path' })).toContainText('generations');
+});
