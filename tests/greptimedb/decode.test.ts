@@ -155,6 +155,57 @@ describe('damage to a GreptimeDB object', () => {
     expect(checkOf(() => decodeGtObject(unordered, gtObjectKey('p', 1n)))).toBe('segments-order');
   });
 
+  it('footer entries that do not tile the body, or a segment header that disagrees, are refused', () => {
+    const vector = Buffer.from(gtVector());
+    const refooter = (edit: (footer: Buffer) => void): Buffer => {
+      const bytes = Buffer.from(vector);
+      const footer = bytes.subarray(147, 247);
+      edit(footer);
+      bytes.writeUInt32BE(crc32(footer), bytes.length - 16);
+      return bytes;
+    };
+    // The second segment said to start one byte late: a gap in the tiling.
+    const gap = refooter((f) => f.writeBigUInt64BE(0x6dn, 4 + 48 + 28));
+    expect(checkOf(() => decodeGtIndexFromTail(gap, gap.length, KEY7))).toBe('segments-tile');
+    // A segment shorter than its own header.
+    const short = refooter((f) => f.writeBigUInt64BE(11n, 4 + 36));
+    expect(checkOf(() => decodeGtIndexFromTail(short, short.length, KEY7))).toBe('segments-tile');
+    const { segments } = decodeGtIndexFromTail(vector, vector.length, KEY7);
+    const first = segments?.[0];
+    if (first === undefined) throw new Error('no segment');
+    const segment = Buffer.from(vector.subarray(first.offset, first.offset + first.length));
+    const recount = (edit: (b: Buffer) => void): [Buffer, number] => {
+      const copy = Buffer.from(segment);
+      edit(copy);
+      return [copy, crc32(copy)];
+    };
+    const [wrongCount, wrongCountCrc] = recount((b) => b.writeUInt32BE(2, 8));
+    expect(
+      checkOf(() => decodeGtSegment(wrongCount, { ...first, segmentCrc: wrongCountCrc }, KEY7)),
+    ).toBe('segment-header');
+    const [lengthy, lengthyCrc] = recount((b) => b.writeUInt32BE(1000, 12 + 8));
+    expect(
+      checkOf(() => decodeGtSegment(lengthy, { ...first, segmentCrc: lengthyCrc }, KEY7)),
+    ).toBe('segment-framing');
+  });
+
+  it('a chain start with a predecessor epoch, or a predecessor not below the object, is refused', () => {
+    const noPrev = Buffer.from(
+      encodeGtObject({ seq: 3n, epoch: 1n, prev: null, reclaimBoundary: 0n, segments: [] }),
+    );
+    noPrev.writeBigUInt64BE(9n, 34);
+    noPrev.writeUInt32BE(crc32(noPrev.subarray(0, 50)), 50);
+    expect(checkOf(() => decodeGtHeader(noPrev, gtObjectKey('p', 3n)))).toBe('header-link');
+    const ahead = encodeGtObject({
+      seq: 3n,
+      epoch: 1n,
+      prev: { seq: 3n, epoch: 1n },
+      reclaimBoundary: 0n,
+      segments: [],
+    });
+    expect(checkOf(() => decodeGtHeader(ahead, gtObjectKey('p', 3n)))).toBe('header-link');
+  });
+
   it('the smallest object (no segment) is 90 bytes and decodes', () => {
     const start = encodeGtObject({
       seq: 4n,
