@@ -36,14 +36,20 @@ function readAcks(file: string): Ack[] {
     .map((line) => JSON.parse(line) as Ack);
 }
 
-/** Runs one load-generator process and SIGKILLs it after `killAfterMs`; resolves when it is gone. */
+/**
+ * Runs one load-generator process and SIGKILLs it `killAfterMs` after it starts, or - with
+ * `killAfterMs` null - as soon as its acks file has grown by one line; resolves with the time
+ * it ran once it is gone.
+ */
 function appendThenKill(
   connection: readonly string[],
   acksFile: string,
   ack: 'durable' | 'enqueued',
-  killAfterMs: number,
-): Promise<void> {
+  killAfterMs: number | null,
+): Promise<number> {
   return new Promise((done) => {
+    const started = performance.now();
+    const acksBefore = readAcks(acksFile).length;
     const child = spawn(
       process.execPath,
       [
@@ -68,10 +74,18 @@ function appendThenKill(
       ],
       { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...s3Env() } },
     );
-    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    const timer =
+      killAfterMs === null
+        ? setInterval(() => {
+            // Bounded: a writer that never acknowledges is killed too (the gate then fails).
+            const waited = performance.now() - started > 60_000;
+            if (waited || readAcks(acksFile).length > acksBefore) child.kill('SIGKILL');
+          }, 20)
+        : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('exit', () => {
       clearTimeout(timer);
-      done();
+      clearInterval(timer);
+      done(performance.now() - started);
     });
   });
 }
@@ -98,11 +112,16 @@ async function replayAll(io: ObjectIo): Promise<Map<string, { count: number; sha
   return present;
 }
 
-/** Kill moments spread over the writer's life: some during the open, most while appending. */
-function killMoments(cycles: number): number[] {
+/**
+ * Kill moments spread over the writer's life, some during the open and most while appending,
+ * measured from how long this machine took to a first acknowledgement (`firstAckMs`), so a
+ * slow machine shifts them instead of killing every writer before it acknowledges anything.
+ */
+function killMoments(cycles: number, firstAckMs: number): number[] {
   return Array.from(
     { length: cycles },
-    (_, cycle) => 900 + ((cycle * 977) % 1800) + (randomBytes(1)[0]! % 200),
+    (_, cycle) =>
+      Math.round(firstAckMs * 0.6) + ((cycle * 977) % 1800) + (randomBytes(1)[0]! % 200),
   );
 }
 
@@ -114,7 +133,10 @@ async function runGate(
   workDir: string,
 ) {
   const acksFile = join(workDir, `acks-${ack}.ndjson`);
-  for (const moment of killMoments(cycles)) await appendThenKill(connection, acksFile, ack, moment);
+  // The first cycle is killed at its first acknowledgement, and times the machine.
+  const firstAckMs = await appendThenKill(connection, acksFile, ack, null);
+  for (const moment of killMoments(cycles - 1, firstAckMs))
+    await appendThenKill(connection, acksFile, ack, moment);
   const acks = readAcks(acksFile);
   const present = await replayAll(io);
   return { acks, present };
