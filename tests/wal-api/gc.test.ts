@@ -55,13 +55,17 @@ describe('wal.gc', () => {
 
   it('after a pass collected regions whole, the read-only Regions view still shows their latest ids', async () => {
     await app.services.connections.setOperator(CONNECTION, true);
-    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true });
+    await app.call('wal.writer.open', { prefix: PREFIX, takeOver: true, confirm: PREFIX });
     type Rows = { regions: Array<{ regionId: bigint; latestId: bigint; watermark: bigint }> };
     const before = (await app.call('wal.regions', { prefix: PREFIX })) as Rows;
     for (const region of before.regions)
-      await app.call('wal.obsoleteAll', { prefix: PREFIX, region: region.regionId.toString() });
+      await app.call('wal.obsoleteAll', {
+        prefix: PREFIX,
+        region: region.regionId.toString(),
+        confirm: formatWalRegion(region.regionId),
+      });
     // Each obsolete already ran a pass in the background; this one finishes whatever is left.
-    await app.call('wal.gc', { prefix: PREFIX });
+    await app.call('wal.gc', { prefix: PREFIX, confirm: PREFIX });
     await app.services.wal.closeAll();
     const after = (await app.call('wal.regions', { prefix: PREFIX })) as Rows;
     const latest = (rows: Rows) => rows.regions.map((r) => [r.regionId, r.latestId]);
