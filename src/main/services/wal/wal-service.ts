@@ -14,19 +14,23 @@ import type {
   RegionsView,
   ReplayProgress,
   WalListedPrefix,
-  WalObjectRow,
   WriterView,
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import type { WalEntry } from '../../engine/wal/entry';
 import { inspectPrefix } from '../../engine/wal/inspect';
 import { inspectGtPrefix } from '../../engine/greptimedb/inspect';
-import { openGtReadOnly } from '../../engine/greptimedb/read-only-log';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
 import { discoverPrefixes } from '../../engine/wal-read/discover';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { openReadOnly, readOnlyTarget } from '../../engine/wal/read-only-log';
+import {
+  objectListsOf,
+  objectPageOf,
+  type ObjectPage,
+  type ObjectStatusFilter,
+} from './object-page';
+import { replaySourceOf } from './replay-source';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
@@ -35,17 +39,10 @@ import { checkNoLiveWriter, registerWrittenAt } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { previewObsolete } from './obsolete-preview';
 import { ReplayJobs } from './replay-jobs';
-import { inspectViewOf, presentGcReport, sequenceGaps } from './wal-presenters';
-import {
-  chainRowsOf,
-  manifestOf,
-  readOnlyObjects,
-  readOnlyRegions,
-  unreadRowsOf,
-  type ObjectLists,
-} from './wal-reads';
+import { inspectViewOf, presentGcReport } from './wal-presenters';
+import { manifestOf, readOnlyRegions } from './wal-reads';
 import { describeObject } from './object-parts';
-import { gtInspectView, gtObjectLists, gtRegionsView } from './greptimedb-views';
+import { gtInspectView, gtRegionsView } from './greptimedb-views';
 import {
   cairnOnly,
   checkObjectKey,
@@ -119,35 +116,13 @@ export class WalService {
   async objects(
     connectionId: string,
     prefix: string,
-    status: 'all' | WalObjectRow['status'],
+    status: ObjectStatusFilter,
     offset: number,
     limit: number,
-  ): Promise<{ total: number; offset: number; gaps: number; rows: WalObjectRow[] }> {
+  ): Promise<ObjectPage> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
-    const lists: ObjectLists =
-      at.format === 'greptimedb-v1'
-        ? gtObjectLists(await inspectGtPrefix(at.io, at.prefix))
-        : writer
-          ? {
-              chain: chainRowsOf(writer.catalog),
-              orphans: unreadRowsOf(writer.orphansAtOpen, 'orphan'),
-              excluded: [],
-              belowBoundary: [],
-            }
-          : await readOnlyObjects(at.io, at.config);
-    const rows =
-      status === 'all'
-        ? [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort(
-            (a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0),
-          )
-        : lists[LIST_OF_STATUS[status]];
-    return {
-      total: rows.length,
-      offset,
-      gaps: sequenceGaps(lists.chain.map((row) => row.seq)),
-      rows: rows.slice(offset, offset + limit),
-    };
+    return objectPageOf(await objectListsOf(at, writer), status, offset, limit);
   }
 
   async regions(connectionId: string, prefix: string): Promise<RegionsView> {
@@ -369,7 +344,12 @@ export class WalService {
     request: ReplayRequest,
   ): Promise<ReplayProgress> {
     const at = await this.locate(connectionId, prefix);
-    const { source, latestId } = await this.replaySource(at, request.region, request.fromId);
+    const { source, latestId } = await replaySourceOf(
+      at,
+      this.writers.get(at.slot),
+      request.region,
+      request.fromId,
+    );
     const job = this.replays.start(
       source,
       {
@@ -422,28 +402,6 @@ export class WalService {
     return locatePrefix(io, root, connectionId, prefix);
   }
 
-  private async replaySource(
-    at: Located,
-    region: bigint,
-    fromId: bigint,
-  ): Promise<{ source: AsyncIterable<WalEntry>; latestId: bigint }> {
-    const writer = this.writers.get(at.slot);
-    if (writer)
-      return {
-        source: writer.read(region, fromId),
-        latestId: writer.catalog.latestEntryId(region),
-      };
-    // A prefix that does not open fails here with the recovery's typed error.
-    const log =
-      at.format === 'greptimedb-v1'
-        ? await openGtReadOnly(at.io, at.prefix)
-        : await openReadOnly(at.io, at.config);
-    return {
-      source: log.read({ prefix: at.prefix, regionId: region }, fromId),
-      latestId: log.catalog.latestEntryId(region),
-    };
-  }
-
   private async writerOf(connectionId: string, prefix: string, action: string): Promise<AppWriter> {
     const at = cairnOnly(await this.locate(connectionId, prefix));
     const writer = this.writers.get(at.slot);
@@ -451,10 +409,3 @@ export class WalService {
     return writer;
   }
 }
-
-const LIST_OF_STATUS = {
-  chain: 'chain',
-  orphan: 'orphans',
-  excluded: 'excluded',
-  'below-boundary': 'belowBoundary',
-} as const satisfies Record<WalObjectRow['status'], keyof ObjectLists>;
