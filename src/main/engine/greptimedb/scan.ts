@@ -11,7 +11,12 @@ import type { GetResult, ObjectIo } from '../objectio/object-io';
 import { CorruptObjectError, MixedFormatError } from '../wal/errors';
 import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
 import type { Seq } from '../wal/ids';
-import { listObjectsFrom, mapBounded, type ListedObject } from '../wal/recovery';
+import {
+  compareSeq,
+  listObjectPages,
+  mapBoundedWhilePaging,
+  type ListedObject,
+} from '../wal/recovery';
 import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail } from './decode';
 import {
   GT_FORMAT,
@@ -114,21 +119,26 @@ async function outcomeOf(io: ObjectIo, prefix: string, listed: ListedObject): Pr
   }
 }
 
-/** Lists `prefix`'s objects and reads each one's header, trailer and footer. */
+/** Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive. */
 export async function scanGtPrefix(
   io: ObjectIo,
   prefix: string,
   concurrency = GT_SCAN_CONCURRENCY,
 ): Promise<GtScan> {
-  const listed = await listObjectsFrom(io, prefix);
-  const outcomes = await mapBounded(listed, concurrency, (object) => outcomeOf(io, prefix, object));
+  const { items, results } = await mapBoundedWhilePaging(
+    listObjectPages(io, prefix),
+    concurrency,
+    (object) => outcomeOf(io, prefix, object),
+  );
+  const order = items.map((_, at) => at).sort((a, b) => compareSeq(items[a]!, items[b]!));
   const objects: GtScannedObject[] = [];
   const missing: ListedObject[] = [];
   const damaged: GtDamagedObject[] = [];
-  outcomes.forEach((outcome, i) => {
+  for (const at of order) {
+    const outcome = results[at] as Outcome;
     if (outcome.kind === 'read') objects.push(outcome.object);
     else if (outcome.kind === 'damaged') damaged.push(outcome.damaged);
-    else missing.push(listed[i] as ListedObject);
-  });
-  return { listed, objects, missing, damaged };
+    else missing.push(items[at]!);
+  }
+  return { listed: order.map((at) => items[at]!), objects, missing, damaged };
 }

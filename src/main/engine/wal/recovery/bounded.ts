@@ -26,3 +26,59 @@ export async function mapBounded<T, R>(
   if (failure !== null) throw (failure as { error: unknown }).error;
   return results;
 }
+
+/**
+ * `mapBounded` over items that arrive in pages (a listing still in progress): steps start as
+ * pages arrive, so the whole costs about the longer of the paging and the steps, not their
+ * sum. Results are in arrival order. A paging failure stops new steps, waits for those in
+ * flight and is thrown; so is the first failure of a step.
+ */
+export async function mapBoundedWhilePaging<T, R>(
+  pages: AsyncIterable<readonly T[]>,
+  limit: number,
+  step: (item: T) => Promise<R>,
+): Promise<{ items: T[]; results: R[] }> {
+  const items: T[] = [];
+  const results: R[] = [];
+  let next = 0;
+  let pagingDone = false;
+  let failure: { error: unknown } | null = null;
+  let idle: (() => void)[] = [];
+  const wakeAll = (): void => {
+    const woken = idle;
+    idle = [];
+    for (const wake of woken) wake();
+  };
+  const worker = async (): Promise<void> => {
+    while (failure === null) {
+      if (next < items.length) {
+        const at = next++;
+        try {
+          results[at] = await step(items[at] as T);
+        } catch (error) {
+          failure ??= { error };
+        }
+      } else if (pagingDone) {
+        return;
+      } else {
+        await new Promise<void>((wake) => idle.push(wake));
+      }
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, limit) }, worker);
+  try {
+    for await (const page of pages) {
+      if (failure !== null) break;
+      items.push(...page);
+      wakeAll();
+    }
+  } catch (error) {
+    failure ??= { error };
+  } finally {
+    pagingDone = true;
+    wakeAll();
+  }
+  await Promise.all(workers);
+  if (failure !== null) throw (failure).error;
+  return { items, results };
+}

@@ -3,8 +3,8 @@
  * pure chain judgement (`chain-selection`), the start-object placement (`start-sequence`) and
  * the orchestration with its single re-read (`recover`). Import recovery from here.
  */
-export { mapBounded } from './bounded';
-export { listObjectsFrom, compareSeq, type ListedObject } from './listing';
+export { mapBounded, mapBoundedWhilePaging } from './bounded';
+export { listObjectsFrom, listObjectPages, compareSeq, type ListedObject } from './listing';
 export {
   readObjectIndex,
   readObjectIndexes,

@@ -20,7 +20,7 @@ import {
   type SegmentIndex,
 } from '../format';
 import type { Seq } from '../ids';
-import { mapBounded } from './bounded';
+import { mapBounded, mapBoundedWhilePaging } from './bounded';
 import { compareSeq, type ListedObject } from './listing';
 
 /**
@@ -128,48 +128,11 @@ export async function readIndexesWhileListing(
   pages: AsyncIterable<readonly ListedObject[]>,
   concurrency = TAIL_READ_CONCURRENCY,
 ): Promise<{ listed: ListedObject[]; scan: TailScan }> {
-  const listed: ListedObject[] = [];
-  const outcomes: TailOutcome[] = [];
-  let next = 0;
-  let listingDone = false;
-  let failure: { error: unknown } | null = null;
-  let idle: (() => void)[] = [];
-  const wakeAll = (): void => {
-    const woken = idle;
-    idle = [];
-    for (const wake of woken) wake();
-  };
-  const worker = async (): Promise<void> => {
-    while (failure === null) {
-      if (next < listed.length) {
-        const at = next++;
-        try {
-          outcomes[at] = await outcomeOf(io, listed[at]!);
-        } catch (error) {
-          failure ??= { error };
-        }
-      } else if (listingDone) {
-        return;
-      } else {
-        await new Promise<void>((wake) => idle.push(wake));
-      }
-    }
-  };
-  const workers = Array.from({ length: Math.max(1, concurrency) }, worker);
-  try {
-    for await (const page of pages) {
-      if (failure !== null) break;
-      listed.push(...page);
-      wakeAll();
-    }
-  } catch (error) {
-    failure ??= { error };
-  } finally {
-    listingDone = true;
-    wakeAll();
-  }
-  await Promise.all(workers);
-  if (failure !== null) throw failure.error;
+  const { items: listed, results: outcomes } = await mapBoundedWhilePaging(
+    pages,
+    concurrency,
+    (object) => outcomeOf(io, object),
+  );
   const order = listed.map((_, at) => at).sort((a, b) => compareSeq(listed[a]!, listed[b]!));
   return {
     listed: order.map((at) => listed[at]!),
