@@ -80,22 +80,22 @@ export interface VerifyObjectOptions {
  * bounded memory. Storage errors other than NotFound are thrown, as is `ObjectTooLarge` for a
  * footer too large to hold.
  */
-export async function verifyObject(
+/**
+ * One object's verdict, whatever its format: `check` reads and judges the object of `size`
+ * bytes and returns how many it saw; a corruption becomes the verdict, a vanished object is
+ * `gone`, any other storage error is thrown.
+ */
+export async function judgeObject(
   io: ObjectIo,
   key: string,
-  options: VerifyObjectOptions = {},
+  knownSize: number | undefined,
+  check: (size: number) => Promise<number>,
 ): Promise<ObjectVerdict> {
   const seq = seqOfAnyObjectKey(key);
-  let size = options.size ?? -1;
+  let size = knownSize ?? -1;
   try {
     if (size < 0) size = (await io.head(key)).size;
-    if (size <= (options.wholeReadBytes ?? VERIFY_WHOLE_READ_BYTES)) {
-      const bytes = (await io.get(key)).bytes;
-      size = bytes.length;
-      decodeObject(bytes, key);
-    } else {
-      await checkInPieces(io, key, size, options.chunkBytes ?? READ_CHUNK_BYTES);
-    }
+    size = await check(size);
     return { key, seq, size, ok: true };
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return { key, seq, size: 0, ok: false, gone: true };
@@ -103,6 +103,22 @@ export async function verifyObject(
       return { key, seq, size, ok: false, check: error.check, detail: error.detail };
     throw error;
   }
+}
+
+export async function verifyObject(
+  io: ObjectIo,
+  key: string,
+  options: VerifyObjectOptions = {},
+): Promise<ObjectVerdict> {
+  return judgeObject(io, key, options.size, async (size) => {
+    if (size > (options.wholeReadBytes ?? VERIFY_WHOLE_READ_BYTES)) {
+      await checkInPieces(io, key, size, options.chunkBytes ?? READ_CHUNK_BYTES);
+      return size;
+    }
+    const bytes = (await io.get(key)).bytes;
+    decodeObject(bytes, key);
+    return bytes.length;
+  });
 }
 
 /** The checks of `decodeObject`, in its order, reading trailer, footer, header and segments apart. */

@@ -79,6 +79,6 @@ export async function mapBoundedWhilePaging<T, R>(
     wakeAll();
   }
   await Promise.all(workers);
-  if (failure !== null) throw (failure).error;
+  if (failure !== null) throw failure.error;
   return { items, results };
 }
