@@ -7,9 +7,7 @@ import { chromium } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRouter } from '../../src/main/api/create-router';
-import { createServices } from '../../src/main/services/services';
-import { startWebServer } from '../../src/main/web/web-server';
+import { startBenchServer } from './bench-server';
 import { chromiumLaunchOptions } from '../../tests/support/chromium';
 import { judged, percentile, type FigureResult } from '../harness';
 
@@ -25,18 +23,7 @@ export async function consoleListing(): Promise<FigureResult[]> {
   // Setup only: plain writes, not the fsync'd create path being measured elsewhere.
   for (let index = 0; index < OBJECTS; index += 1)
     writeFileSync(join(folder, `${String(index).padStart(8, '0')}.wal`), 'x');
-  const services = await createServices({
-    name: 'Cairn',
-    version: 'bench',
-    mode: 'browser',
-    dataDir,
-  });
-  const server = await startWebServer({
-    router: createRouter(services),
-    events: services.events,
-    rendererDir,
-    port: 0,
-  });
+  const { server } = await startBenchServer(dataDir, rendererDir);
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -9,11 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { createRouter } from '../../src/main/api/create-router';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { embeddedStoreDir } from '../../src/main/services/app-paths';
-import { createServices } from '../../src/main/services/services';
-import { startWebServer } from '../../src/main/web/web-server';
+import { startBenchServer } from './bench-server';
 import { SOCKET_LIMITS } from '../../src/main/web/socket-session';
 import { decodeWire, encodeWire } from '../../src/shared/wire';
 import { judged, percentile, type FigureResult } from '../harness';
@@ -24,18 +22,7 @@ const PROBES = 200;
 
 export async function socketFlood(): Promise<FigureResult[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-bench-flood-'));
-  const services = await createServices({
-    name: 'Cairn',
-    version: 'bench',
-    mode: 'browser',
-    dataDir,
-  });
-  const server = await startWebServer({
-    router: createRouter(services),
-    events: services.events,
-    rendererDir: dataDir,
-    port: 0,
-  });
+  const { server, services } = await startBenchServer(dataDir, dataDir);
   try {
     const io = new LocalObjectIo(embeddedStoreDir(dataDir));
     await io.putIfAbsent('bench/flood', new Uint8Array(OBJECT_BYTES).fill(1));
