@@ -17,6 +17,7 @@ import { isSeq, NO_ENTRY, POSITION_BITS, positionOf, seqOf, type EntryId, type S
 import { objectKey } from './keys';
 import { formatRegionId, type RegionId } from './region-id';
 import type { ObjectLink, SegmentIndex } from './format';
+import { doubles, lowerBound, u32s, u64s } from './catalog-columns';
 
 /** An object to index: its identity, size and footer (key derived from the prefix). */
 export interface IndexableObject {
@@ -60,66 +61,6 @@ export interface RegionSummary {
   readonly objects: number;
   readonly bytes: number;
   readonly holes: number;
-}
-
-interface TypedStore<T> {
-  readonly length: number;
-  [index: number]: T;
-  set(values: ArrayLike<T>, offset?: number): void;
-  copyWithin(target: number, start: number, end?: number): unknown;
-}
-
-/** A growable typed array: push at the end, drop from the front (GC). */
-class Column<T extends number | bigint> {
-  private store: TypedStore<T>;
-  private count = 0;
-
-  constructor(private readonly allocate: (capacity: number) => TypedStore<T>) {
-    this.store = allocate(4);
-  }
-
-  get length(): number {
-    return this.count;
-  }
-
-  at(i: number): T {
-    return this.store[i] as T;
-  }
-
-  push(value: T): void {
-    if (this.count === this.store.length) {
-      const grown = this.allocate(this.store.length * 2);
-      grown.set(this.store);
-      this.store = grown;
-    }
-    this.store[this.count++] = value;
-  }
-
-  /** Rewrites every value in place (GC rebases offsets into a column it shortened). */
-  update(change: (value: T) => T): void {
-    for (let i = 0; i < this.count; i++) this.store[i] = change(this.store[i] as T);
-  }
-
-  dropFront(n: number): void {
-    this.store.copyWithin(0, n, this.count);
-    this.count -= n;
-  }
-}
-
-const doubles = (): Column<number> => new Column((n) => new Float64Array(n));
-const u32s = (): Column<number> => new Column((n) => new Uint32Array(n));
-const u64s = (): Column<bigint> => new Column((n) => new BigUint64Array(n));
-
-/** First index in [0, length) whose value is not below `target` by `below`, else length. */
-function lowerBound(length: number, below: (i: number) => boolean): number {
-  let lo = 0;
-  let hi = length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (below(mid)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 const idOf = (seq: number, position: number): EntryId =>
