@@ -6,6 +6,7 @@
  * swap re-reads and re-decides. It must never write a shard another node owns, never re-apply
  * a decision to a state it was not made on, and never let a raw storage error escape.
  */
+import { mapBounded } from '../bounded';
 import { CasCell } from '../cas/cas-cell';
 import type { CellFields, CellSnapshot } from '../cas/cell-snapshot';
 import { CellCorruptError, CellExistsError, ConflictError } from '../cas/errors';
@@ -51,49 +52,20 @@ import {
   type RegistryMeta,
 } from './shard-codec';
 import { shardLabel, shardOfName } from './shard-hash';
+import { shardsOf, surveyShards } from './shard-survey';
 import { checkName, checkOrigin, checkPlacement, checkRecord } from './validation';
+import type {
+  NamespaceSurvey,
+  ObjectNamespaceStoreOptions,
+  ShardInfo,
+} from './object-store-shapes';
 
-export interface ObjectNamespaceStoreOptions {
-  readonly io: ObjectIo;
-  /** Prefix the registry lives under (`<root>/namespaces/...`); '' for the bucket's top. */
-  readonly root: string;
-  /** This node's id: the owner of shards it creates, fenced from shards others own. */
-  readonly nodeId?: number;
-  /** Only used when this store creates the meta cell; an existing meta cell wins. */
-  readonly shardCount?: number;
-  /** UTC milliseconds; injected by tests to make timestamps deterministic. */
-  readonly clock?: () => number;
-  /** Told of every record this store mints, once it is durable. */
-  readonly onCreated?: NamespaceCreatedListener;
-  /** Compare-and-swap attempts per mutation before `ShardContended`. */
-  readonly maxAttempts?: number;
-  /** Prune a shard's old versions after every this many of them (0: never). */
-  readonly pruneEvery?: number;
-}
-
-/** What one shard looks like, for the console's owner view and take-over action. */
-export interface ShardInfo {
-  readonly shard: number;
-  /** Null while no one has written the shard yet. */
-  readonly owner: ShardOwner | null;
-  readonly version: number | null;
-  readonly records: number;
-  /** Null for a readable shard; else why its newest version cannot be read. */
-  readonly damage: ShardDamage | null;
-}
-
-/** A shard this registry cannot read (bad JSON, a record breaking the rules): where and why. */
-export interface ShardDamage {
-  /** The shard cell's key prefix, under which its versions are stored. */
-  readonly key: string;
-  readonly reason: string;
-}
-
-/** Everything readable in the registry, and each shard that is not, named. */
-export interface NamespaceSurvey {
-  readonly records: NamespaceRecord[];
-  readonly shards: ShardInfo[];
-}
+export type {
+  NamespaceSurvey,
+  ObjectNamespaceStoreOptions,
+  ShardDamage,
+  ShardInfo,
+} from './object-store-shapes';
 
 const DEFAULT_MAX_ATTEMPTS = 64;
 const DEFAULT_PRUNE_EVERY = 64;
@@ -176,7 +148,7 @@ export class ObjectNamespaceStore implements NamespaceStore {
   async listNamespaces(): Promise<NamespaceRecord[]> {
     const meta = await this.findMeta();
     if (meta === null) return [];
-    const shards = await mapLimited(range(meta.shardCount), LIST_CONCURRENCY, async (shard) => {
+    const shards = await mapBounded(shardsOf(meta), LIST_CONCURRENCY, async (shard) => {
       const { snapshot } = await this.readShard({ namespace: null, shard });
       return snapshot === null ? [] : recordsIn(snapshot.fields, shard);
     });
@@ -222,42 +194,14 @@ export class ObjectNamespaceStore implements NamespaceStore {
     return (await this.surveyNamespaces()).shards;
   }
 
-  /**
-   * Every readable record and every shard, a damaged shard (one that decodes to a
-   * Serialization error) named with its key and reason instead of failing the whole
-   * listing. Storage failures still throw: they say nothing about the shard's content.
-   */
+  /** Every readable record and every shard, a damaged one named (see `surveyShards`). */
   async surveyNamespaces(): Promise<NamespaceSurvey> {
     const meta = await this.findMeta();
     if (meta === null) return { records: [], shards: [] };
-    const surveyed = await mapLimited(range(meta.shardCount), LIST_CONCURRENCY, (shard) =>
-      this.surveyShard(shard),
-    );
-    return {
-      records: surveyed.flatMap((entry) => entry.records).sort(compareListed),
-      shards: surveyed.map((entry) => entry.info),
-    };
-  }
-
-  private async surveyShard(
-    shard: number,
-  ): Promise<{ info: ShardInfo; records: NamespaceRecord[] }> {
-    try {
-      const { snapshot, owner } = await this.readShard({ namespace: null, shard });
-      const records = snapshot === null ? [] : recordsIn(snapshot.fields, shard);
-      const info = {
-        shard,
-        owner,
-        version: snapshot?.version ?? null,
-        records: records.length,
-        damage: null,
-      };
-      return { info, records };
-    } catch (error) {
-      if (!(error instanceof NamespaceSerializationError)) throw error;
-      const damage = { key: `${this.shardCell(shard).name}/`, reason: error.message };
-      return { info: { shard, owner: null, version: null, records: 0, damage }, records: [] };
-    }
+    return surveyShards(meta.shardCount, LIST_CONCURRENCY, {
+      read: (shard) => this.readShard({ namespace: null, shard }),
+      keyOf: (shard) => `${this.shardCell(shard).name}/`,
+    });
   }
 
   /** Take `shard` for this node by a compare-and-swap raising `ownerEpoch`; the new owner. */
@@ -486,26 +430,6 @@ export class ObjectNamespaceStore implements NamespaceStore {
       // into a reported failure (a retry would then say `touched` and lose the event anyway).
     }
   }
-}
-
-function range(count: number): number[] {
-  return Array.from({ length: count }, (_, index) => index);
-}
-
-/** Map with at most `limit` calls in flight; results in input order. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  map: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  const queue = items.map((item, index) => ({ item, index }));
-  const worker = async (): Promise<void> => {
-    for (let job = queue.shift(); job !== undefined; job = queue.shift())
-      results[job.index] = await map(job.item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** Jittered and growing, so racers that keep colliding spread out. */

@@ -20,7 +20,7 @@ import {
   type SegmentIndex,
 } from '../format';
 import type { Seq } from '../ids';
-import { mapBounded, mapBoundedWhilePaging } from './bounded';
+import { mapBounded, mapBoundedWhilePaging } from '../../bounded';
 import { compareSeq, type ListedObject } from './listing';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Bounded concurrency for recovery and verification: run an async step over items with at
+ * Bounded concurrency for the engine's fan-out reads (recovery, verification, listings): run an async step over items with at
  * most `limit` in flight, results in item order. After the first failure no new step starts;
  * the steps in flight are awaited (nothing is left floating) and that first failure is thrown.
  */
