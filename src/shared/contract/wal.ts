@@ -195,6 +195,8 @@ export const InspectView = z.object({
   register: RegisterView,
   /** When the register was last written (its newest version object), if the store tells. */
   registerWrittenAtMs: z.number().nullable(),
+  /** When the data shown was read from storage (the prefix's read model refreshed). */
+  readAtMs: z.number(),
   registerAgeMs: z.number().nullable(),
   /** Written within the live-writer window: taking the epoch needs `takeOver`. */
   registerFresh: z.boolean(),

@@ -10,7 +10,7 @@ import type { EntryId, Seq } from '../wal/ids';
 import type { RegionId } from '../wal/region-id';
 import { GT_FORMAT } from './layout';
 import { normalizePrefix } from './prefix';
-import { recoverGtPrefix, type GtInstance } from './recover';
+import { recoverGtPrefix, type GtInstance, type GtRecovery } from './recover';
 import type { GtScannedObject } from './scan';
 
 export interface GtObjectRow {
@@ -81,9 +81,12 @@ function failureOf(error: Error | null): GtInspectReport['failure'] {
 
 export async function inspectGtPrefix(io: ObjectIo, rawPrefix: string): Promise<GtInspectReport> {
   const startedAt = performance.now();
-  const prefix = normalizePrefix(rawPrefix);
-  const recovery = await recoverGtPrefix(io, prefix);
-  const { scan, selection } = recovery;
+  return gtInspectReportOf(await recoverGtPrefix(io, normalizePrefix(rawPrefix)), startedAt);
+}
+
+/** The report of a recovery already made (`inspectGtPrefix`'s, or a read model's). */
+export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtInspectReport {
+  const { prefix, scan, selection } = recovery;
   return {
     format: GT_FORMAT,
     prefix,

@@ -36,9 +36,16 @@ export async function openGtReadOnly(
   rawPrefix: string,
   options: { readonly onCorruptedSegment?: OnCorruptedSegment } = {},
 ): Promise<GtReadOnlyLog> {
-  const prefix = normalizePrefix(rawPrefix);
-  const recovery = await recoverGtPrefix(io, prefix);
-  const catalog = recovery.catalog;
+  return gtReadOnlyLogOf(io, await recoverGtPrefix(io, normalizePrefix(rawPrefix)), options);
+}
+
+/** Region reads over a recovery already made; its typed failure when it does not replay. */
+export function gtReadOnlyLogOf(
+  io: ObjectIo,
+  recovery: GtRecovery,
+  options: { readonly onCorruptedSegment?: OnCorruptedSegment } = {},
+): GtReadOnlyLog {
+  const { prefix, catalog } = recovery;
   // No catalog only ever comes with a failure; the typed fallback keeps the compiler honest.
   if (recovery.failure !== null || catalog === null)
     throw recovery.failure ?? new NoCompleteChainError(prefix);

@@ -9,7 +9,13 @@ import { ObjectCatalog } from '../wal/catalog';
 import { NoCompleteChainError } from '../wal/errors';
 import type { Seq } from '../wal/ids';
 import { selectGtChain, type GtChainSelection } from './chain';
-import { scanGtPrefix, type GtDamagedObject, type GtScan, type GtScannedObject } from './scan';
+import {
+  scanGtPrefix,
+  type GtDamagedObject,
+  type GtScan,
+  type GtScanMemo,
+  type GtScannedObject,
+} from './scan';
 
 /** One instance (an opened GreptimeDB writer): its epoch and the objects it wrote. */
 export interface GtInstance {
@@ -78,9 +84,14 @@ function catalogOrFailure(
   }
 }
 
-export async function recoverGtPrefix(io: ObjectIo, prefix: string): Promise<GtRecovery> {
-  let scan = await scanGtPrefix(io, prefix);
-  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix);
+/** With a read model's `memo`, only objects it has not seen are listed and read. */
+export async function recoverGtPrefix(
+  io: ObjectIo,
+  prefix: string,
+  memo?: GtScanMemo,
+): Promise<GtRecovery> {
+  let scan = await scanGtPrefix(io, prefix, undefined, memo);
+  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, undefined, memo);
   const selection = selectGtChain(scan.objects);
   const instances = instancesOf(scan.objects, selection.chain);
   const damage = damageThatMatters(scan.damaged, selection.reclaimBoundary);

@@ -15,6 +15,7 @@ import {
   compareSeq,
   listObjectPages,
   mapBoundedWhilePaging,
+  ScanMemo,
   type ListedObject,
 } from '../wal/recovery';
 import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail } from './decode';
@@ -53,7 +54,7 @@ export interface GtScan {
   readonly damaged: readonly GtDamagedObject[];
 }
 
-type Outcome =
+export type GtScanOutcome =
   | { readonly kind: 'read'; readonly object: GtScannedObject }
   | { readonly kind: 'missing' }
   | { readonly kind: 'damaged'; readonly damaged: GtDamagedObject };
@@ -98,7 +99,11 @@ async function readIndex(
   return { ...header, key: listed.key, size: tail.size, segments: index };
 }
 
-async function outcomeOf(io: ObjectIo, prefix: string, listed: ListedObject): Promise<Outcome> {
+async function outcomeOf(
+  io: ObjectIo,
+  prefix: string,
+  listed: ListedObject,
+): Promise<GtScanOutcome> {
   try {
     // Too short for any object: judged from the listing, before a range read it cannot satisfy.
     if (listed.size < GT_MIN_OBJECT_SIZE)
@@ -119,23 +124,36 @@ async function outcomeOf(io: ObjectIo, prefix: string, listed: ListedObject): Pr
   }
 }
 
+/** What a read model remembers of a GreptimeDB prefix's objects between scans. */
+export type GtScanMemo = ScanMemo<GtScanOutcome>;
+
+export function newGtScanMemo(): GtScanMemo {
+  return new ScanMemo<GtScanOutcome>(
+    (outcome) => outcome.kind !== 'missing',
+    (outcome) => (outcome.kind === 'read' ? 96 + outcome.object.segments.length * 96 : 256),
+  );
+}
+
 /** Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive. */
 export async function scanGtPrefix(
   io: ObjectIo,
   prefix: string,
   concurrency = GT_SCAN_CONCURRENCY,
+  memo?: GtScanMemo,
 ): Promise<GtScan> {
   const { items, results } = await mapBoundedWhilePaging(
-    listObjectPages(io, prefix),
+    memo === undefined ? listObjectPages(io, prefix) : memo.pages(io, prefix, 0n),
     concurrency,
-    (object) => outcomeOf(io, prefix, object),
+    memo === undefined
+      ? (object) => outcomeOf(io, prefix, object)
+      : (object) => memo.read(object, () => outcomeOf(io, prefix, object)),
   );
   const order = items.map((_, at) => at).sort((a, b) => compareSeq(items[a]!, items[b]!));
   const objects: GtScannedObject[] = [];
   const missing: ListedObject[] = [];
   const damaged: GtDamagedObject[] = [];
   for (const at of order) {
-    const outcome = results[at] as Outcome;
+    const outcome = results[at] as GtScanOutcome;
     if (outcome.kind === 'read') objects.push(outcome.object);
     else if (outcome.kind === 'damaged') damaged.push(outcome.damaged);
     else missing.push(items[at]!);

@@ -21,8 +21,9 @@ import {
   startSequenceFor,
   type PrefixScan,
   type Recovery,
+  type TailScanMemo,
 } from './recovery';
-import { readOnlyTarget } from './read-only-log';
+import { readOnlyTarget, type ReadOnlyTarget } from './read-only-log';
 import type { RegionId } from './region-id';
 import type { ControlState, RecoveredObject, SealRecord, TailHint } from './session';
 
@@ -161,12 +162,32 @@ function nextSeqOf(scan: PrefixScan | null, control: ControlState): Seq | null {
   }
 }
 
+/** What one read-only recovery found: the report, and the recovery itself when it succeeded. */
+export interface InspectedPrefix {
+  readonly report: InspectReport;
+  readonly recovery: Recovery | null;
+  readonly target: ReadOnlyTarget;
+}
+
 /** Recovers `configInput`'s prefix read-only and reports what a writer open would find. */
 export async function inspectPrefix(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
 ): Promise<InspectReport> {
-  const { prefix, store, startedAt, reread } = readOnlyTarget(io, configInput);
+  return (await inspectWithRecovery(io, configInput)).report;
+}
+
+/**
+ * `inspectPrefix`, keeping the recovery so a read model can serve region reads from the same
+ * scan; with its `memo`, only objects it has not seen are listed and read.
+ */
+export async function inspectWithRecovery(
+  io: ObjectIo,
+  configInput: ObjectStoreWalConfigInput,
+  memo?: TailScanMemo,
+): Promise<InspectedPrefix> {
+  const target = readOnlyTarget(io, configInput);
+  const { prefix, store, startedAt, reread } = target;
   // The register first: whatever it names (the tail) was durable before the listing starts.
   const manifest = await store.read();
   const control = manifest === null ? emptyControlState() : decodeControlFields(manifest.fields);
@@ -175,13 +196,13 @@ export async function inspectPrefix(
   let recovery: Recovery | null = null;
   let failure: InspectFailure | null = null;
   try {
-    scan = await scanPrefix(io, prefix, control.boundary);
+    scan = await scanPrefix(io, prefix, control.boundary, undefined, memo);
     recovery = await recoverFromScan({ prefix, control, scan, reread, startedAt });
   } catch (error) {
     failure = reportedFailure(error);
   }
   const judged = recovery?.control ?? control;
-  return {
+  const report: InspectReport = {
     prefix,
     register: registerView(
       manifest?.version ?? null,
@@ -199,6 +220,7 @@ export async function inspectPrefix(
     failure,
     durationMs: performance.now() - startedAt,
   };
+  return { report, recovery, target };
 }
 
 export interface ListedPrefix {

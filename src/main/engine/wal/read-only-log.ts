@@ -18,7 +18,7 @@ import { walPrefix } from './keys';
 import { createWalMetrics, type WalMetrics } from './metrics';
 import { regionOfProvider, type Provider } from './provider';
 import { readRegion, readRegionBatches, type ReaderContext } from './reader';
-import { recoverFromScan, scanPrefix } from './recovery';
+import { recoverFromScan, scanPrefix, type Recovery } from './recovery';
 import { readControl, registerStoreOf } from './register';
 import type { ControlState, RecoverySummary } from './session';
 
@@ -60,11 +60,25 @@ export async function openReadOnly(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
 ): Promise<ReadOnlyLog> {
-  const { config, prefix, startedAt, reread } = readOnlyTarget(io, configInput);
+  const target = readOnlyTarget(io, configInput);
+  const { prefix, startedAt, reread } = target;
   // The register before the listing, as a writer's open: what it names was durable by then.
   const control = await reread();
   const scan = await scanPrefix(io, prefix, control.boundary);
-  const recovery = await recoverFromScan({ prefix, control, scan, reread, startedAt });
+  return readOnlyLogOf(
+    io,
+    target,
+    await recoverFromScan({ prefix, control, scan, reread, startedAt }),
+  );
+}
+
+/** Region reads over a recovery already made (`openReadOnly`'s, or a read model's). */
+export function readOnlyLogOf(
+  io: ObjectIo,
+  target: ReadOnlyTarget,
+  recovery: Recovery,
+): ReadOnlyLog {
+  const { config, prefix, reread } = target;
   const metrics = createWalMetrics();
   const context: ReaderContext = {
     io,

@@ -31,7 +31,7 @@ function rowsOf(rows: readonly GtObjectRow[], status: WalObjectRow['status']): W
   }));
 }
 
-export function gtInspectView(report: GtInspectReport): InspectView {
+export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readAtMs'> {
   return {
     prefix: report.prefix,
     format: report.format,

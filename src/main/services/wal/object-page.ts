@@ -1,15 +1,12 @@
 /**
  * One page of a prefix's objects for the Batches table, whichever reads it: the writer this
- * app holds (its catalog), a GreptimeDB recovery, or Cairn's read-only recovery; filtered by
+ * app holds (its catalog) or the prefix's read model (either format); filtered by
  * status, ascending by sequence, with the chain's sequence gaps counted over every page.
  */
 import type { WalObjectRow } from '../../../shared/contract/wal';
-import { inspectGtPrefix } from '../../engine/greptimedb/inspect';
 import type { AppWriter } from './app-writer';
-import { gtObjectLists } from './greptimedb-views';
-import type { Located } from './wal-locate';
 import { sequenceGaps } from './wal-presenters';
-import { chainRowsOf, readOnlyObjects, unreadRowsOf, type ObjectLists } from './wal-reads';
+import { chainRowsOf, unreadRowsOf, type ObjectLists } from './wal-reads';
 
 export type ObjectStatusFilter = 'all' | WalObjectRow['status'];
 
@@ -27,12 +24,8 @@ const LIST_OF_STATUS = {
   'below-boundary': 'belowBoundary',
 } as const satisfies Record<WalObjectRow['status'], keyof ObjectLists>;
 
-export async function objectListsOf(
-  at: Located,
-  writer: AppWriter | undefined,
-): Promise<ObjectLists> {
-  if (at.format === 'greptimedb-v1') return gtObjectLists(await inspectGtPrefix(at.io, at.prefix));
-  if (writer === undefined) return readOnlyObjects(at.io, at.config);
+/** The writer's own catalog: what it indexed, and the orphans its open found. */
+export function writerObjectLists(writer: AppWriter): ObjectLists {
   return {
     chain: chainRowsOf(writer.catalog),
     orphans: unreadRowsOf(writer.orphansAtOpen, 'orphan'),

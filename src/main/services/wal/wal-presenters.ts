@@ -63,7 +63,7 @@ export function inspectViewOf(
   registerWrittenAtMs: number | null,
   openInApp: boolean,
   now = Date.now(),
-): InspectView {
+): Omit<InspectView, 'readAtMs'> {
   const registerAgeMs =
     registerWrittenAtMs === null ? null : Math.max(0, now - registerWrittenAtMs);
   const register = report.register;

@@ -1,70 +1,19 @@
 /**
- * The read-only views of a prefix nobody in this app writes: inspection, the object listing,
- * region rows, the register's history and single-object verification. Every function here
- * only reads (the engine's read-only open and inspect never write). A recovery failure is
- * reported, never thrown: views fall back to what `inspect` can still tell.
+ * Read-only pieces of a prefix's views: object rows from a catalog or a recovery's lists, and
+ * the register's history. Every function here only reads.
  */
-import type { ManifestView, RegionsView, WalObjectRow } from '../../../shared/contract/wal';
+import type { ManifestView, WalObjectRow } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ObjectCatalog } from '../../engine/wal/catalog';
-import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import {
   decodeControlFields,
   emptyControlState,
   unknownControlFields,
 } from '../../engine/wal/control-fields';
-import { isWalError } from '../../engine/wal/errors';
-import { inspectPrefix } from '../../engine/wal/inspect';
-import { openReadOnly, type ReadOnlyLog } from '../../engine/wal/read-only-log';
 import { registerStoreOf } from '../../engine/wal/register';
 import { sealedDirectoryBytes } from '../../engine/wal/sealed-directory';
 import type { RecoveredObject } from '../../engine/wal/session';
-import { regionRowsOf, registerViewOf } from './wal-presenters';
-
-/** Recovery failures that mean "this prefix does not open", which views report instead of failing. */
-export function isRecoveryFailure(error: unknown): boolean {
-  return (
-    isWalError(error, 'CorruptObject') ||
-    isWalError(error, 'ConflictingObject') ||
-    isWalError(error, 'NoCompleteChain') ||
-    isWalError(error, 'TailMissing')
-  );
-}
-
-/** The read-only log of a prefix, or null when its recovery fails. */
-export async function readOnlyOrNull(
-  io: ObjectIo,
-  config: ObjectStoreWalConfigInput,
-): Promise<ReadOnlyLog | null> {
-  try {
-    return await openReadOnly(io, config);
-  } catch (error) {
-    if (isRecoveryFailure(error)) return null;
-    throw error;
-  }
-}
-
-export async function readOnlyRegions(
-  io: ObjectIo,
-  config: ObjectStoreWalConfigInput,
-): Promise<RegionsView> {
-  const log = await readOnlyOrNull(io, config);
-  if (log !== null)
-    return {
-      source: 'read-only',
-      readOnlyReason: null,
-      regions: regionRowsOf(log.catalog, log.control),
-    };
-  const report = await inspectPrefix(io, config);
-  const regions = report.regions.map((region) => ({
-    ...region,
-    firstId: 0n,
-    durableId: region.latestId,
-    handedOutId: null,
-    holes: 0,
-  }));
-  return { source: 'inspect', readOnlyReason: null, regions };
-}
+import { registerViewOf } from './wal-presenters';
 
 export interface ObjectLists {
   readonly chain: readonly WalObjectRow[];
@@ -100,28 +49,6 @@ export function unreadRowsOf(
     segments: null,
     entries: null,
   }));
-}
-
-export async function readOnlyObjects(
-  io: ObjectIo,
-  config: ObjectStoreWalConfigInput,
-): Promise<ObjectLists> {
-  const log = await readOnlyOrNull(io, config);
-  if (log !== null) {
-    return {
-      chain: chainRowsOf(log.catalog),
-      orphans: unreadRowsOf(log.summary.orphans, 'orphan'),
-      excluded: unreadRowsOf(log.summary.excluded, 'excluded'),
-      belowBoundary: [],
-    };
-  }
-  const report = await inspectPrefix(io, config);
-  return {
-    chain: unreadRowsOf(report.chain, 'chain'),
-    orphans: unreadRowsOf(report.orphans, 'orphan'),
-    excluded: unreadRowsOf(report.excluded, 'excluded'),
-    belowBoundary: [],
-  };
 }
 
 function fieldOrNull<T>(decode: () => T): T | null {

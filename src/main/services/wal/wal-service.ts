@@ -17,16 +17,14 @@ import type {
   WriterView,
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import { inspectPrefix } from '../../engine/wal/inspect';
-import { inspectGtPrefix } from '../../engine/greptimedb/inspect';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
 import { discoverPrefixes } from '../../engine/wal-read/discover';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
-import { openReadOnly, readOnlyTarget } from '../../engine/wal/read-only-log';
+import { readOnlyTarget } from '../../engine/wal/read-only-log';
 import {
-  objectListsOf,
   objectPageOf,
+  writerObjectLists,
   type ObjectPage,
   type ObjectStatusFilter,
 } from './object-page';
@@ -35,14 +33,21 @@ import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
 import { WriterAlreadyOpenError, WriterNotOpenError } from './errors';
-import { checkNoLiveWriter, registerWrittenAt } from './live-writer';
+import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { previewObsolete } from './obsolete-preview';
 import { ReplayJobs } from './replay-jobs';
-import { inspectViewOf, presentGcReport } from './wal-presenters';
-import { manifestOf, readOnlyRegions } from './wal-reads';
+import { presentGcReport } from './wal-presenters';
+import { manifestOf } from './wal-reads';
+import type { PrefixSnapshot } from './read-model/prefix-model';
+import { ReadModels } from './read-model/read-models';
+import {
+  inspectViewOfSnapshot,
+  objectListsOfSnapshot,
+  readOnlyLogOfSnapshot,
+  regionsViewOfSnapshot,
+} from './read-model/snapshot-views';
 import { describeObject } from './object-parts';
-import { gtInspectView, gtRegionsView } from './greptimedb-views';
 import {
   cairnOnly,
   checkObjectKey,
@@ -72,16 +77,26 @@ export interface ReplayRequest {
   readonly maxEntries?: number;
 }
 
+/**
+ * Views refresh their prefix's model on every call (a refresh of an unchanged prefix is a few
+ * requests); calls that arrive while one is in flight share it.
+ */
+const VIEW_MAX_AGE_MS = 0;
+
 export class WalService {
   private readonly writers = new Map<string, AppWriter>();
   /** Opens in progress, so two calls never open two writers on one prefix. */
   private readonly opening = new Set<string>();
   private readonly replays = new ReplayJobs();
+  private readonly models: ReadModels;
 
   constructor(
     private readonly connections: ConnectionStorage,
     private readonly events: EventBus,
-  ) {}
+    models = new ReadModels(),
+  ) {
+    this.models = models;
+  }
 
   /** Cairn's prefixes under the WAL root and GreptimeDB's anywhere under the connection root. */
   async prefixes(connectionId: string): Promise<WalListedPrefix[]> {
@@ -106,11 +121,7 @@ export class WalService {
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {
     const at = await this.locate(connectionId, prefix);
-    if (at.format === 'greptimedb-v1')
-      return gtInspectView(await inspectGtPrefix(at.io, at.prefix));
-    const written = await registerWrittenAt(at.io, at.prefix);
-    const report = await inspectPrefix(at.io, at.config);
-    return inspectViewOf(report, written?.getTime() ?? null, this.writers.has(at.slot));
+    return inspectViewOfSnapshot(await this.snapshotOf(at), this.writers.has(at.slot));
   }
 
   async objects(
@@ -122,16 +133,18 @@ export class WalService {
   ): Promise<ObjectPage> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
-    return objectPageOf(await objectListsOf(at, writer), status, offset, limit);
+    const lists =
+      writer === undefined
+        ? objectListsOfSnapshot(await this.snapshotOf(at))
+        : writerObjectLists(writer);
+    return objectPageOf(lists, status, offset, limit);
   }
 
   async regions(connectionId: string, prefix: string): Promise<RegionsView> {
     const at = await this.locate(connectionId, prefix);
-    if (at.format === 'greptimedb-v1')
-      return gtRegionsView(await inspectGtPrefix(at.io, at.prefix));
     const writer = this.writers.get(at.slot);
     if (writer) return { source: 'writer', readOnlyReason: null, regions: writer.regions() };
-    return readOnlyRegions(at.io, at.config);
+    return regionsViewOfSnapshot(await this.snapshotOf(at));
   }
 
   async manifest(connectionId: string, prefix: string, limit: number): Promise<ManifestView> {
@@ -277,7 +290,7 @@ export class WalService {
     const at = cairnOnly(await this.locate(connectionId, prefix));
     const writer = this.writers.get(at.slot);
     if (writer) return writer.previewObsolete(region, id);
-    const log = await openReadOnly(at.io, at.config);
+    const log = await readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at));
     return previewObsolete(log.catalog, region, id);
   }
 
@@ -345,8 +358,9 @@ export class WalService {
   ): Promise<ReplayProgress> {
     const at = await this.locate(connectionId, prefix);
     const { source, latestId } = await replaySourceOf(
-      at,
+      at.prefix,
       this.writers.get(at.slot),
+      async () => readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at)),
       request.region,
       request.fromId,
     );
@@ -395,6 +409,11 @@ export class WalService {
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));
+  }
+
+  /** The prefix's read model, refreshed when older than a view may show. */
+  private snapshotOf(at: Located): Promise<PrefixSnapshot> {
+    return this.models.read(at, VIEW_MAX_AGE_MS);
   }
 
   private async locate(connectionId: string, prefix: string): Promise<Located> {

@@ -9,9 +9,12 @@ export {
   readObjectIndex,
   readObjectIndexes,
   TAIL_READ_CONCURRENCY,
+  newTailScanMemo,
   type ScannedObject,
   type TailScan,
+  type TailScanMemo,
 } from './tail-read';
+export { ScanMemo, FULL_LISTING_EVERY } from './scan-memo';
 export { selectChain, type ChainRules, type ChainSelection } from './chain-selection';
 export { startSequenceFor, START_GAP, type StartInputs } from './start-sequence';
 export {

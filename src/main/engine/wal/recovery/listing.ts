@@ -11,6 +11,9 @@ export interface ListedObject {
   readonly key: string;
   readonly seq: Seq;
   readonly size: number;
+  /** As listed: what tells a replaced object from the one read before (`ScanMemo`). */
+  readonly etag?: string;
+  readonly lastModifiedMs?: number;
 }
 
 export function compareSeq(a: { seq: Seq }, b: { seq: Seq }): number {
@@ -19,19 +22,27 @@ export function compareSeq(a: { seq: Seq }, b: { seq: Seq }): number {
 
 /**
  * The WAL objects of `prefix` at sequence `from` or above, one listing page at a time, in the
- * listing's order (recovery starts reading tails while the listing goes on).
+ * listing's order (recovery starts reading tails while the listing goes on); only keys after
+ * `after` when given (a read model that knows the objects up to that key).
  */
 export async function* listObjectPages(
   io: ObjectIo,
   prefix: string,
   from: Seq = 0n,
+  after: string | undefined = objectsStartAfter(prefix, from),
 ): AsyncIterable<ListedObject[]> {
-  const startAfter = objectsStartAfter(prefix, from);
-  for await (const page of io.list(objectsFolder(prefix), { startAfter })) {
+  for await (const page of io.list(objectsFolder(prefix), { startAfter: after })) {
     const listed: ListedObject[] = [];
     for (const object of page.objects) {
       const seq = seqOfObjectKey(prefix, object.key);
-      if (seq !== null && seq >= from) listed.push({ key: object.key, seq, size: object.size });
+      if (seq !== null && seq >= from)
+        listed.push({
+          key: object.key,
+          seq,
+          size: object.size,
+          etag: object.etag,
+          lastModifiedMs: object.lastModified?.getTime(),
+        });
     }
     yield listed;
   }

@@ -15,7 +15,12 @@ import { objectKey } from '../keys';
 import type { ControlState, RecoveredObject, RecoverySummary } from '../session';
 import { selectChain, type ChainSelection } from './chain-selection';
 import { listObjectPages, type ListedObject } from './listing';
-import { readIndexesWhileListing, TAIL_READ_CONCURRENCY, type ScannedObject } from './tail-read';
+import {
+  readIndexesWhileListing,
+  TAIL_READ_CONCURRENCY,
+  type ScannedObject,
+  type TailScanMemo,
+} from './tail-read';
 
 /** What one listing and its tail reads found. */
 export interface PrefixScan {
@@ -28,17 +33,22 @@ export interface PrefixScan {
   readonly missing: readonly ListedObject[];
 }
 
-/** Lists from `from` and reads each object's index, reads starting while the listing pages. */
+/**
+ * Lists from `from` and reads each object's index, reads starting while the listing pages;
+ * with a read model's `memo`, only what it has not seen is listed and read.
+ */
 export async function scanPrefix(
   io: ObjectIo,
   prefix: string,
   from: Seq,
   concurrency = TAIL_READ_CONCURRENCY,
+  memo?: TailScanMemo,
 ): Promise<PrefixScan> {
   const { listed, scan } = await readIndexesWhileListing(
     io,
-    listObjectPages(io, prefix, from),
+    memo === undefined ? listObjectPages(io, prefix, from) : memo.pages(io, prefix, from),
     concurrency,
+    memo,
   );
   return { from, listed, objects: scan.objects, missing: scan.missing };
 }

@@ -22,6 +22,7 @@ import {
 import type { Seq } from '../ids';
 import { mapBounded, mapBoundedWhilePaging } from '../../bounded';
 import { compareSeq, type ListedObject } from './listing';
+import { ScanMemo } from './scan-memo';
 
 /**
  * Objects whose tails are read at once by default (callers of `scanPrefix` may pass another).
@@ -31,6 +32,16 @@ import { compareSeq, type ListedObject } from './listing';
  * handle work, where the overlap of listing and reads matters more than the width.
  */
 export const TAIL_READ_CONCURRENCY = 16;
+
+/** What a read model remembers of Cairn's objects between scans. */
+export type TailScanMemo = ScanMemo<TailOutcome>;
+
+export function newTailScanMemo(): TailScanMemo {
+  return new ScanMemo<TailOutcome>(
+    (outcome) => outcome.kind !== 'missing',
+    (outcome) => (outcome.kind === 'read' ? 64 + outcome.object.segments.length * 96 : 256),
+  );
+}
 
 /** A listed object with its verified trailer identity and segment index. */
 export interface ScannedObject {
@@ -42,7 +53,7 @@ export interface ScannedObject {
   readonly segments: readonly SegmentIndex[];
 }
 
-type TailOutcome =
+export type TailOutcome =
   | { readonly kind: 'read'; readonly object: ScannedObject }
   | { readonly kind: 'missing'; readonly listed: ListedObject }
   | { readonly kind: 'corrupt'; readonly error: CorruptObjectError };
@@ -127,11 +138,14 @@ export async function readIndexesWhileListing(
   io: ObjectIo,
   pages: AsyncIterable<readonly ListedObject[]>,
   concurrency = TAIL_READ_CONCURRENCY,
+  memo?: TailScanMemo,
 ): Promise<{ listed: ListedObject[]; scan: TailScan }> {
   const { items: listed, results: outcomes } = await mapBoundedWhilePaging(
     pages,
     concurrency,
-    (object) => outcomeOf(io, object),
+    memo === undefined
+      ? (object) => outcomeOf(io, object)
+      : (object) => memo.read(object, () => outcomeOf(io, object)),
   );
   const order = listed.map((_, at) => at).sort((a, b) => compareSeq(listed[a]!, listed[b]!));
   return {

@@ -1,0 +1,137 @@
+/**
+ * What a prefix's read model remembers between two scans of the same prefix: the objects the
+ * last listing found and what was read of each (its index, or its damage), so the next scan
+ * lists only the keys after the highest one known and reads only objects it has not seen.
+ *
+ * Why that is enough: objects are immutable, and both formats delete oldest first (Cairn's GC
+ * below the register's boundary, GreptimeDB below its reclaim boundary). So a scan keeps the
+ * known objects at or above its start, checks with a one-key listing that the lowest of them
+ * is still the lowest object there (else something below or at it was collected), and lists
+ * after the highest. A read that finds an object gone, a caller's `forget()` and every
+ * `FULL_LISTING_EVERY`-th scan list the prefix whole again - reads stay remembered by key, size
+ * and ETag - which also catches what no protocol does (an object deleted or replaced by hand).
+ */
+import type { ObjectIo } from '../../objectio/object-io';
+import type { Seq } from '../ids';
+import { objectsFolder, objectsStartAfter, seqOfObjectKey } from '../keys';
+import { compareSeq, listObjectPages, type ListedObject } from './listing';
+
+/** One scan in this many lists the prefix whole (at a 5 s refresh: about once a minute). */
+export const FULL_LISTING_EVERY = 12;
+
+/** Rough bytes one remembered listing entry costs (key string, numbers, map slot). */
+const LISTED_ENTRY_BYTES = 200;
+
+interface Remembered<T> {
+  readonly tag: string;
+  readonly value: T;
+}
+
+function tagOf(object: ListedObject): string {
+  return `${object.size}:${object.etag ?? ''}`;
+}
+
+export class ScanMemo<T> {
+  /** The last complete listing from its start, ascending by sequence; null: list whole. */
+  private known: ListedObject[] | null = null;
+  private readonly reads = new Map<string, Remembered<T>>();
+  private scans = 0;
+  private fullListings = 0;
+
+  /**
+   * @param keep whether a read's outcome may be remembered (an object found gone may not).
+   * @param weigh rough bytes one remembered outcome holds, for the owner's memory budget.
+   */
+  constructor(
+    private readonly keep: (value: T) => boolean,
+    private readonly weigh: (value: T) => number,
+  ) {}
+
+  /** The next scan lists the prefix whole. */
+  forget(): void {
+    this.known = null;
+  }
+
+  /** Scans so far that listed the prefix whole (the first one included). */
+  get wholeListings(): number {
+    return this.fullListings;
+  }
+
+  /** The objects the last complete scan listed, ascending by sequence. */
+  listedNow(): readonly ListedObject[] {
+    return this.known ?? [];
+  }
+
+  /** Rough bytes held, for a memory budget. */
+  bytes(): number {
+    let total = (this.known?.length ?? 0) * LISTED_ENTRY_BYTES;
+    for (const { value } of this.reads.values()) total += LISTED_ENTRY_BYTES + this.weigh(value);
+    return total;
+  }
+
+  /** The objects of `prefix` at sequence `from` or above, page after page, as `listObjectPages`. */
+  async *pages(io: ObjectIo, prefix: string, from: Seq): AsyncIterable<ListedObject[]> {
+    const due = this.scans % FULL_LISTING_EVERY === 0;
+    this.scans += 1;
+    const kept = due || this.known === null ? null : this.known.filter((o) => o.seq >= from);
+    // Not complete until the last page is seen: a scan that stops early lists whole next time.
+    this.known = null;
+    const seen: ListedObject[] = [];
+    let after = objectsStartAfter(prefix, from);
+    if (kept !== null && (await lowestStillFirst(io, prefix, from, kept[0]))) {
+      seen.push(...kept);
+      yield kept;
+      const highest = kept[kept.length - 1];
+      if (highest !== undefined) after = highest.key;
+    } else {
+      this.fullListings += 1;
+    }
+    for await (const page of listObjectPages(io, prefix, from, after)) {
+      seen.push(...page);
+      yield page;
+    }
+    this.known = seen.sort(compareSeq);
+    this.dropReadsOtherThan(seen);
+  }
+
+  /** What `fetch` reads of `object`, remembered while the object keeps its size and ETag. */
+  async read(object: ListedObject, fetch: () => Promise<T>): Promise<T> {
+    const tag = tagOf(object);
+    const hit = this.reads.get(object.key);
+    if (hit !== undefined && hit.tag === tag) return hit.value;
+    const value = await fetch();
+    if (this.keep(value)) {
+      this.reads.set(object.key, { tag, value });
+    } else {
+      this.reads.delete(object.key);
+      this.known = null;
+    }
+    return value;
+  }
+
+  private dropReadsOtherThan(listed: readonly ListedObject[]): void {
+    const keys = new Set(listed.map((o) => o.key));
+    for (const key of this.reads.keys()) if (!keys.has(key)) this.reads.delete(key);
+  }
+}
+
+/**
+ * True when the first object key at or after `from` is still `lowest` (no object known was
+ * collected) - or, with nothing known, when there is still no object there.
+ */
+async function lowestStillFirst(
+  io: ObjectIo,
+  prefix: string,
+  from: Seq,
+  lowest: ListedObject | undefined,
+): Promise<boolean> {
+  const page = await io.listPage(objectsFolder(prefix), {
+    startAfter: objectsStartAfter(prefix, from),
+    pageSize: 1,
+  });
+  const first = page.objects[0];
+  if (first === undefined) return lowest === undefined;
+  return (
+    lowest !== undefined && first.key === lowest.key && seqOfObjectKey(prefix, first.key) !== null
+  );
+}

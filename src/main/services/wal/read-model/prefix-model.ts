@@ -1,0 +1,132 @@
+/**
+ * The read model of one prefix nobody in this app writes: recovered once, then refreshed by
+ * scanning only what changed (the engine's `ScanMemo`: the keys after the highest known, a
+ * one-key check for collected objects, new objects' indexes), and served to every view from
+ * the last snapshot while it is younger than the caller's `maxAgeMs`. Callers that ask at
+ * once share one refresh. A refresh that fails leaves the last snapshot in place and throws.
+ */
+import { gtInspectReportOf, type GtInspectReport } from '../../../engine/greptimedb/inspect';
+import { recoverGtPrefix, type GtRecovery } from '../../../engine/greptimedb/recover';
+import { newGtScanMemo, type GtScanMemo } from '../../../engine/greptimedb/scan';
+import { inspectWithRecovery, type InspectedPrefix } from '../../../engine/wal/inspect';
+import { newTailScanMemo, type TailScanMemo } from '../../../engine/wal/recovery';
+import { registerWrittenAt } from '../live-writer';
+import type { CairnLocated, Located } from '../wal-locate';
+
+type GtLocated = Extract<Located, { format: 'greptimedb-v1' }>;
+
+interface SnapshotBase {
+  /** `Date.now()` when the refresh that made it started: the data is at least this fresh. */
+  readonly readAtMs: number;
+  /** The newest modification time the listing reported, when the store tells. */
+  readonly newestObjectAtMs: number | null;
+  /** Whole listings so far (1 after the first open; a refresh of an unchanged prefix adds none). */
+  readonly wholeListings: number;
+}
+
+export type PrefixSnapshot =
+  | (SnapshotBase & {
+      readonly format: 'cairn-v1';
+      readonly inspected: InspectedPrefix;
+      readonly registerWrittenAtMs: number | null;
+    })
+  | (SnapshotBase & {
+      readonly format: 'greptimedb-v1';
+      readonly recovery: GtRecovery;
+      readonly report: GtInspectReport;
+    });
+
+/** The prefix and what its scans remember, in its format. */
+type Source =
+  | { readonly format: 'cairn-v1'; readonly at: CairnLocated; readonly memo: TailScanMemo }
+  | { readonly format: 'greptimedb-v1'; readonly at: GtLocated; readonly memo: GtScanMemo };
+
+/** Rough bytes of a snapshot beside its memo: the catalog and the report's rows. */
+const BYTES_PER_OBJECT = 600;
+
+function newestOf(times: Iterable<number | undefined>): number | null {
+  let newest: number | null = null;
+  for (const at of times) if (at !== undefined && (newest === null || at > newest)) newest = at;
+  return newest;
+}
+
+export class PrefixModel {
+  private snapshot: PrefixSnapshot | null = null;
+  private refreshing: Promise<PrefixSnapshot> | null = null;
+  private readonly source: Source;
+
+  constructor(at: Located) {
+    this.source =
+      at.format === 'greptimedb-v1'
+        ? { format: at.format, at, memo: newGtScanMemo() }
+        : { format: at.format, at, memo: newTailScanMemo() };
+  }
+
+  get located(): Located {
+    return this.source.at;
+  }
+
+  /** The last snapshot if younger than `maxAgeMs`, else a fresh one (shared by concurrent callers). */
+  async read(maxAgeMs: number, now = Date.now()): Promise<PrefixSnapshot> {
+    if (this.snapshot !== null && now - this.snapshot.readAtMs < maxAgeMs) return this.snapshot;
+    this.refreshing ??= this.refresh().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** The next read lists the prefix whole and re-reads its register (a reload). */
+  invalidate(): void {
+    this.snapshot = null;
+    this.source.memo.forget();
+  }
+
+  /** Rough bytes held (memo and snapshot), for the cache's budget. */
+  bytes(): number {
+    const objects =
+      this.snapshot === null
+        ? 0
+        : this.snapshot.format === 'cairn-v1'
+          ? this.snapshot.inspected.report.listed
+          : this.snapshot.report.listed;
+    return this.source.memo.bytes() + objects * BYTES_PER_OBJECT;
+  }
+
+  private async refresh(): Promise<PrefixSnapshot> {
+    const readAtMs = Date.now();
+    const snapshot = await this.scan(readAtMs);
+    this.snapshot = snapshot;
+    return snapshot;
+  }
+
+  private async scan(readAtMs: number): Promise<PrefixSnapshot> {
+    const source = this.source;
+    const { io, prefix } = source.at;
+    if (source.format === 'greptimedb-v1') {
+      const memo = source.memo;
+      const startedAt = performance.now();
+      const recovery = await recoverGtPrefix(io, prefix, memo);
+      return {
+        format: 'greptimedb-v1',
+        readAtMs,
+        newestObjectAtMs: newestOf(recovery.scan.listed.map((o) => o.lastModifiedMs)),
+        wholeListings: memo.wholeListings,
+        recovery,
+        report: gtInspectReportOf(recovery, startedAt),
+      };
+    }
+    const memo = source.memo;
+    const [written, inspected] = await Promise.all([
+      registerWrittenAt(io, prefix),
+      inspectWithRecovery(io, source.at.config, memo),
+    ]);
+    return {
+      format: 'cairn-v1',
+      readAtMs,
+      newestObjectAtMs: newestOf(memo.listedNow().map((o) => o.lastModifiedMs)),
+      wholeListings: memo.wholeListings,
+      inspected,
+      registerWrittenAtMs: written?.getTime() ?? null,
+    };
+  }
+}

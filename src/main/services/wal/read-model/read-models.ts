@@ -1,0 +1,83 @@
+/**
+ * The read models of every prefix the app has looked at, one per connection and prefix,
+ * shared by every view and every browser-mode socket of this process. Kept in least recently
+ * used order and evicted beyond a memory budget (their own rough estimate of what they hold);
+ * the model just read is never the one evicted, so a single prefix larger than the budget
+ * still opens, alone.
+ */
+import type { Located } from '../wal-locate';
+import { PrefixModel, type PrefixSnapshot } from './prefix-model';
+
+export const DEFAULT_READ_MODEL_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/** `CAIRN_READ_MODEL_BUDGET_MIB` when set to a positive number, else the default. */
+export function readModelBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const mib = Number(env.CAIRN_READ_MODEL_BUDGET_MIB);
+  return Number.isFinite(mib) && mib > 0 ? mib * 1024 * 1024 : DEFAULT_READ_MODEL_BUDGET_BYTES;
+}
+
+export interface ReadModelStats {
+  readonly models: number;
+  readonly bytes: number;
+  readonly budgetBytes: number;
+  readonly evicted: number;
+}
+
+export class ReadModels {
+  /** Map order is the LRU order: the first entry was used longest ago. */
+  private readonly models = new Map<string, PrefixModel>();
+  private evicted = 0;
+
+  constructor(private readonly budgetBytes = readModelBudgetFromEnv()) {}
+
+  /** The prefix's snapshot, at most `maxAgeMs` old. */
+  async read(at: Located, maxAgeMs: number): Promise<PrefixSnapshot> {
+    const model = this.touch(at);
+    try {
+      return await model.read(maxAgeMs);
+    } finally {
+      this.evictBeyondBudget(at.slot);
+    }
+  }
+
+  /** The next read of this prefix lists it whole (a reload, a writer that closed here). */
+  invalidate(slot: string): void {
+    this.models.get(slot)?.invalidate();
+  }
+
+  stats(): ReadModelStats {
+    return {
+      models: this.models.size,
+      bytes: this.totalBytes(),
+      budgetBytes: this.budgetBytes,
+      evicted: this.evicted,
+    };
+  }
+
+  private touch(at: Located): PrefixModel {
+    const known = this.models.get(at.slot);
+    this.models.delete(at.slot);
+    // A prefix first seen empty may turn out GreptimeDB's once objects land: a new model then.
+    const model =
+      known !== undefined && known.located.format === at.format ? known : new PrefixModel(at);
+    this.models.set(at.slot, model);
+    return model;
+  }
+
+  private totalBytes(): number {
+    let total = 0;
+    for (const model of this.models.values()) total += model.bytes();
+    return total;
+  }
+
+  private evictBeyondBudget(keep: string): void {
+    let total = this.totalBytes();
+    for (const [slot, model] of this.models) {
+      if (total <= this.budgetBytes) return;
+      if (slot === keep) continue;
+      total -= model.bytes();
+      this.models.delete(slot);
+      this.evicted += 1;
+    }
+  }
+}
