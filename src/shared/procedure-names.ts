@@ -33,6 +33,8 @@ export const PROCEDURE_NAMES = [
   'namespaces.takeOwnership',
   'demo.generate',
   'wal.prefixes',
+  'wal.fleet',
+  'wal.fleet.stop',
   'wal.inspect',
   'wal.objects',
   'wal.regions',

@@ -118,6 +118,55 @@ export const WalListedPrefix = z.object({
 });
 export type WalListedPrefix = z.infer<typeof WalListedPrefix>;
 
+/** One prefix of the fleet overview, its columns filled once its read model has been read. */
+export const FleetRow = z.object({
+  prefix: z.string(),
+  /** Null until read, and for a prefix that holds no object yet. */
+  format: WalFormat.nullable(),
+  /** `pending`: not read yet in this pass's order; `read`: the columns below are set. */
+  state: z.enum(['pending', 'read', 'error']),
+  /** When its read model was last read. */
+  readAtMs: z.number().nullable(),
+  /** Objects and bytes on the chain (what a replay reads). */
+  objects: z.number().nullable(),
+  bytes: z.number().nullable(),
+  tipSeq: z.bigint().nullable(),
+  tipEpoch: z.bigint().nullable(),
+  /** The newest object's modification time, when the store tells. */
+  newestObjectAtMs: z.number().nullable(),
+  /** Cairn: the register's boundary (GC collected below it); GreptimeDB: the reclaim boundary. */
+  floor: z.bigint().nullable(),
+  /** How many sequences the tip runs ahead of the floor. */
+  floorLag: z.bigint().nullable(),
+  orphans: z.number().nullable(),
+  damaged: z.number().nullable(),
+  /** Why a writer's open (Cairn) or a replay (GreptimeDB) would fail; null when it would not. */
+  openFailure: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** A writer of this app holds it. */
+  writerHeld: z.boolean(),
+  /** Reading it failed (storage unreachable, access denied): the row keeps its last columns. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type FleetRow = z.infer<typeof FleetRow>;
+
+export const FleetView = z.object({
+  /** Bumped by every row change; pass it back as `since` for only what changed. */
+  version: z.number(),
+  /** Rows changed since `since` (all rows when `since` is 0), in the fleet's order. */
+  rows: z.array(FleetRow),
+  /** Prefixes in the fleet now (the renderer drops rows no longer listed). */
+  prefixes: z.array(z.string()),
+  /** The discovery reached one of its bounds: more prefixes may exist. */
+  truncated: z.boolean(),
+  /** A pass is reading prefixes now. */
+  reading: z.boolean(),
+  /** When the last complete pass ended. */
+  passEndedAtMs: z.number().nullable(),
+  /** Why the last walk of the root failed (the rows keep what earlier passes read). */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type FleetView = z.infer<typeof FleetView>;
+
 export const WalObjectRef = z.object({
   seq: z.bigint(),
   epoch: z.bigint(),
@@ -460,6 +509,24 @@ export const walProcedures = {
     "WAL prefixes (node, generation) under the connection's WAL root",
     z.object({ connectionId: ConnectionId }).strict(),
     z.array(WalListedPrefix),
+  ),
+  'wal.fleet': procedure(
+    'read',
+    'Every prefix under the connection root, both formats, its columns filled as each is read (starts a pass when the last is older than refreshMs)',
+    z
+      .object({
+        connectionId: ConnectionId,
+        since: z.number().int().min(0).default(0),
+        refreshMs: z.number().int().min(1_000).max(3_600_000).default(5_000),
+      })
+      .strict(),
+    FleetView,
+  ),
+  'wal.fleet.stop': procedure(
+    'read',
+    'Stop reading the fleet of a connection (the Overview was left); rows read so far are kept',
+    z.object({ connectionId: ConnectionId }).strict(),
+    z.object({ stopped: z.boolean() }),
   ),
   'wal.inspect': procedure(
     'read',

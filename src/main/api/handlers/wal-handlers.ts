@@ -13,6 +13,8 @@ type WalHandlers = {
 export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers {
   return {
     'wal.prefixes': ({ connectionId }) => wal.prefixes(connectionId),
+    'wal.fleet': ({ connectionId, since, refreshMs }) => wal.fleet(connectionId, since, refreshMs),
+    'wal.fleet.stop': async ({ connectionId }) => wal.stopFleet(connectionId),
     'wal.inspect': ({ connectionId, prefix }) => wal.inspect(connectionId, prefix),
     'wal.objects': ({ connectionId, prefix, status, offset, limit }) =>
       wal.objects(connectionId, prefix, status, offset, limit),

@@ -63,14 +63,32 @@ async function childFolders(
   return { children, truncated: false };
 }
 
-/** The folders under `root` that hold an `objects/` folder, breadth first, within `limits`. */
+/** A folder named in Cairn's layout is a prefix by its name alone: never listed. */
+function isCairnFolder(folder: string): boolean {
+  return parseCairnPrefix(folder.slice(0, -1)) !== null;
+}
+
+/**
+ * The folders under `root` that hold an `objects/` folder (or are named in Cairn's layout),
+ * breadth first, within `limits`; each is handed to `onFound` as soon as its parent's listing
+ * says so, so a caller can start on the first prefixes while the walk goes on.
+ */
 async function prefixFolders(
   io: ObjectIo,
   root: string,
   limits: DiscoveryLimits,
+  onFound: (prefix: string) => void,
 ): Promise<{ folders: string[]; truncated: boolean }> {
   const found: string[] = [];
   let truncated = false;
+  const accept = (folder: string): void => {
+    if (found.length >= limits.maxPrefixes) {
+      truncated = true;
+      return;
+    }
+    found.push(folder.slice(0, -1));
+    onFound(folder.slice(0, -1));
+  };
   let level = [root === '' ? '' : `${root.replace(/\/+$/, '')}/`];
   let visited = 0;
   for (let depth = 0; depth <= limits.maxDepth && level.length > 0; depth++) {
@@ -78,27 +96,31 @@ async function prefixFolders(
     if (level.length > budget) truncated = true;
     const batch = level.slice(0, budget);
     visited += batch.length;
-    const listings = await mapBounded(batch, limits.concurrency, (folder) =>
-      childFolders(io, folder, limits.maxPagesPerFolder),
-    );
     const next: string[] = [];
-    batch.forEach((folder, i) => {
-      const listing = listings[i] as FolderListing;
+    await mapBounded(batch, limits.concurrency, async (folder) => {
+      const listing = await childFolders(io, folder, limits.maxPagesPerFolder);
       truncated ||= listing.truncated;
-      // A Cairn prefix counts before its first object lands (its register comes first).
-      const isPrefix =
-        folder !== '' &&
-        (listing.children.includes(`${folder}objects/`) ||
-          parseCairnPrefix(folder.slice(0, -1)) !== null);
-      if (isPrefix) found.push(folder.slice(0, -1));
-      else next.push(...listing.children);
+      if (folder !== '' && listing.children.includes(`${folder}objects/`)) return accept(folder);
+      for (const child of listing.children) {
+        if (isCairnFolder(child)) accept(child);
+        else next.push(child);
+      }
     });
     if (depth === limits.maxDepth && next.length > 0) truncated = true;
-    level = next;
+    level = next.sort();
   }
-  found.sort();
-  if (found.length > limits.maxPrefixes) truncated = true;
-  return { folders: found.slice(0, limits.maxPrefixes), truncated };
+  return { folders: found.sort(), truncated };
+}
+
+/** The prefixes under `root` without their formats, each handed to `onFound` as it is found. */
+export async function walkPrefixes(
+  io: ObjectIo,
+  root: string,
+  onFound: (prefix: string) => void = () => undefined,
+  limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
+): Promise<{ prefixes: string[]; truncated: boolean }> {
+  const { folders, truncated } = await prefixFolders(io, root, limits, onFound);
+  return { prefixes: folders, truncated };
 }
 
 export async function discoverPrefixes(
@@ -106,7 +128,7 @@ export async function discoverPrefixes(
   root: string,
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
 ): Promise<Discovery> {
-  const { folders, truncated } = await prefixFolders(io, root, limits);
+  const { prefixes: folders, truncated } = await walkPrefixes(io, root, undefined, limits);
   const prefixes = await mapBounded(folders, limits.concurrency, async (prefix) => {
     const config = parseCairnPrefix(prefix);
     return {

@@ -7,6 +7,7 @@
  */
 import type {
   DecodedObjectView,
+  FleetView,
   GcReport,
   InspectView,
   ManifestView,
@@ -18,7 +19,10 @@ import type {
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
-import { discoverPrefixes } from '../../engine/wal-read/discover';
+import { discoverPrefixes, walkPrefixes } from '../../engine/wal-read/discover';
+import { parseCairnPrefix } from '../../engine/wal-read/target';
+import { FleetReader, type FleetSource } from './fleet/fleet-reader';
+import { fleetRowOf } from './fleet/fleet-row';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
@@ -89,6 +93,7 @@ export class WalService {
   private readonly opening = new Set<string>();
   private readonly replays = new ReplayJobs();
   private readonly models: ReadModels;
+  private readonly fleets = new Map<string, FleetReader>();
 
   constructor(
     private readonly connections: ConnectionStorage,
@@ -117,6 +122,22 @@ export class WalService {
         // The app's own prefixes first: the views select the first one by default.
         .sort((a, b) => Number(a.format === 'greptimedb-v1') - Number(b.format === 'greptimedb-v1'))
     );
+  }
+
+  /** The fleet overview's rows changed since `since`; a pass starts when one is due. */
+  async fleet(connectionId: string, since: number, refreshMs: number): Promise<FleetView> {
+    await this.connections.io(connectionId); // an unknown connection fails here, typed
+    let reader = this.fleets.get(connectionId);
+    if (reader === undefined) {
+      reader = new FleetReader(this.fleetSource(connectionId));
+      this.fleets.set(connectionId, reader);
+    }
+    return reader.poll(since, refreshMs);
+  }
+
+  /** The Overview was left: its pass stops starting reads. */
+  stopFleet(connectionId: string): { stopped: boolean } {
+    return { stopped: this.fleets.get(connectionId)?.stop() ?? false };
   }
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {
@@ -405,10 +426,31 @@ export class WalService {
 
   /** Cancels every replay and stops every writer (app shutdown, tests). */
   async closeAll(): Promise<void> {
+    for (const reader of this.fleets.values()) reader.stop();
+    await Promise.all([...this.fleets.values()].map((reader) => reader.settled()));
     await this.replays.cancelAll();
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));
+  }
+
+  private fleetSource(connectionId: string): FleetSource {
+    return {
+      walk: async (onFound) => {
+        const { io, root } = await this.connections.io(connectionId);
+        const cairnFolder = `${walRootOf(root)}/nodes/`;
+        return walkPrefixes(io, root, (prefix) => {
+          // Cairn's layout counts only under the WAL root; GreptimeDB's anywhere.
+          if (parseCairnPrefix(prefix) === null || prefix.startsWith(cairnFolder)) onFound(prefix);
+        });
+      },
+      read: async (prefix, maxAgeMs) => {
+        const at = await this.locate(connectionId, prefix);
+        const snapshot = await this.models.read(at, maxAgeMs);
+        return fleetRowOf(at.prefix, snapshot, this.writers.has(at.slot));
+      },
+      held: (prefix) => this.writers.has(slotOf(connectionId, prefix)),
+    };
   }
 
   /** The prefix's read model, refreshed when older than a view may show. */

@@ -1,0 +1,138 @@
+/**
+ * The fleet overview of one connection: passes that walk every prefix under its root and read
+ * each one's read model, `FLEET_READ_CONCURRENCY` at a time, starting on the first prefixes
+ * while the walk goes on, so rows fill in progressively. A pass starts when the Overview polls
+ * and the last one ended at least `refreshMs` ago; it stops starting reads when the Overview
+ * says it left (`stop`) or stops polling (`ABANDONED_AFTER_MS`). Rows carry a version so a poll
+ * gets only what changed since its last one. A prefix that fails to read keeps its last
+ * columns with the error; the walk's own failure is the pass's error.
+ */
+import type { FleetRow, FleetView } from '../../../../shared/contract/wal';
+import { mapBoundedWhilePaging } from '../../../engine/bounded';
+import { errorSummaryOf, failedFleetRow, pendingFleetRow } from './fleet-row';
+import { FoundChannel } from './found-channel';
+
+/** Prefixes read at once: enough to keep a store busy, few enough to leave the views room. */
+export const FLEET_READ_CONCURRENCY = 8;
+
+/** A pass with no poll for this long was left behind (a closed window): it stops reading. */
+export const ABANDONED_AFTER_MS = 15_000;
+
+export interface FleetSource {
+  /** Walks the prefixes, handing each to `onFound` as it is found. */
+  walk(onFound: (prefix: string) => void): Promise<{ truncated: boolean }>;
+  /** The prefix's row from its read model, at most `maxAgeMs` old. */
+  read(prefix: string, maxAgeMs: number): Promise<FleetRow>;
+  /** Whether a writer of this app holds the prefix. */
+  held(prefix: string): boolean;
+}
+
+interface Versioned {
+  readonly row: FleetRow;
+  readonly version: number;
+}
+
+export class FleetReader {
+  private readonly rows = new Map<string, Versioned>();
+  private version = 0;
+  private pass: Promise<void> | null = null;
+  private passEndedAtMs: number | null = null;
+  private lastPollMs = 0;
+  private stopped = false;
+  private truncated = false;
+  private walkError: { code: string; message: string } | null = null;
+
+  constructor(private readonly source: FleetSource) {}
+
+  /** What changed since `since`; starts a pass when none runs and the last is `refreshMs` old. */
+  poll(since: number, refreshMs: number, now = Date.now()): FleetView {
+    this.lastPollMs = now;
+    const due = this.passEndedAtMs === null || now - this.passEndedAtMs >= refreshMs;
+    if (this.pass === null && (due || this.stopped)) {
+      this.stopped = false;
+      this.pass = this.runPass(refreshMs).finally(() => {
+        this.pass = null;
+        this.passEndedAtMs = Date.now();
+      });
+    }
+    return this.view(since);
+  }
+
+  /** Stops starting reads (reads in flight finish); the next poll starts a new pass. */
+  stop(): boolean {
+    const running = this.pass !== null;
+    this.stopped = true;
+    return running;
+  }
+
+  /** Resolves when the pass running now (if any) has ended. */
+  async settled(): Promise<void> {
+    await this.pass;
+  }
+
+  private view(since: number): FleetView {
+    const changed: FleetRow[] = [];
+    for (const { row, version } of this.rows.values()) if (version > since) changed.push(row);
+    return {
+      version: this.version,
+      rows: changed,
+      prefixes: [...this.rows.keys()],
+      truncated: this.truncated,
+      reading: this.pass !== null,
+      passEndedAtMs: this.passEndedAtMs,
+      error: this.walkError,
+    };
+  }
+
+  private set(row: FleetRow): void {
+    this.version += 1;
+    this.rows.set(row.prefix, { row, version: this.version });
+  }
+
+  private shouldRead(): boolean {
+    return !this.stopped && Date.now() - this.lastPollMs < ABANDONED_AFTER_MS;
+  }
+
+  private async runPass(refreshMs: number): Promise<void> {
+    const found = new FoundChannel<string>();
+    const seen = new Set<string>();
+    // Settled into a value at once: a walk that fails early is never an unhandled rejection.
+    const walked = this.source
+      .walk((prefix) => {
+        seen.add(prefix);
+        if (!this.rows.has(prefix)) this.set(pendingFleetRow(prefix, this.source.held(prefix)));
+        found.push(prefix);
+      })
+      .then(
+        ({ truncated }) => ({ truncated, error: null }),
+        (error: unknown) => ({ truncated: this.truncated, error: errorSummaryOf(error) }),
+      )
+      .finally(() => found.close());
+    // A row read by a view a moment ago is fresh enough for the overview.
+    const maxAgeMs = Math.floor(refreshMs / 2);
+    await mapBoundedWhilePaging(found, FLEET_READ_CONCURRENCY, async (prefix) => {
+      if (this.shouldRead()) await this.readRow(prefix, maxAgeMs);
+    });
+    const { truncated, error } = await walked;
+    this.truncated = truncated;
+    this.walkError = error;
+    if (error === null) this.forgetAllBut(seen);
+  }
+
+  private async readRow(prefix: string, maxAgeMs: number): Promise<void> {
+    try {
+      this.set(await this.source.read(prefix, maxAgeMs));
+    } catch (error) {
+      const last = this.rows.get(prefix)?.row ?? pendingFleetRow(prefix, false);
+      this.set(failedFleetRow(last, error));
+    }
+  }
+
+  /** After a complete walk: prefixes that are gone leave the overview. */
+  private forgetAllBut(seen: ReadonlySet<string>): void {
+    let removed = false;
+    for (const prefix of this.rows.keys())
+      if (!seen.has(prefix)) removed = this.rows.delete(prefix) || removed;
+    if (removed) this.version += 1;
+  }
+}
