@@ -1,147 +1,77 @@
 /**
- * Overview: every WAL prefix of the connection (Cairn's, and GreptimeDB's with a read-only
- * badge) with its writer epoch, objects and bytes, tail
- * hint, whether a writer of this app holds it and its poisoned / failure state; and the live
- * append-rate and ack-latency chart while the in-app load generator runs.
+ * Overview: every WAL prefix under the connection's root, Cairn's and GreptimeDB's, with its
+ * columns filled in as each prefix is read (the fleet pass in the main process), sortable and
+ * filterable; and the live append-rate and ack-latency charts while the in-app load runs.
  */
-import { useMemo } from 'react';
-import type { WalListedPrefix } from '../../../shared/contract/wal';
-import { useApiQuery } from '../api/hooks';
-import { ChangeMarked } from '../components/ChangeMarked';
+import { useMemo, useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { Pending } from '../components/Pending';
-import { useUiStore } from '../state/ui-store';
-import { formatBytes } from './format';
-import { FormatBadge } from './wal/FormatBadge';
+import { RelativeTime } from '../components/RelativeTime';
 import { LiveChart } from './wal/LiveChart';
-import { useLiveWriter, useLoadSamples, useSelectedPrefix } from './wal/use-wal';
+import { useLoadSamples, useSelectedPrefix } from './wal/use-wal';
+import {
+  FleetFilters,
+  filterRows,
+  NO_FLEET_FILTER,
+  type FleetFilter,
+} from './overview/FleetFilters';
+import { FleetTable } from './overview/FleetTable';
+import { sortRows, type FleetColumnKey, type FleetSort } from './overview/fleet-columns';
+import { useFleet } from './overview/use-fleet';
 import './wal/wal.css';
 
 export function OverviewView() {
-  const { connectionId, prefix, prefixes } = useSelectedPrefix();
+  const { connectionId, prefix } = useSelectedPrefix();
+  const fleet = useFleet(connectionId);
+  const [filter, setFilter] = useState<FleetFilter>(NO_FLEET_FILTER);
+  const [sort, setSort] = useState<FleetSort>({ key: 'prefix', descending: false });
+  const rows = fleet.data?.rows;
+  const shown = useMemo(
+    () => (rows === undefined ? [] : sortRows(filterRows(rows, filter), sort)),
+    [rows, filter, sort],
+  );
+  const onSort = (key: FleetColumnKey) =>
+    setSort((now) => ({ key, descending: now.key === key ? !now.descending : false }));
+  const read = rows?.filter((row) => row.state !== 'pending').length ?? 0;
   return (
     <section aria-labelledby="overview-title" className="view">
       <header className="view-header">
         <h1 id="overview-title">Overview</h1>
       </header>
-      {prefixes.error && (
-        <ErrorPanel error={prefixes.error} onRetry={() => void prefixes.refetch()} />
+      {fleet.error && <ErrorPanel error={fleet.error} onRetry={() => void fleet.refetch()} />}
+      {fleet.data?.error && (
+        <p className="wal-warn" role="alert">
+          Listing the prefixes failed ({fleet.data.error.code}): {fleet.data.error.message}
+        </p>
       )}
-      {prefixes.isPending && <Pending what="Listing WAL prefixes" />}
-      {prefixes.data?.length === 0 && (
+      {fleet.isPending && <Pending what="Listing WAL prefixes" />}
+      {rows !== undefined && rows.length === 0 && !fleet.data?.reading && (
         <p className="muted">
           No WAL prefix under this connection yet: write one with{' '}
           <span className="mono">cairn wal append</span>, or generate demo data in Connections.
         </p>
       )}
-      {prefixes.data && prefixes.data.length > 0 && (
-        <table className="table" aria-label="WAL prefixes">
-          <thead>
-            <tr>
-              <th>Prefix</th>
-              <th>Writer epoch</th>
-              <th>Objects</th>
-              <th>Bytes</th>
-              <th>Tail</th>
-              <th>Writer</th>
-              <th>State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {prefixes.data.map((entry) => (
-              <PrefixRow
-                key={entry.prefix}
-                connectionId={connectionId}
-                entry={entry}
-                selected={entry.prefix === prefix}
-              />
-            ))}
-          </tbody>
-        </table>
+      {rows !== undefined && rows.length > 0 && (
+        <>
+          <p className="small muted" role="status" aria-label="Fleet progress">
+            {fleet.data?.reading
+              ? `Reading prefixes: ${read.toLocaleString()} of ${rows.length.toLocaleString()}`
+              : `${rows.length.toLocaleString()} prefixes`}
+            {fleet.data?.truncated && ' (the listing reached its bounds: more may exist)'}
+            {fleet.data?.passEndedAtMs != null && !fleet.data.reading && (
+              <>
+                {' '}
+                · last pass <RelativeTime atMs={fleet.data.passEndedAtMs} />
+              </>
+            )}
+            {shown.length !== rows.length && ` · ${shown.length.toLocaleString()} shown`}
+          </p>
+          <FleetFilters filter={filter} onChange={setFilter} />
+          <FleetTable rows={shown} selected={prefix} sort={sort} onSort={onSort} />
+        </>
       )}
       {prefix !== null && <LoadChart connectionId={connectionId} prefix={prefix} />}
     </section>
-  );
-}
-
-function PrefixRow({
-  connectionId,
-  entry,
-  selected,
-}: {
-  connectionId: string;
-  entry: WalListedPrefix;
-  selected: boolean;
-}) {
-  const select = useUiStore((state) => state.selectWalPrefix);
-  // A prefix written here shows the writer's live catalog; a recovery is read once.
-  const inspect = useApiQuery('wal.inspect', { connectionId, prefix: entry.prefix });
-  const writer = useLiveWriter(connectionId, entry.openInApp ? entry.prefix : null);
-  const report = inspect.data;
-  const greptime = entry.format === 'greptimedb-v1';
-  const state = writer?.state.poisoned
-    ? `poisoned: ${writer.state.poisoned.code}`
-    : report?.failure
-      ? `open fails: ${report.failure.code}`
-      : inspect.error
-        ? `error: ${inspect.error.code}`
-        : report
-          ? 'healthy'
-          : null;
-  return (
-    <tr aria-selected={selected}>
-      <th scope="row">
-        <button type="button" className="link mono" onClick={() => select(entry.prefix)}>
-          {entry.prefix}
-        </button>{' '}
-        <FormatBadge format={entry.format} />
-      </th>
-      <td className="mono">
-        {greptime
-          ? report?.tip
-            ? `instance ${String(report.tip.epoch)}`
-            : null
-          : writer
-            ? String(writer.state.epoch)
-            : report
-              ? report.register.exists
-                ? String(report.register.writerEpoch)
-                : 'none'
-              : null}
-      </td>
-      <ChangeMarked
-        as="td"
-        label={`Objects of ${entry.prefix}`}
-        value={writer ? writer.indexedObjects : (report?.chainObjects ?? null)}
-        describe={(before) => `was ${before.toLocaleString()}`}
-      >
-        {writer
-          ? `${writer.indexedObjects.toLocaleString()} indexed · ${writer.orphansAtOpen} orphans`
-          : report
-            ? `${report.chainObjects.toLocaleString()} chain · ${report.orphans.length} orphans`
-            : null}
-      </ChangeMarked>
-      <td>
-        {writer ? formatBytes(writer.indexedBytes) : report ? formatBytes(report.chainBytes) : null}
-      </td>
-      <td className="mono">
-        {greptime && report?.tip
-          ? `tip seq ${String(report.tip.seq)} · epoch ${String(report.tip.epoch)}`
-          : report?.register.tail
-            ? `seq ${String(report.register.tail.seq)} · epoch ${String(report.register.tail.epoch)}`
-            : 'none'}
-      </td>
-      <td>
-        {greptime
-          ? 'GreptimeDB datanode (read-only here)'
-          : entry.openInApp
-            ? `open here${writer ? ` (epoch ${String(writer.state.epoch)})` : ''}`
-            : 'not in this app'}
-      </td>
-      <td className={state === 'healthy' || state === null ? undefined : 'wal-warn'}>
-        {state ?? <Pending what={`Reading ${entry.prefix}`} />}
-      </td>
-    </tr>
   );
 }
 

@@ -1,0 +1,133 @@
+/**
+ * The fleet table: one row per prefix, sortable by every column (the header buttons), only the
+ * rows in view rendered (a bucket of thousands of prefixes scrolls as one of ten), a spinner in
+ * each row not read yet, changed object counts marked.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { FleetRow } from '../../../../shared/contract/wal';
+import { ChangeMarked } from '../../components/ChangeMarked';
+import { Pending } from '../../components/Pending';
+import { RelativeTime } from '../../components/RelativeTime';
+import { useUiStore } from '../../state/ui-store';
+import { formatBytes } from '../format';
+import { FormatBadge } from '../wal/FormatBadge';
+import {
+  FLEET_COLUMNS,
+  objectsText,
+  stateText,
+  tipText,
+  writerText,
+  type FleetColumnKey,
+  type FleetSort,
+} from './fleet-columns';
+
+const ROW_HEIGHT = 34;
+
+export function FleetTable({
+  rows,
+  selected,
+  sort,
+  onSort,
+}: {
+  rows: readonly FleetRow[];
+  selected: string | null;
+  sort: FleetSort;
+  onSort: (key: FleetColumnKey) => void;
+}) {
+  const scroller = useRef<HTMLDivElement | null>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  return (
+    <div ref={scroller} className="fleet-scroller">
+      <table
+        className="table fleet-table"
+        aria-label="WAL prefixes"
+        aria-rowcount={rows.length + 1}
+      >
+        <thead>
+          <tr>
+            {FLEET_COLUMNS.map((column) => (
+              <th
+                key={column.key}
+                scope="col"
+                aria-sort={
+                  sort.key !== column.key ? 'none' : sort.descending ? 'descending' : 'ascending'
+                }
+              >
+                <button type="button" className="link" onClick={() => onSort(column.key)}>
+                  {column.label}
+                </button>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {before > 0 && <tr aria-hidden="true" style={{ height: before }} />}
+          {items.map((item) => {
+            const row = rows[item.index];
+            return row === undefined ? null : (
+              <PrefixRow key={row.prefix} row={row} selected={row.prefix === selected} />
+            );
+          })}
+          {after > 0 && <tr aria-hidden="true" style={{ height: after }} />}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
+  const select = useUiStore((state) => state.selectWalPrefix);
+  const pending = row.state === 'pending';
+  const state = stateText(row);
+  return (
+    <tr aria-selected={selected}>
+      <th scope="row">
+        <button type="button" className="link mono" onClick={() => select(row.prefix)}>
+          {row.prefix}
+        </button>{' '}
+        <FormatBadge format={row.format} />
+      </th>
+      <ChangeMarked
+        as="td"
+        label={`Objects of ${row.prefix}`}
+        value={row.objects}
+        describe={(was) => `was ${was.toLocaleString()}`}
+      >
+        {objectsText(row)}
+      </ChangeMarked>
+      <td>{row.bytes === null ? null : formatBytes(row.bytes)}</td>
+      <td className="mono">{tipText(row)}</td>
+      <td>{row.newestObjectAtMs === null ? null : <RelativeTime atMs={row.newestObjectAtMs} />}</td>
+      <td className="mono" title={floorTitle(row)}>
+        {row.floor === null ? null : `seq ${String(row.floor)}`}
+      </td>
+      <td className="mono">{row.floorLag === null ? null : String(row.floorLag)}</td>
+      <td>{row.orphans}</td>
+      <td className={row.damaged !== null && row.damaged > 0 ? 'wal-warn' : undefined}>
+        {row.damaged}
+      </td>
+      <td>{writerText(row)}</td>
+      <td
+        className={state === 'healthy' || pending ? undefined : 'wal-warn'}
+        title={row.openFailure?.message ?? row.error?.message}
+      >
+        {pending ? <Pending what={`Reading ${row.prefix}`} /> : state}
+      </td>
+    </tr>
+  );
+}
+
+function floorTitle(row: FleetRow): string {
+  return row.format === 'greptimedb-v1'
+    ? 'Reclaim boundary: GreptimeDB deletes objects below it'
+    : 'Boundary: GC collected the objects below it';
+}

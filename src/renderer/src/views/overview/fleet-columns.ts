@@ -1,0 +1,112 @@
+/**
+ * The fleet overview's columns: what each shows of a row, the value it sorts by (rows not
+ * read yet sort last whatever the direction) and the text the filter matches. The filter
+ * matches any column's text, so "CorruptObject", "greptimedb" or a node id all find rows.
+ */
+import type { FleetRow } from '../../../../shared/contract/wal';
+import { formatBytes } from '../format';
+
+export type FleetColumnKey =
+  | 'prefix'
+  | 'objects'
+  | 'bytes'
+  | 'tip'
+  | 'newest'
+  | 'floor'
+  | 'lag'
+  | 'orphans'
+  | 'damaged'
+  | 'writer'
+  | 'state';
+
+type SortValue = string | number | bigint | null;
+
+export interface FleetColumn {
+  readonly key: FleetColumnKey;
+  readonly label: string;
+  readonly sortValue: (row: FleetRow) => SortValue;
+}
+
+/** The row's state in words: what the State column shows. */
+export function stateText(row: FleetRow): string {
+  if (row.error !== null) return `error: ${row.error.code}`;
+  if (row.openFailure !== null) return `open fails: ${row.openFailure.code}`;
+  if (row.state === 'pending') return 'reading';
+  return 'healthy';
+}
+
+export function writerText(row: FleetRow): string {
+  if (row.format === 'greptimedb-v1') return 'GreptimeDB datanode (read-only here)';
+  return row.writerHeld ? 'open here' : 'not in this app';
+}
+
+export function objectsText(row: FleetRow): string | null {
+  if (row.objects === null) return null;
+  return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
+}
+
+export function tipText(row: FleetRow): string {
+  if (row.state === 'pending') return '';
+  return row.tipSeq === null
+    ? 'none'
+    : `seq ${String(row.tipSeq)} · epoch ${String(row.tipEpoch ?? 0n)}`;
+}
+
+export const FLEET_COLUMNS: readonly FleetColumn[] = [
+  { key: 'prefix', label: 'Prefix', sortValue: (row) => row.prefix },
+  { key: 'objects', label: 'Objects', sortValue: (row) => row.objects },
+  { key: 'bytes', label: 'Bytes', sortValue: (row) => row.bytes },
+  { key: 'tip', label: 'Tip', sortValue: (row) => row.tipSeq },
+  { key: 'newest', label: 'Newest object', sortValue: (row) => row.newestObjectAtMs },
+  { key: 'floor', label: 'Floor', sortValue: (row) => row.floor },
+  { key: 'lag', label: 'Lag', sortValue: (row) => row.floorLag },
+  { key: 'orphans', label: 'Orphans', sortValue: (row) => row.orphans },
+  { key: 'damaged', label: 'Damaged', sortValue: (row) => row.damaged },
+  { key: 'writer', label: 'Writer', sortValue: writerText },
+  { key: 'state', label: 'State', sortValue: stateText },
+];
+
+/** Every column's text of a row, lower-cased: what the filter looks in. */
+export function searchText(row: FleetRow): string {
+  return [
+    row.prefix,
+    row.format ?? '',
+    objectsText(row) ?? '',
+    row.bytes === null ? '' : formatBytes(row.bytes),
+    tipText(row),
+    row.floor === null ? '' : `floor ${String(row.floor)}`,
+    writerText(row),
+    stateText(row),
+    row.openFailure?.message ?? '',
+    row.error?.message ?? '',
+  ]
+    .join(' ')
+    .toLowerCase();
+}
+
+function compareValues(a: SortValue, b: SortValue): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a === 'string' || typeof b === 'string') return String(a).localeCompare(String(b));
+  return a < b ? -1 : 1;
+}
+
+export interface FleetSort {
+  readonly key: FleetColumnKey;
+  readonly descending: boolean;
+}
+
+/** Sorted by the column; unread rows (null) last in both directions, then by prefix. */
+export function sortRows(rows: readonly FleetRow[], sort: FleetSort): FleetRow[] {
+  const column = FLEET_COLUMNS.find((c) => c.key === sort.key) ?? FLEET_COLUMNS[0];
+  if (column === undefined) return [...rows];
+  return [...rows].sort((a, b) => {
+    const va = column.sortValue(a);
+    const vb = column.sortValue(b);
+    if (va === null || vb === null)
+      return compareValues(va, vb) || a.prefix.localeCompare(b.prefix);
+    const order = compareValues(va, vb);
+    return (sort.descending ? -order : order) || a.prefix.localeCompare(b.prefix);
+  });
+}
