@@ -13,6 +13,7 @@ import { fence } from './figures/fence';
 import { greptimeOpen } from './figures/greptimedb-open';
 import { latency } from './figures/latency';
 import { open } from './figures/open';
+import { readModel } from './figures/read-model';
 import { replay } from './figures/replay';
 import { throughput } from './figures/throughput';
 import { socketFlood } from './figures/socket-flood';
@@ -30,6 +31,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   catalog,
   console: consoleListing,
   flood: socketFlood,
+  'read-model': readModel,
 };
 
 async function main(): Promise<void> {

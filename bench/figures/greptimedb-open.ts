@@ -21,8 +21,13 @@ const PREFIX = 'datanodes/1/epochs/2';
 const REGIONS = [makeRegionId(1, 1), makeRegionId(1, 2)];
 const PAYLOAD = new Uint8Array(64).fill(7);
 
-async function writeGreptimeChain(io: ObjectIo): Promise<void> {
-  await timedPool(OBJECTS, 16, async (index) => {
+/** A chain of `objects` small GreptimeDB objects of one instance, written 16 at a time. */
+export async function writeGreptimeChain(
+  io: ObjectIo,
+  prefix = PREFIX,
+  objects = OBJECTS,
+): Promise<void> {
+  await timedPool(objects, 16, async (index) => {
     const seq = BigInt(index);
     const object = encodeGreptimeObject({
       seq,
@@ -31,7 +36,7 @@ async function writeGreptimeChain(io: ObjectIo): Promise<void> {
       reclaimBoundary: 0n,
       regions: seq === 0n ? [] : REGIONS.map((region) => [region, [PAYLOAD, PAYLOAD]] as const),
     });
-    await io.putIfAbsent(objectKey(PREFIX, seq), object);
+    await io.putIfAbsent(objectKey(prefix, seq), object);
   });
 }
 

@@ -22,15 +22,23 @@ export class LiveWriterError extends CairnError {
   }
 }
 
-/** When the register was last written: the newest version object's modification time. */
-export async function registerWrittenAt(io: ObjectIo, prefix: string): Promise<Date | null> {
+/** The register's newest version object (key and modification time), null when none exists. */
+export async function newestRegisterVersion(
+  io: ObjectIo,
+  prefix: string,
+): Promise<{ readonly key: string; readonly at?: Date } | null> {
   let newest: { key: string; at?: Date } | null = null;
   for await (const page of io.list(`${manifestCell(prefix)}/`)) {
     for (const object of page.objects)
       if (newest === null || object.key > newest.key)
         newest = { key: object.key, at: object.lastModified };
   }
-  return newest?.at ?? null;
+  return newest;
+}
+
+/** When the register was last written: the newest version object's modification time. */
+export async function registerWrittenAt(io: ObjectIo, prefix: string): Promise<Date | null> {
+  return (await newestRegisterVersion(io, prefix))?.at ?? null;
 }
 
 /** Refuses (LiveWriter) when the register is fresh and the caller did not ask to take over. */

@@ -2,15 +2,17 @@
  * The read model of one prefix nobody in this app writes: recovered once, then refreshed by
  * scanning only what changed (the engine's `ScanMemo`: the keys after the highest known, a
  * one-key check for collected objects, new objects' indexes), and served to every view from
- * the last snapshot while it is younger than the caller's `maxAgeMs`. Callers that ask at
- * once share one refresh. A refresh that fails leaves the last snapshot in place and throws.
+ * the last snapshot while it is younger than the caller's `maxAgeMs`. A refresh that finds the
+ * same register and the same objects (three one-key listings) keeps the snapshot it has, read
+ * again now. Callers that ask at once share one refresh. A refresh that fails leaves the last
+ * snapshot in place and throws.
  */
 import { gtInspectReportOf, type GtInspectReport } from '../../../engine/greptimedb/inspect';
 import { recoverGtPrefix, type GtRecovery } from '../../../engine/greptimedb/recover';
 import { newGtScanMemo, type GtScanMemo } from '../../../engine/greptimedb/scan';
 import { inspectWithRecovery, type InspectedPrefix } from '../../../engine/wal/inspect';
 import { newTailScanMemo, type TailScanMemo } from '../../../engine/wal/recovery';
-import { registerWrittenAt } from '../live-writer';
+import { newestRegisterVersion } from '../live-writer';
 import type { CairnLocated, Located } from '../wal-locate';
 
 type GtLocated = Extract<Located, { format: 'greptimedb-v1' }>;
@@ -29,6 +31,8 @@ export type PrefixSnapshot =
       readonly format: 'cairn-v1';
       readonly inspected: InspectedPrefix;
       readonly registerWrittenAtMs: number | null;
+      /** The register's newest version key when it was read: a new one means it changed. */
+      readonly registerKey: string | null;
     })
   | (SnapshotBase & {
       readonly format: 'greptimedb-v1';
@@ -102,8 +106,11 @@ export class PrefixModel {
   private async scan(readAtMs: number): Promise<PrefixSnapshot> {
     const source = this.source;
     const { io, prefix } = source.at;
+    const last = this.snapshot;
     if (source.format === 'greptimedb-v1') {
       const memo = source.memo;
+      if (last?.format === 'greptimedb-v1' && (await memo.unchanged(io, prefix, 0n)))
+        return { ...last, readAtMs };
       const startedAt = performance.now();
       const recovery = await recoverGtPrefix(io, prefix, memo);
       return {
@@ -116,17 +123,24 @@ export class PrefixModel {
       };
     }
     const memo = source.memo;
-    const [written, inspected] = await Promise.all([
-      registerWrittenAt(io, prefix),
-      inspectWithRecovery(io, source.at.config, memo),
-    ]);
+    const register = await newestRegisterVersion(io, prefix);
+    const registerKey = register?.key ?? null;
+    // The same register (so the same boundary) and the same objects: the same snapshot.
+    if (
+      last?.format === 'cairn-v1' &&
+      last.registerKey === registerKey &&
+      (await memo.unchanged(io, prefix, last.inspected.report.register.boundary))
+    )
+      return { ...last, readAtMs };
+    const inspected = await inspectWithRecovery(io, source.at.config, memo);
     return {
       format: 'cairn-v1',
       readAtMs,
       newestObjectAtMs: newestOf(memo.listedNow().map((o) => o.lastModifiedMs)),
       wholeListings: memo.wholeListings,
       inspected,
-      registerWrittenAtMs: written?.getTime() ?? null,
+      registerWrittenAtMs: register?.at?.getTime() ?? null,
+      registerKey,
     };
   }
 }
