@@ -10,6 +10,7 @@ import { catalog } from './figures/catalog';
 import { consoleListing } from './figures/console-listing';
 import { cpu } from './figures/cpu';
 import { fence } from './figures/fence';
+import { fleet } from './figures/fleet';
 import { greptimeOpen } from './figures/greptimedb-open';
 import { latency } from './figures/latency';
 import { open } from './figures/open';
@@ -32,6 +33,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   console: consoleListing,
   flood: socketFlood,
   'read-model': readModel,
+  fleet,
 };
 
 async function main(): Promise<void> {

@@ -68,10 +68,26 @@ function isCairnFolder(folder: string): boolean {
   return parseCairnPrefix(folder.slice(0, -1)) !== null;
 }
 
+const CAIRN_NODE_FOLDER = /\/nodes\/(0|[1-9]\d{0,19})\/$/;
+
+/**
+ * Where to look under a child folder: a Cairn node folder (`…/nodes/<id>/`) holds only
+ * `generations/`, so the walk lists that directly and saves one listing per node.
+ */
+function folderToList(child: string): string {
+  return CAIRN_NODE_FOLDER.test(child) ? `${child}generations/` : child;
+}
+
+interface Folder {
+  readonly path: string;
+  readonly depth: number;
+}
+
 /**
  * The folders under `root` that hold an `objects/` folder (or are named in Cairn's layout),
- * breadth first, within `limits`; each is handed to `onFound` as soon as its parent's listing
- * says so, so a caller can start on the first prefixes while the walk goes on.
+ * within `limits`. Folders are listed `concurrency` at a time, the deepest known first, so the
+ * first prefixes turn up after a few listings whatever the bucket's width; each is handed to
+ * `onFound` as soon as its parent's listing says so.
  */
 async function prefixFolders(
   io: ObjectIo,
@@ -89,27 +105,70 @@ async function prefixFolders(
     found.push(folder.slice(0, -1));
     onFound(folder.slice(0, -1));
   };
-  let level = [root === '' ? '' : `${root.replace(/\/+$/, '')}/`];
-  let visited = 0;
-  for (let depth = 0; depth <= limits.maxDepth && level.length > 0; depth++) {
-    const budget = Math.max(0, limits.maxFolders - visited);
-    if (level.length > budget) truncated = true;
-    const batch = level.slice(0, budget);
-    visited += batch.length;
-    const next: string[] = [];
-    await mapBounded(batch, limits.concurrency, async (folder) => {
-      const listing = await childFolders(io, folder, limits.maxPagesPerFolder);
-      truncated ||= listing.truncated;
-      if (folder !== '' && listing.children.includes(`${folder}objects/`)) return accept(folder);
-      for (const child of listing.children) {
-        if (isCairnFolder(child)) accept(child);
-        else next.push(child);
-      }
-    });
-    if (depth === limits.maxDepth && next.length > 0) truncated = true;
-    level = next.sort();
-  }
+  const visit = async ({ path, depth }: Folder): Promise<Folder[]> => {
+    const listing = await childFolders(io, path, limits.maxPagesPerFolder);
+    truncated ||= listing.truncated;
+    if (path !== '' && listing.children.includes(`${path}objects/`)) {
+      accept(path);
+      return [];
+    }
+    const deeper: Folder[] = [];
+    for (const child of listing.children) {
+      if (isCairnFolder(child)) accept(child);
+      else if (depth < limits.maxDepth)
+        deeper.push({ path: folderToList(child), depth: depth + 1 });
+      else truncated = true;
+    }
+    return deeper;
+  };
+  const start = { path: root === '' ? '' : `${root.replace(/\/+$/, '')}/`, depth: 0 };
+  truncated = (await walkDeepestFirst(start, visit, limits)) || truncated;
   return { folders: found.sort(), truncated };
+}
+
+/**
+ * Runs `visit` over a tree of folders, `limits.concurrency` at a time, deepest first (a stack),
+ * at most `limits.maxFolders` visits; true when that bound left folders unvisited. The first
+ * failure stops new visits, waits for those in flight and is thrown.
+ */
+async function walkDeepestFirst(
+  start: Folder,
+  visit: (folder: Folder) => Promise<Folder[]>,
+  limits: DiscoveryLimits,
+): Promise<boolean> {
+  const stack: Folder[] = [start];
+  let visited = 0;
+  let active = 0;
+  let failure: { error: unknown } | null = null;
+  let idle: (() => void)[] = [];
+  const wakeAll = (): void => {
+    const woken = idle;
+    idle = [];
+    for (const wake of woken) wake();
+  };
+  const worker = async (): Promise<void> => {
+    while (failure === null) {
+      const folder = visited < limits.maxFolders ? stack.pop() : undefined;
+      if (folder === undefined) {
+        if (active === 0) return wakeAll();
+        await new Promise<void>((wake) => idle.push(wake));
+        continue;
+      }
+      visited += 1;
+      active += 1;
+      try {
+        stack.push(...(await visit(folder)).reverse());
+      } catch (error) {
+        failure ??= { error };
+      } finally {
+        active -= 1;
+        wakeAll();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limits.concurrency) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+  return stack.length > 0;
 }
 
 /** The prefixes under `root` without their formats, each handed to `onFound` as it is found. */

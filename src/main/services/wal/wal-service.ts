@@ -21,7 +21,7 @@ import type { ObjectIo } from '../../engine/objectio/object-io';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
 import { discoverPrefixes, walkPrefixes } from '../../engine/wal-read/discover';
 import { parseCairnPrefix } from '../../engine/wal-read/target';
-import { FleetReader, type FleetSource } from './fleet/fleet-reader';
+import { FLEET_WALK_LIMITS, FleetReader, type FleetSource } from './fleet/fleet-reader';
 import { fleetRowOf } from './fleet/fleet-row';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
@@ -439,10 +439,16 @@ export class WalService {
       walk: async (onFound) => {
         const { io, root } = await this.connections.io(connectionId);
         const cairnFolder = `${walRootOf(root)}/nodes/`;
-        return walkPrefixes(io, root, (prefix) => {
-          // Cairn's layout counts only under the WAL root; GreptimeDB's anywhere.
-          if (parseCairnPrefix(prefix) === null || prefix.startsWith(cairnFolder)) onFound(prefix);
-        });
+        return walkPrefixes(
+          io,
+          root,
+          (prefix) => {
+            // Cairn's layout counts only under the WAL root; GreptimeDB's anywhere.
+            if (parseCairnPrefix(prefix) === null || prefix.startsWith(cairnFolder))
+              onFound(prefix);
+          },
+          FLEET_WALK_LIMITS,
+        );
       },
       read: async (prefix, maxAgeMs) => {
         const at = await this.locate(connectionId, prefix);

@@ -9,11 +9,18 @@
  */
 import type { FleetRow, FleetView } from '../../../../shared/contract/wal';
 import { mapBoundedWhilePaging } from '../../../engine/bounded';
+import { DEFAULT_DISCOVERY_LIMITS, type DiscoveryLimits } from '../../../engine/wal-read/discover';
 import { errorSummaryOf, failedFleetRow, pendingFleetRow } from './fleet-row';
 import { FoundChannel } from './found-channel';
 
 /** Prefixes read at once: enough to keep a store busy, few enough to leave the views room. */
 export const FLEET_READ_CONCURRENCY = 8;
+
+/**
+ * The fleet's walk lists 2 folders at a time: each prefix read costs several requests and a
+ * walk as wide as the reads would take half the store's answers before the first rows fill.
+ */
+export const FLEET_WALK_LIMITS: DiscoveryLimits = { ...DEFAULT_DISCOVERY_LIMITS, concurrency: 2 };
 
 /** A pass with no poll for this long was left behind (a closed window): it stops reading. */
 export const ABANDONED_AFTER_MS = 15_000;

@@ -123,6 +123,14 @@ export class PrefixModel {
       };
     }
     const memo = source.memo;
+    if (last === null) {
+      // The first read: nothing to compare, so the register's age and the scan at once.
+      const [register, inspected] = await Promise.all([
+        newestRegisterVersion(io, prefix),
+        inspectWithRecovery(io, source.at.config, memo),
+      ]);
+      return this.cairnSnapshot(readAtMs, register, inspected);
+    }
     const register = await newestRegisterVersion(io, prefix);
     const registerKey = register?.key ?? null;
     // The same register (so the same boundary) and the same objects: the same snapshot.
@@ -133,6 +141,15 @@ export class PrefixModel {
     )
       return { ...last, readAtMs };
     const inspected = await inspectWithRecovery(io, source.at.config, memo);
+    return this.cairnSnapshot(readAtMs, register, inspected);
+  }
+
+  private cairnSnapshot(
+    readAtMs: number,
+    register: Awaited<ReturnType<typeof newestRegisterVersion>>,
+    inspected: InspectedPrefix,
+  ): PrefixSnapshot {
+    const memo = this.source.memo;
     return {
       format: 'cairn-v1',
       readAtMs,
@@ -140,7 +157,7 @@ export class PrefixModel {
       wholeListings: memo.wholeListings,
       inspected,
       registerWrittenAtMs: register?.at?.getTime() ?? null,
-      registerKey,
+      registerKey: register?.key ?? null,
     };
   }
 }
