@@ -182,17 +182,19 @@ export async function walkPrefixes(
   return { prefixes: folders, truncated };
 }
 
+/** Every prefix under `root` with its format; `detect` may answer from what it already knows. */
 export async function discoverPrefixes(
   io: ObjectIo,
   root: string,
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
+  detect: (io: ObjectIo, prefix: string) => Promise<WalFormat | null> = detectFormat,
 ): Promise<Discovery> {
   const { prefixes: folders, truncated } = await walkPrefixes(io, root, undefined, limits);
   const prefixes = await mapBounded(folders, limits.concurrency, async (prefix) => {
     const config = parseCairnPrefix(prefix);
     return {
       prefix,
-      format: await detectFormat(io, prefix),
+      format: await detect(io, prefix),
       nodeId: config?.nodeId ?? null,
       generation: config?.generation ?? null,
     };

@@ -19,7 +19,8 @@ import type {
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
-import { discoverPrefixes, walkPrefixes } from '../../engine/wal-read/discover';
+import { walkPrefixes } from '../../engine/wal-read/discover';
+import { PrefixDirectory } from './prefix-directory';
 import { parseCairnPrefix } from '../../engine/wal-read/target';
 import { FLEET_WALK_LIMITS, FleetReader, type FleetSource } from './fleet/fleet-reader';
 import { fleetRowOf } from './fleet/fleet-row';
@@ -94,6 +95,7 @@ export class WalService {
   private readonly replays = new ReplayJobs();
   private readonly models: ReadModels;
   private readonly fleets = new Map<string, FleetReader>();
+  private readonly directories = new Map<string, PrefixDirectory>();
 
   constructor(
     private readonly connections: ConnectionStorage,
@@ -107,7 +109,7 @@ export class WalService {
   async prefixes(connectionId: string): Promise<WalListedPrefix[]> {
     const { io, root } = await this.connections.io(connectionId);
     const cairnFolder = `${walRootOf(root)}/nodes/`;
-    const found = await discoverPrefixes(io, root);
+    const found = await this.directoryOf(connectionId, io, root).list();
     return (
       found.prefixes
         .filter((entry) =>
@@ -249,6 +251,7 @@ export class WalService {
           }),
       });
       this.writers.set(at.slot, writer);
+      this.directories.get(connectionId)?.expire();
       const view = writer.view();
       this.events.publish({
         type: 'wal.writer.state',
@@ -270,6 +273,7 @@ export class WalService {
     const at = await this.locate(connectionId, prefix);
     const report = await writer.close();
     this.writers.delete(at.slot);
+    this.directories.get(connectionId)?.expire();
     this.events.publish({
       type: 'wal.writer.state',
       connectionId,
@@ -457,6 +461,14 @@ export class WalService {
       },
       held: (prefix) => this.writers.has(slotOf(connectionId, prefix)),
     };
+  }
+
+  private directoryOf(connectionId: string, io: ObjectIo, root: string): PrefixDirectory {
+    const known = this.directories.get(connectionId);
+    if (known !== undefined && known.io === io) return known;
+    const directory = new PrefixDirectory(io, root);
+    this.directories.set(connectionId, directory);
+    return directory;
   }
 
   /** The prefix's read model, refreshed when older than a view may show. */
