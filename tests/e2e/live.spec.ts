@@ -122,3 +122,33 @@ test('a link to a bucket object opens its folder and inspector again after a rel
   await expect(page.getByRole('complementary', { name: 'Object inspector' })).toContainText(key);
   await expect(page.getByRole('navigation', { name: 'Prefix path' })).toContainText('generations');
 });
+
+test('a prefix deleted while shown is said to be gone, never shown stale', async ({
+  page,
+  store,
+}) => {
+  appendFromAnotherProcess(store);
+  const other = 'wal/nodes/7/generations/0';
+  const run = runCairn(
+    ['wal', 'append', ...store.cliFlags, '--node', '7', '--count', '5', '--writers', '1'],
+    store.env,
+  );
+  expect(run.code, run.stderr).toBe(0);
+  await store.open(page);
+  await page.getByRole('combobox', { name: 'Refresh interval' }).selectOption('2000');
+  const nav = page.getByRole('navigation', { name: 'Views' });
+  await nav.getByRole('button', { name: 'Overview' }).click();
+  await page
+    .getByRole('table', { name: 'WAL prefixes' })
+    .getByRole('button', { name: other })
+    .click();
+  await nav.getByRole('button', { name: 'Batches' }).click();
+  await expect(page.getByRole('table', { name: `Objects of ${other}` })).toBeVisible();
+  const io = store.io();
+  for await (const page of io.list(`${other}/`))
+    for (const object of page.objects) await io.delete(object.key);
+  await expect(page.getByText(`${other} is gone`, { exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('table', { name: `Objects of ${PREFIX}` })).toBeVisible();
+});

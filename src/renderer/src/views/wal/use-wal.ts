@@ -4,15 +4,31 @@
  * it - kept live from `wal.writer.state` events - and the load samples of the chart (bounded).
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LoadSample, WriterView } from '../../../../shared/contract/wal';
 import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
+import { useToasts } from '../../components/Toasts';
 import { useUiStore } from '../../state/ui-store';
 
 export function useOperator(connectionId: string): boolean {
   const connections = useApiQuery('connections.list', {});
   return connections.data?.find((connection) => connection.id === connectionId)?.operator ?? false;
+}
+
+/** Every view using the selection notices a prefix gone; the toast says it once. */
+let lastGone: { prefix: string; atMs: number } | null = null;
+
+function announceGone(prefix: string): void {
+  const now = Date.now();
+  if (lastGone !== null && lastGone.prefix === prefix && now - lastGone.atMs < 10_000) return;
+  lastGone = { prefix, atMs: now };
+  useToasts.getState().push({
+    tone: 'error',
+    title: `${prefix} is gone`,
+    description:
+      'The store no longer holds this prefix (deleted since it was read). Showing the first prefix instead.',
+  });
 }
 
 /** The connection's prefixes and the selected one (the first when none or a stale one is selected). */
@@ -21,11 +37,19 @@ export function useSelectedPrefix() {
   const selected = useUiStore((state) => state.walPrefix);
   const select = useUiStore((state) => state.selectWalPrefix);
   const prefixes = useApiQuery('wal.prefixes', { connectionId });
-  const known = prefixes.data?.map((entry) => entry.prefix) ?? [];
+  const known = useMemo(() => prefixes.data?.map((entry) => entry.prefix) ?? [], [prefixes.data]);
   // A stale selection (another connection, a prefix gone) falls back to the first prefix,
   // which the place (URL) then names.
   const prefix = selected !== null && known.includes(selected) ? selected : (known[0] ?? null);
   const settle = useUiStore((state) => state.settle);
+  const listedBefore = useRef<readonly string[]>([]);
+  useEffect(() => {
+    if (prefixes.data === undefined) return;
+    // A prefix shown a refresh ago and gone now was deleted meanwhile: say so, never show it stale.
+    if (selected !== null && listedBefore.current.includes(selected) && !known.includes(selected))
+      announceGone(selected);
+    listedBefore.current = known;
+  }, [prefixes.data, known, selected]);
   useEffect(() => {
     if (prefix !== null && prefix !== selected) settle({ walPrefix: prefix });
   }, [prefix, selected, settle]);
