@@ -19,11 +19,9 @@ import type {
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
-import { walkPrefixes } from '../../engine/wal-read/discover';
 import { PrefixDirectory } from './prefix-directory';
-import { parseCairnPrefix } from '../../engine/wal-read/target';
-import { FLEET_WALK_LIMITS, FleetReader, type FleetSource } from './fleet/fleet-reader';
-import { fleetRowOf } from './fleet/fleet-row';
+import { FleetReader } from './fleet/fleet-reader';
+import { fleetSourceOf, isListedPrefix } from './fleet/fleet-source';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
@@ -61,7 +59,6 @@ import {
   slotOf,
   type Located,
 } from './wal-locate';
-import { walRootOf } from './wal-target';
 
 /** What the service needs of ConnectionsService. */
 export interface ConnectionStorage {
@@ -108,14 +105,13 @@ export class WalService {
   /** Cairn's prefixes under the WAL root and GreptimeDB's anywhere under the connection root. */
   async prefixes(connectionId: string): Promise<WalListedPrefix[]> {
     const { io, root } = await this.connections.io(connectionId);
-    const cairnFolder = `${walRootOf(root)}/nodes/`;
     const found = await this.directoryOf(connectionId, io, root).list();
     return (
       found.prefixes
         .filter((entry) =>
           entry.format === 'greptimedb-v1'
             ? true
-            : entry.nodeId !== null && entry.prefix.startsWith(cairnFolder),
+            : entry.nodeId !== null && isListedPrefix(root, entry.prefix),
         )
         .map((entry) => ({
           ...entry,
@@ -131,7 +127,14 @@ export class WalService {
     await this.connections.io(connectionId); // an unknown connection fails here, typed
     let reader = this.fleets.get(connectionId);
     if (reader === undefined) {
-      reader = new FleetReader(this.fleetSource(connectionId));
+      reader = new FleetReader(
+        fleetSourceOf(connectionId, {
+          io: (id) => this.connections.io(id),
+          locate: (id, prefix) => this.locate(id, prefix),
+          models: this.models,
+          held: (slot) => this.writers.has(slot),
+        }),
+      );
       this.fleets.set(connectionId, reader);
     }
     return reader.poll(since, refreshMs);
@@ -436,31 +439,6 @@ export class WalService {
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));
-  }
-
-  private fleetSource(connectionId: string): FleetSource {
-    return {
-      walk: async (onFound) => {
-        const { io, root } = await this.connections.io(connectionId);
-        const cairnFolder = `${walRootOf(root)}/nodes/`;
-        return walkPrefixes(
-          io,
-          root,
-          (prefix) => {
-            // Cairn's layout counts only under the WAL root; GreptimeDB's anywhere.
-            if (parseCairnPrefix(prefix) === null || prefix.startsWith(cairnFolder))
-              onFound(prefix);
-          },
-          FLEET_WALK_LIMITS,
-        );
-      },
-      read: async (prefix, maxAgeMs) => {
-        const at = await this.locate(connectionId, prefix);
-        const snapshot = await this.models.read(at, maxAgeMs);
-        return fleetRowOf(at.prefix, snapshot, this.writers.has(at.slot));
-      },
-      held: (prefix) => this.writers.has(slotOf(connectionId, prefix)),
-    };
   }
 
   private directoryOf(connectionId: string, io: ObjectIo, root: string): PrefixDirectory {

@@ -1,0 +1,44 @@
+/**
+ * What the fleet overview of one connection reads through: the walk of the connection's root
+ * (Cairn's layout counts only under its WAL root, GreptimeDB's anywhere), each prefix's row
+ * from its read model, and whether a writer of this app holds it.
+ */
+import type { ObjectIo } from '../../../engine/objectio/object-io';
+import { walkPrefixes } from '../../../engine/wal-read/discover';
+import { parseCairnPrefix } from '../../../engine/wal-read/target';
+import type { ReadModels } from '../read-model/read-models';
+import { slotOf, type Located } from '../wal-locate';
+import { walRootOf } from '../wal-target';
+import { FLEET_WALK_LIMITS, type FleetSource } from './fleet-reader';
+import { fleetRowOf } from './fleet-row';
+
+/** A prefix the console lists under `root`: GreptimeDB's anywhere, Cairn's under the WAL root. */
+export function isListedPrefix(root: string, prefix: string): boolean {
+  return parseCairnPrefix(prefix) === null || prefix.startsWith(`${walRootOf(root)}/nodes/`);
+}
+
+export interface FleetDeps {
+  io(connectionId: string): Promise<{ io: ObjectIo; root: string }>;
+  locate(connectionId: string, prefix: string): Promise<Located>;
+  readonly models: ReadModels;
+  /** Whether a writer of this app holds the slot. */
+  held(slot: string): boolean;
+}
+
+export function fleetSourceOf(connectionId: string, deps: FleetDeps): FleetSource {
+  return {
+    walk: async (onFound) => {
+      const { io, root } = await deps.io(connectionId);
+      const found = (prefix: string): void => {
+        if (isListedPrefix(root, prefix)) onFound(prefix);
+      };
+      return walkPrefixes(io, root, found, FLEET_WALK_LIMITS);
+    },
+    read: async (prefix, maxAgeMs) => {
+      const at = await deps.locate(connectionId, prefix);
+      const snapshot = await deps.models.read(at, maxAgeMs);
+      return fleetRowOf(at.prefix, snapshot, deps.held(at.slot));
+    },
+    held: (prefix) => deps.held(slotOf(connectionId, prefix)),
+  };
+}
