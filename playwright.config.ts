@@ -4,6 +4,7 @@ import { chromiumLaunchOptions } from './tests/support/chromium';
 // The operation specs run again on S3 (a StoreUnderTest of kind 's3') when the lane is set.
 const S3_SPECS = [
   'fleet.spec.ts',
+  'live.spec.ts',
   'greptimedb.spec.ts',
   'wal.spec.ts',
   'wal-takeover.spec.ts',
