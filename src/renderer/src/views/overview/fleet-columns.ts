@@ -36,7 +36,7 @@ export function stateText(row: FleetRow): string {
 }
 
 export function writerText(row: FleetRow): string {
-  if (row.format === 'greptimedb-v1') return 'GreptimeDB datanode (read-only here)';
+  if (row.format === 'greptimedb-v1') return 'GreptimeDB datanode';
   return row.writerHeld ? 'open here' : 'not in this app';
 }
 
