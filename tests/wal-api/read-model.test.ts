@@ -278,6 +278,16 @@ describe('the read models of many prefixes', () => {
       expect(reopened.wholeListings).toBe(1);
       expect(models.stats()).toMatchObject({ models: 1, evicted: 2 });
 
+      // The same connection and prefix on another store (an edited connection): a new model.
+      const elsewhere = await mkdtemp(path.join(tmpdir(), 'cairn-read-models-other-'));
+      try {
+        const other = new LocalObjectIo(elsewhere);
+        const moved = await models.read(await located(other, CAIRN), 0);
+        expect(moved.format === 'cairn-v1' && moved.inspected.report.chain).toEqual([]);
+      } finally {
+        await rm(elsewhere, { recursive: true, force: true });
+      }
+
       const roomy = new ReadModels();
       await roomy.read(await located(io, CAIRN), 0);
       await roomy.read(await located(io, GT), 0);

@@ -57,9 +57,11 @@ export class ReadModels {
   private touch(at: Located): PrefixModel {
     const known = this.models.get(at.slot);
     this.models.delete(at.slot);
-    // A prefix first seen empty may turn out GreptimeDB's once objects land: a new model then.
-    const model =
-      known !== undefined && known.located.format === at.format ? known : new PrefixModel(at);
+    // A prefix first seen empty may turn out GreptimeDB's once objects land, and an edited
+    // connection opens a new store under the same id: a new model then.
+    const same =
+      known !== undefined && known.located.format === at.format && known.located.io === at.io;
+    const model = same ? known : new PrefixModel(at);
     this.models.set(at.slot, model);
     return model;
   }
