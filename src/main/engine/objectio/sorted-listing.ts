@@ -5,9 +5,25 @@
  */
 import { MAX_LIST_PAGE, type ListOptions, type ListPage, type ObjectMeta } from './object-io';
 
-/** Binary (UTF-8 byte) order, as S3 lists keys. */
+/**
+ * Binary (UTF-8 byte) order, as S3 lists keys, without encoding either key: UTF-8 byte order is
+ * code point order, which UTF-16 code units follow except that a surrogate (a code point from
+ * U+10000 up) must sort after U+E000..U+FFFF. Listings sort whole folders with it (100,000
+ * keys: ~1.7 million comparisons), so it allocates nothing.
+ */
 export function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const shorter = Math.min(a.length, b.length);
+  for (let at = 0; at < shorter; at++) {
+    const x = a.charCodeAt(at);
+    const y = b.charCodeAt(at);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      const xSurrogate = x <= 0xdfff;
+      if (xSurrogate !== y <= 0xdfff) return xSurrogate ? 1 : -1;
+    }
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 export function listSortedPage(
