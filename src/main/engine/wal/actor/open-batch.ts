@@ -26,7 +26,8 @@ const RECORD_OVERHEAD = RECORD_HEADER_SIZE;
 /** A caller waiting for its append to be acknowledged (durable mode). */
 export interface AppendWaiter {
   readonly result: AppendResult;
-  readonly admittedAt: number;
+  /** When the append arrived: append-ack seconds count from here. */
+  readonly arrivedAt: number;
   readonly resolve: (result: AppendResult) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -144,6 +145,12 @@ export class OpenBatch {
     this.entries += entries.length;
     this.appends += 1;
     return last;
+  }
+
+  /** The last id of the region in this batch, or undefined if it holds none of it. */
+  lastIdOf(region: RegionId): EntryId | undefined {
+    const records = this.records.get(region);
+    return records === undefined ? undefined : records[records.length - 1]?.id;
   }
 
   /** The last id of each region in this batch. */
