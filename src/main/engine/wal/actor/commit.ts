@@ -30,6 +30,7 @@ export function commitBatch(state: WriteState, batch: SealedBatch): Error | null
     return new PoisonedError(error instanceof Error ? error : new Error(String(error)));
   }
   state.pipeline.take(batch, 'committed');
+  state.forgetHandedOut(batch);
   state.gap.landed();
   const now = Date.now();
   metrics.indexedObjects.inc();

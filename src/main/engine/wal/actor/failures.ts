@@ -81,6 +81,8 @@ export function poison(state: WriteState, error: Error): void {
   const forWaiters = state.lost.entries > 0 ? state.lostBacklog() : error;
   for (const waiter of state.durableWaiters) waiter.reject(forWaiters);
   state.durableWaiters = [];
+  // Nothing reads the handed-out ids of a poisoned writer (every operation throws).
+  state.handedOut.clear();
 }
 
 /** A same-or-later-epoch object at our sequence: ask the register who holds the epoch now. */

@@ -94,7 +94,10 @@ export class WriteState {
   readonly commands: Command[] = [];
   commandBusy = false;
   round: FenceRound | null = null;
-  /** The largest id handed out per region. */
+  /**
+   * The largest id handed out per region, while it is not yet durable (see `forgetHandedOut`
+   * for why it stays small).
+   */
   readonly handedOut = new Map<RegionId, EntryId>();
   durableWaiters: DurableWaiter[] = [];
   terminal: Error | null = null;
@@ -147,6 +150,21 @@ export class WriteState {
     const handed = this.handedOut.get(region) ?? NO_ENTRY;
     const durable = this.durableEntryId(region);
     return handed > durable ? handed : durable;
+  }
+
+  /**
+   * A committed batch's regions whose largest handed-out id it holds need no entry any more:
+   * `handedOutEntryId` then falls back on the durable id, which the commit just raised to at
+   * least that id, so it answers exactly as before. Without this the map kept an entry for
+   * every region ever written, and the ids of failed batches for good; those go as soon as a
+   * later batch of the region commits (sequences only grow, so its ids pass them), and all at
+   * once when the writer is poisoned (no operation can read them any more).
+   */
+  forgetHandedOut(committed: SealedBatch): void {
+    for (const [region, id] of committed.lastIds) {
+      const handed = this.handedOut.get(region);
+      if (handed !== undefined && handed <= id) this.handedOut.delete(region);
+    }
   }
 
   lostBacklog(): LostBacklogError {
