@@ -5,7 +5,7 @@
  * actor asks on every step (room for another sealed batch? anything indexed waiting for a
  * fence?) cost a read instead of a pass over the batches. Owns no I/O and decides nothing.
  */
-import { isUnindexed, moveTo, type BatchPhase, type SealedBatch } from './sealed-batch';
+import { moveTo, UNINDEXED_PHASES, type BatchPhase, type SealedBatch } from './sealed-batch';
 
 type Counts = Record<BatchPhase, number>;
 
@@ -73,7 +73,9 @@ export class Pipeline implements Iterable<SealedBatch> {
 
   /** Sealed and not yet indexed: what backpressure counts and a transient failure fails. */
   unindexedCount(): number {
-    return this.batches.filter(isUnindexed).length;
+    let count = 0;
+    for (const phase of UNINDEXED_PHASES) count += this.counts[phase];
+    return count;
   }
 
   firstQueued(): SealedBatch | undefined {
