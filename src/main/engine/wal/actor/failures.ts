@@ -15,6 +15,9 @@ import type { AppendWaiter } from './open-batch';
 import { isUnindexed, type SealedBatch } from './sealed-batch';
 import type { WriteState } from './write-state';
 
+/** Read once: under tsx an imported binding is a getter, and this runs on every step. */
+const LAST_SEQ = MAX_SEQ;
+
 /** Takes a batch out of the pipeline; a create still in flight lands as an orphan. */
 function retire(state: WriteState, batch: SealedBatch): void {
   state.pipeline.take(batch, 'failed');
@@ -106,9 +109,9 @@ export function haltAsFenced(state: WriteState, objectEpoch: bigint | null): voi
 
 /** Past the last representable sequence with nothing left to commit: `SequenceExhausted`. */
 export function checkExhausted(state: WriteState): void {
-  if (state.nextSeq > MAX_SEQ && state.open === null && state.pipeline.length === 0) {
-    poison(state, new SequenceExhaustedError(MAX_SEQ));
-  }
+  // The pipeline test first: it fails on nearly every step, and costs no bigint comparison.
+  if (state.open !== null || state.pipeline.length > 0) return;
+  if (state.nextSeq > LAST_SEQ) poison(state, new SequenceExhaustedError(LAST_SEQ));
 }
 
 /** Re-opens under a new epoch once nothing can certify a higher B; admitted appends fail. */
