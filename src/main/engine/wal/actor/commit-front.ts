@@ -34,8 +34,9 @@ export function indexCreatedPrefix(state: WriteState): void {
 export function startFenceRound(state: WriteState): void {
   if (state.round !== null || state.config.ackFence === 'none' || state.fenced.length > 0) return;
   const { pipeline } = state;
+  // Nothing indexed to cover and nothing landed to certify: most steps end here, unallocated.
+  if (pipeline.count('indexed') === 0 && !shouldCertifyLanded(state)) return;
   const covers = pipeline.filter((b) => b.phase === 'indexed');
-  if (covers.length === 0 && !shouldCertifyLanded(state)) return;
   for (const batch of covers) pipeline.move(batch, 'fencing');
   const round: FenceRound = { covers, candidate: state.highestLanded, startedAt: Date.now() };
   state.round = round;
@@ -68,10 +69,9 @@ export function startFenceRound(state: WriteState): void {
  * lists them. Without this a writer whose failures consumed the whole gap would stall.
  */
 function shouldCertifyLanded(state: WriteState): boolean {
+  if (state.highestLanded <= state.certified) return false;
   const first = state.pipeline.firstQueued();
-  return (
-    first !== undefined && !state.withinGap(first.seq) && state.highestLanded > state.certified
-  );
+  return first !== undefined && !state.withinGap(first.seq);
 }
 
 function onRoundPassed(state: WriteState, round: FenceRound): void {

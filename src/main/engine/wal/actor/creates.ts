@@ -15,8 +15,11 @@ import { maxSeq, type WriteState } from './write-state';
 
 /** Starts creates in sequence order, within the in-flight limit and the start gap. */
 export function startCreates(state: WriteState): void {
+  const { pipeline } = state;
+  // Nothing waits for a create: most steps end here, without a clock read or a pass.
+  if (pipeline.count('queued') === 0 && pipeline.count('retry-wait') === 0) return;
   const now = Date.now();
-  for (const batch of state.pipeline) {
+  for (const batch of pipeline) {
     if (state.inFlight.size + state.orphanCreates >= state.config.maxInFlightCreates) return;
     if (batch.phase === 'retry-wait') {
       if (batch.retryAt <= now && state.withinGap(batch.seq)) startCreate(state, batch);
