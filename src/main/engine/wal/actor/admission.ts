@@ -47,13 +47,16 @@ export function enqueueControl(
 
 /** Runs the queue from its head until a command must wait (backpressure or a CAS running). */
 export function drainCommands(state: WriteState): void {
+  if (state.commands.length === 0) return;
+  // One clock read for the whole run: appends admitted together are admitted at one time.
+  const now = Date.now();
   while (!state.commandBusy && state.terminal === null && !state.halted) {
     const command: Command | undefined = state.commands[0];
     if (command === undefined) return;
     if (command.kind === 'append') {
-      if (!tryAdmit(state, command)) {
+      if (!tryAdmit(state, command, now)) {
         if (command.stalledSince === null) {
-          command.stalledSince = Date.now();
+          command.stalledSince = now;
           state.metrics.stalledAppends.inc();
         }
         return;
@@ -95,20 +98,19 @@ function runControl(state: WriteState, command: ControlCommand): void {
 }
 
 /** Admits one append into the open batch, or says it must wait (backpressure). */
-function tryAdmit(state: WriteState, command: AppendCommand): boolean {
+function tryAdmit(state: WriteState, command: AppendCommand, now: number): boolean {
   const { config } = state;
   if (state.open !== null && !state.open.fits(command.entries)) {
     if (!state.hasPipelineRoom()) return false;
     seal(state);
   }
   if (!state.hasPipelineRoom()) return false;
-  if (config.ackMode === 'enqueued' && overUnpersistedLimits(state, command.entries)) {
+  if (config.ackMode === 'enqueued' && overUnpersistedLimits(state, command.entries, now)) {
     // Make sure there is an upload to wait for.
     if (state.inFlight.size === 0 && state.open !== null) seal(state);
     return false;
   }
   if (state.nextSeq > MAX_SEQ) return false;
-  const now = Date.now();
   const open = state.open ?? openNewBatch(state, now);
   const lastEntryIds = open.admit(command.entries);
   for (const [region, id] of lastEntryIds) state.handedOut.set(region, id);
@@ -154,9 +156,13 @@ export function unpersistedBytes(state: WriteState): number {
   return bytes;
 }
 
-function overUnpersistedLimits(state: WriteState, entries: readonly WalEntry[]): boolean {
+function overUnpersistedLimits(
+  state: WriteState,
+  entries: readonly WalEntry[],
+  now: number,
+): boolean {
   const bytes = unpersistedBytes(state);
   if (bytes > 0 && bytes + appendBytes(entries) > state.config.maxUnpersistedBytes) return true;
   const oldest = state.pipeline.first()?.firstAdmittedAt ?? state.open?.openedAt;
-  return oldest !== undefined && Date.now() - oldest >= state.config.maxUnpersistedAgeMs;
+  return oldest !== undefined && now - oldest >= state.config.maxUnpersistedAgeMs;
 }
