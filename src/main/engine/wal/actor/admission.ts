@@ -14,6 +14,9 @@ import { poison } from './failures';
 import { seal } from './sealing';
 import type { AppendCommand, Command, ControlCommand, WriteState } from './write-state';
 
+/** Read once: under tsx an imported binding is a getter, and this runs once per batch. */
+const LAST_SEQ = MAX_SEQ;
+
 /** What an append's result is before it is admitted; never handed to a caller. */
 const NOT_YET_ADMITTED: AppendResult = Object.freeze({ lastEntryIds: new Map() });
 
@@ -110,23 +113,16 @@ function tryAdmit(state: WriteState, command: AppendCommand, now: number): boole
     if (state.inFlight.size === 0 && state.open !== null) seal(state);
     return false;
   }
-  if (state.nextSeq > MAX_SEQ) return false;
   const open = state.open ?? openNewBatch(state, now);
-  const lastEntryIds = open.admit(command.entries);
-  for (const [region, id] of lastEntryIds) state.handedOut.set(region, id);
-  command.result = { lastEntryIds };
+  if (open === null) return false;
+  command.result = { lastEntryIds: open.admit(command.entries) };
   if (command.stalledSince !== null)
     state.metrics.stalledSeconds.inc((now - command.stalledSince) / 1000);
   if (config.ackMode === 'enqueued') {
     command.resolve(command.result);
     state.metrics.appendAckSeconds.observe((now - command.arrivedAt) / 1000);
   } else {
-    open.waiters.push({
-      result: command.result,
-      arrivedAt: command.arrivedAt,
-      resolve: command.resolve,
-      reject: command.reject,
-    });
+    open.waiters.push(command);
   }
   if (open.bytes >= config.maxBatchBytes) {
     state.openDue = true;
@@ -135,8 +131,10 @@ function tryAdmit(state: WriteState, command: AppendCommand, now: number): boole
   return true;
 }
 
-/** A new open batch under the next sequence, due `flushIntervalMs` from now. */
-function openNewBatch(state: WriteState, now: number): OpenBatch {
+/** A new open batch under the next sequence, due `flushIntervalMs` from now; null past the last sequence. */
+function openNewBatch(state: WriteState, now: number): OpenBatch | null {
+  // Only here: while a batch is open the next sequence is the open batch's own.
+  if (state.nextSeq > LAST_SEQ) return null;
   const batch = new OpenBatch(state.nextSeq, now);
   state.open = batch;
   state.openDue = false;

@@ -50,6 +50,8 @@ export function dropBacklog(state: WriteState, doomed: readonly SealedBatch[]): 
 export function discardOpenBatch(state: WriteState, error: Error): void {
   const open = state.open;
   if (open === null) return;
+  // Its ids were handed out all the same (the writer's answer for them must not change).
+  state.rememberHandedOut(open.lastIds());
   for (const waiter of open.waiters) waiter.reject(error);
   if (state.flushTimer !== null) clearTimeout(state.flushTimer);
   state.open = null;

@@ -38,6 +38,8 @@ export function seal(state: WriteState): void {
     poison(state, new PoisonedError(error instanceof Error ? error : new Error(String(error))));
     return;
   }
+  const lastIds = open.lastIds();
+  state.rememberHandedOut(lastIds);
   state.pipeline.push({
     seq: open.seq,
     key: objectKey(state.session.prefix, open.seq),
@@ -46,7 +48,7 @@ export function seal(state: WriteState): void {
     encoded,
     entries: open.entries,
     waiters: open.waiters,
-    lastIds: open.lastIds(),
+    lastIds,
     firstAdmittedAt: open.openedAt,
     sealedAt: Date.now(),
     phase: 'queued',

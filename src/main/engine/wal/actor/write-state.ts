@@ -95,8 +95,9 @@ export class WriteState {
   commandBusy = false;
   round: FenceRound | null = null;
   /**
-   * The largest id handed out per region, while it is not yet durable (see `forgetHandedOut`
-   * for why it stays small).
+   * The largest id handed out per region by the batches that left the open slot, while it is
+   * not yet durable (see `forgetHandedOut` for why it stays small); the open batch's ids are
+   * read from it, so admission pays no map write per append.
    */
   readonly handedOut = new Map<RegionId, EntryId>();
   durableWaiters: DurableWaiter[] = [];
@@ -147,9 +148,16 @@ export class WriteState {
 
   /** The largest id handed out for the region, durable or not. */
   handedOutEntryId(region: RegionId): EntryId {
-    const handed = this.handedOut.get(region) ?? NO_ENTRY;
+    const open = this.open?.lastIdOf(region) ?? NO_ENTRY;
+    const sealed = this.handedOut.get(region) ?? NO_ENTRY;
     const durable = this.durableEntryId(region);
+    const handed = open > sealed ? open : sealed;
     return handed > durable ? handed : durable;
+  }
+
+  /** Records the last ids of a batch leaving the open slot (sealed, or discarded). */
+  rememberHandedOut(lastIds: ReadonlyMap<RegionId, EntryId>): void {
+    for (const [region, id] of lastIds) this.handedOut.set(region, id);
   }
 
   /**
