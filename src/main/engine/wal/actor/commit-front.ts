@@ -89,10 +89,15 @@ function onRoundPassed(state: WriteState, round: FenceRound): void {
  * Order is kept: batches wait in sequence order, and nothing else commits meanwhile.
  */
 function commitFencedTurn(state: WriteState): void {
-  while (state.fenced.length > 0) {
-    const failure = commitNextFenced(state);
-    if (failure !== null) return poison(state, failure);
-  }
+  const failure = commitNextFenced(state);
+  if (failure !== null) return poison(state, failure);
+  if (state.fenced.length === 0 || state.commitTurnScheduled) return;
+  state.commitTurnScheduled = true;
+  setImmediate(() => {
+    state.commitTurnScheduled = false;
+    if (state.terminal === null) commitFencedTurn(state);
+    state.kick();
+  });
 }
 
 function onFenceDeadline(state: WriteState, round: FenceRound, error: unknown): void {
