@@ -17,6 +17,9 @@ import type { AppendCommand, Command, ControlCommand, WriteState } from './write
 /** Read once: under tsx an imported binding is a getter, and this runs once per batch. */
 const LAST_SEQ = MAX_SEQ;
 
+/** What an admitted command's entries become (see `AppendCommand.entries`). */
+const ADMITTED: readonly WalEntry[] = Object.freeze([]);
+
 /** What an append's result is before it is admitted; never handed to a caller. */
 const NOT_YET_ADMITTED: AppendResult = Object.freeze({ lastEntryIds: new Map() });
 
@@ -116,6 +119,7 @@ function tryAdmit(state: WriteState, command: AppendCommand, now: number): boole
   const open = state.open ?? openNewBatch(state, now);
   if (open === null) return false;
   command.result = { lastEntryIds: open.admit(command.entries) };
+  command.entries = ADMITTED;
   if (command.stalledSince !== null)
     state.metrics.stalledSeconds.inc((now - command.stalledSince) / 1000);
   if (config.ackMode === 'enqueued') {

@@ -37,7 +37,9 @@ export interface WriterActorOptions {
  */
 export interface AppendCommand extends AppendWaiter {
   readonly kind: 'append';
-  readonly entries: readonly WalEntry[];
+  /** Emptied at admission: the open batch holds the payloads from then on, and a waiting
+   * command must not keep them alive after its batch is encoded. */
+  entries: readonly WalEntry[];
   stalledSince: number | null;
   /** Set at admission. */
   result: AppendResult;
