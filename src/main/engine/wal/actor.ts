@@ -29,7 +29,7 @@ import { appendCommand, drainCommands, enqueueControl } from './actor/admission'
 import { startFenceRound } from './actor/commit-front';
 import { startCreates } from './actor/creates';
 import { checkExhausted, healSpentGap } from './actor/failures';
-import { checkAppendFitsAnObject } from './actor/open-batch';
+import { checkAppendFitsAnObject, largestEntryBytes } from './actor/open-batch';
 import { sealWhenDue, seal } from './actor/sealing';
 import { snapshotOf, type WriterStateSnapshot } from './actor/snapshot';
 import { finishStopWhenDone, stopDurable, writeTailHint, type StopReport } from './actor/stop';
@@ -43,6 +43,8 @@ export type { CreateInFlight, WriterStateSnapshot } from './actor/snapshot';
 export class WriterActor {
   readonly metrics: WalMetrics;
   private readonly writeState: WriteState;
+  /** `largestEntryBytes` of the store's `maxObjectBytes`: every append checks against it. */
+  private readonly largestEntry: number;
   private kicking = false;
   private kickAgain = false;
   /** A step is queued for the appends that arrived since the last one (see `append`). */
@@ -61,6 +63,7 @@ export class WriterActor {
     const state = new WriteState(session, options, () => this.kick());
     this.writeState = state;
     this.metrics = state.metrics;
+    this.largestEntry = largestEntryBytes(state.config.maxObjectBytes);
     state.tailTimer = setInterval(() => writeTailHint(state), options.tailIntervalMs ?? 10_000);
     state.tailTimer.unref?.();
   }
@@ -69,7 +72,7 @@ export class WriterActor {
 
   append(entries: readonly WalEntry[]): Promise<AppendResult> {
     this.checkUsable();
-    checkAppendFitsAnObject(entries, this.writeState.config.maxObjectBytes);
+    checkAppendFitsAnObject(entries, this.largestEntry);
     if (entries.length === 0) return Promise.resolve({ lastEntryIds: new Map() });
     return new Promise<AppendResult>((resolve, reject) => {
       this.queueAdmission();

@@ -68,23 +68,20 @@ export function largestEntryBytes(maxObjectBytes: number): number {
 
 /**
  * Rejects, before anything is admitted, an append that fits no object: a region's entries
- * beyond the position range, or one entry larger than `largestEntryBytes`. Admitted, such an
+ * beyond the position range, or one entry larger than `largestEntry` (`largestEntryBytes`
+ * of the store's `maxObjectBytes`, worked out once by the caller). Admitted, such an
  * entry would fail at seal and poison the writer with every batch behind it.
  */
-export function checkAppendFitsAnObject(
-  entries: readonly WalEntry[],
-  maxObjectBytes: number,
-): void {
+export function checkAppendFitsAnObject(entries: readonly WalEntry[], largestEntry: number): void {
   // No region can pass the position range with fewer entries than that in all.
   if (entries.length > MAX_POSITIONS) {
     for (const [region, count] of countsByRegion(entries)) {
       if (count > MAX_POSITIONS) throw new EntryTooLargeError(region, count, MAX_POSITIONS);
     }
   }
-  const limit = largestEntryBytes(maxObjectBytes);
   for (const entry of entries) {
-    if (entry.data.length > limit)
-      throw new EntryTooLargeError(entry.regionId, entry.data.length, limit);
+    if (entry.data.length > largestEntry)
+      throw new EntryTooLargeError(entry.regionId, entry.data.length, largestEntry);
   }
 }
 

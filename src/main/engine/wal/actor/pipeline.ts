@@ -9,8 +9,14 @@ import { moveTo, UNINDEXED_PHASES, type BatchPhase, type SealedBatch } from './s
 
 type Counts = Record<BatchPhase, number>;
 
+/** Read once: under tsx an imported binding is a getter, and this is read on every move. */
+const UNINDEXED: ReadonlySet<BatchPhase> = new Set(UNINDEXED_PHASES);
+const unindexedWeight = (phase: BatchPhase): number => (UNINDEXED.has(phase) ? 1 : 0);
+
 export class Pipeline implements Iterable<SealedBatch> {
   private readonly batches: SealedBatch[] = [];
+  /** The batches in the phases of UNINDEXED_PHASES: backpressure reads it on every admission. */
+  private unindexed = 0;
   private readonly counts: Counts = {
     queued: 0,
     creating: 0,
@@ -47,6 +53,7 @@ export class Pipeline implements Iterable<SealedBatch> {
   push(batch: SealedBatch): void {
     this.batches.push(batch);
     this.counts[batch.phase] += 1;
+    this.unindexed += unindexedWeight(batch.phase);
   }
 
   move(batch: SealedBatch, next: BatchPhase): void {
@@ -54,6 +61,7 @@ export class Pipeline implements Iterable<SealedBatch> {
     moveTo(batch, next);
     this.counts[from] -= 1;
     this.counts[next] += 1;
+    this.unindexed += unindexedWeight(next) - unindexedWeight(from);
   }
 
   /** Takes a batch out (committed at the front, or failed anywhere); false if not in it. */
@@ -62,6 +70,7 @@ export class Pipeline implements Iterable<SealedBatch> {
     if (at >= 0) {
       this.batches.splice(at, 1);
       this.counts[batch.phase] -= 1;
+      this.unindexed -= unindexedWeight(batch.phase);
     }
     moveTo(batch, to);
     return at >= 0;
@@ -73,9 +82,7 @@ export class Pipeline implements Iterable<SealedBatch> {
 
   /** Sealed and not yet indexed: what backpressure counts and a transient failure fails. */
   unindexedCount(): number {
-    let count = 0;
-    for (const phase of UNINDEXED_PHASES) count += this.counts[phase];
-    return count;
+    return this.unindexed;
   }
 
   firstQueued(): SealedBatch | undefined {
