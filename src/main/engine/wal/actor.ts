@@ -86,7 +86,8 @@ export class WriterActor {
    * admits the whole burst (and reads the clock once), where a step per append would run
    * every concern of the step again for each. Anything that could observe the queued appends
    * (`state`, `stop`, the handed-out ids, `waitDurable`) runs the step first, and a control
-   * command queues behind them, so no caller can tell the difference.
+   * command queues behind them, so callers see what a step per append showed them; only the
+   * append-ack metric counts a burst's appends from the first one's arrival.
    */
   private queueAdmission(): void {
     if (this.admissionQueued) return;
