@@ -26,7 +26,8 @@ const RECORD_OVERHEAD = RECORD_HEADER_SIZE;
 /** A caller waiting for its append to be acknowledged (durable mode). */
 export interface AppendWaiter {
   readonly result: AppendResult;
-  readonly admittedAt: number;
+  /** When the append arrived: append-ack seconds count from here. */
+  readonly arrivedAt: number;
   readonly resolve: (result: AppendResult) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -67,23 +68,20 @@ export function largestEntryBytes(maxObjectBytes: number): number {
 
 /**
  * Rejects, before anything is admitted, an append that fits no object: a region's entries
- * beyond the position range, or one entry larger than `largestEntryBytes`. Admitted, such an
+ * beyond the position range, or one entry larger than `largestEntry` (`largestEntryBytes`
+ * of the store's `maxObjectBytes`, worked out once by the caller). Admitted, such an
  * entry would fail at seal and poison the writer with every batch behind it.
  */
-export function checkAppendFitsAnObject(
-  entries: readonly WalEntry[],
-  maxObjectBytes: number,
-): void {
+export function checkAppendFitsAnObject(entries: readonly WalEntry[], largestEntry: number): void {
   // No region can pass the position range with fewer entries than that in all.
   if (entries.length > MAX_POSITIONS) {
     for (const [region, count] of countsByRegion(entries)) {
       if (count > MAX_POSITIONS) throw new EntryTooLargeError(region, count, MAX_POSITIONS);
     }
   }
-  const limit = largestEntryBytes(maxObjectBytes);
   for (const entry of entries) {
-    if (entry.data.length > limit)
-      throw new EntryTooLargeError(entry.regionId, entry.data.length, limit);
+    if (entry.data.length > largestEntry)
+      throw new EntryTooLargeError(entry.regionId, entry.data.length, largestEntry);
   }
 }
 
@@ -144,6 +142,12 @@ export class OpenBatch {
     this.entries += entries.length;
     this.appends += 1;
     return last;
+  }
+
+  /** The last id of the region in this batch, or undefined if it holds none of it. */
+  lastIdOf(region: RegionId): EntryId | undefined {
+    const records = this.records.get(region);
+    return records === undefined ? undefined : records[records.length - 1]?.id;
   }
 
   /** The last id of each region in this batch. */

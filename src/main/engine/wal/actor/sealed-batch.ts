@@ -61,11 +61,13 @@ export function moveTo(batch: SealedBatch, next: BatchPhase): void {
 }
 
 /** Not yet indexed: what backpressure counts and a transient failure fails. */
+export const UNINDEXED_PHASES: readonly BatchPhase[] = [
+  'queued',
+  'creating',
+  'retry-wait',
+  'created',
+];
+
 export function isUnindexed(batch: SealedBatch): boolean {
-  return (
-    batch.phase === 'queued' ||
-    batch.phase === 'creating' ||
-    batch.phase === 'retry-wait' ||
-    batch.phase === 'created'
-  );
+  return UNINDEXED_PHASES.includes(batch.phase);
 }

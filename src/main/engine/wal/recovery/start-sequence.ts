@@ -8,7 +8,11 @@ import { SequenceExhaustedError } from '../errors';
 import { SEQ_LIMIT, seqOf, type EntryId, type Seq } from '../ids';
 import type { RegionId } from '../region-id';
 
-/** The start gap: how far above the highest certified sequence an old writer may still create. */
+/**
+ * The start gap: how far above the highest certified sequence an old writer may still create.
+ * The one definition: recovery places a start object by it, the writer actor creates only
+ * below B + START_GAP.
+ */
 export const START_GAP = 64n;
 
 export interface StartInputs {
