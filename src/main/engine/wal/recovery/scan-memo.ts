@@ -7,7 +7,7 @@
  * below the register's boundary, GreptimeDB below its reclaim boundary). So a scan keeps the
  * known objects at or above its start, checks with a one-key listing that the lowest of them
  * is still the lowest object there (else something below or at it was collected), and lists
- * after the highest. A read that finds an object gone, a caller's `forget()` and every
+ * after the highest. A read that finds an object gone and every
  * `FULL_LISTING_EVERY`-th scan list the prefix whole again - reads stay remembered by key, size
  * and ETag - which also catches what no protocol does (an object deleted or replaced by hand).
  */
@@ -46,11 +46,6 @@ export class ScanMemo<T> {
     private readonly keep: (value: T) => boolean,
     private readonly weigh: (value: T) => number,
   ) {}
-
-  /** The next scan lists the prefix whole. */
-  forget(): void {
-    this.known = null;
-  }
 
   /** Scans so far that listed the prefix whole (the first one included). */
   get wholeListings(): number {

@@ -79,12 +79,6 @@ export class PrefixModel {
     return this.refreshing;
   }
 
-  /** The next read lists the prefix whole and re-reads its register (a reload). */
-  invalidate(): void {
-    this.snapshot = null;
-    this.source.memo.forget();
-  }
-
   /** Rough bytes held (memo and snapshot), for the cache's budget. */
   bytes(): number {
     const objects =

@@ -40,11 +40,6 @@ export class ReadModels {
     }
   }
 
-  /** The next read of this prefix lists it whole (a reload, a writer that closed here). */
-  invalidate(slot: string): void {
-    this.models.get(slot)?.invalidate();
-  }
-
   stats(): ReadModelStats {
     return {
       models: this.models.size,
