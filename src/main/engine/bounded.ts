@@ -43,12 +43,7 @@ export async function mapBoundedWhilePaging<T, R>(
   let next = 0;
   let pagingDone = false;
   let failure: { error: unknown } | null = null;
-  let idle: (() => void)[] = [];
-  const wakeAll = (): void => {
-    const woken = idle;
-    idle = [];
-    for (const wake of woken) wake();
-  };
+  const idle = new IdleWorkers();
   const worker = async (): Promise<void> => {
     while (failure === null) {
       if (next < items.length) {
@@ -61,7 +56,7 @@ export async function mapBoundedWhilePaging<T, R>(
       } else if (pagingDone) {
         return;
       } else {
-        await new Promise<void>((wake) => idle.push(wake));
+        await idle.wait();
       }
     }
   };
@@ -70,15 +65,72 @@ export async function mapBoundedWhilePaging<T, R>(
     for await (const page of pages) {
       if (failure !== null) break;
       items.push(...page);
-      wakeAll();
+      idle.wakeAll();
     }
   } catch (error) {
     failure ??= { error };
   } finally {
     pagingDone = true;
-    wakeAll();
+    idle.wakeAll();
   }
   await Promise.all(workers);
   if (failure !== null) throw failure.error;
   return { items, results };
+}
+
+/** Workers waiting for more work, woken together when some arrives or the work ends. */
+class IdleWorkers {
+  private waiting: (() => void)[] = [];
+
+  wait(): Promise<void> {
+    return new Promise<void>((wake) => this.waiting.push(wake));
+  }
+
+  wakeAll(): void {
+    const woken = this.waiting;
+    this.waiting = [];
+    for (const wake of woken) wake();
+  }
+}
+
+/**
+ * Runs `visit` over a tree from `root`, `limit` visits at a time, deepest first (a stack, the
+ * children of a node taken in the order `visit` gives them), at most `maxVisits` in all.
+ * Returns how many nodes that bound left unvisited. The first failure stops new visits, waits
+ * for those in flight and is thrown.
+ */
+export async function walkTreeBounded<T>(
+  root: T,
+  limit: number,
+  maxVisits: number,
+  visit: (node: T) => Promise<T[]>,
+): Promise<number> {
+  const stack: T[] = [root];
+  let visited = 0;
+  let active = 0;
+  let failure: { error: unknown } | null = null;
+  const idle = new IdleWorkers();
+  const worker = async (): Promise<void> => {
+    while (failure === null) {
+      const node = visited < maxVisits ? stack.pop() : undefined;
+      if (node === undefined) {
+        if (active === 0) return idle.wakeAll();
+        await idle.wait();
+        continue;
+      }
+      visited += 1;
+      active += 1;
+      try {
+        stack.push(...(await visit(node)).reverse());
+      } catch (error) {
+        failure ??= { error };
+      } finally {
+        active -= 1;
+        idle.wakeAll();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+  return stack.length;
 }

@@ -6,7 +6,7 @@
  * Each prefix's format is read from its first object. Reads only.
  */
 import type { ObjectIo } from '../objectio/object-io';
-import { mapBounded } from '../wal/recovery';
+import { mapBounded, walkTreeBounded } from '../bounded';
 import { detectFormat, type WalFormat } from './format';
 import { parseCairnPrefix } from './target';
 
@@ -122,53 +122,9 @@ async function prefixFolders(
     return deeper;
   };
   const start = { path: root === '' ? '' : `${root.replace(/\/+$/, '')}/`, depth: 0 };
-  truncated = (await walkDeepestFirst(start, visit, limits)) || truncated;
+  const left = await walkTreeBounded(start, limits.concurrency, limits.maxFolders, visit);
+  truncated ||= left > 0;
   return { folders: found.sort(), truncated };
-}
-
-/**
- * Runs `visit` over a tree of folders, `limits.concurrency` at a time, deepest first (a stack),
- * at most `limits.maxFolders` visits; true when that bound left folders unvisited. The first
- * failure stops new visits, waits for those in flight and is thrown.
- */
-async function walkDeepestFirst(
-  start: Folder,
-  visit: (folder: Folder) => Promise<Folder[]>,
-  limits: DiscoveryLimits,
-): Promise<boolean> {
-  const stack: Folder[] = [start];
-  let visited = 0;
-  let active = 0;
-  let failure: { error: unknown } | null = null;
-  let idle: (() => void)[] = [];
-  const wakeAll = (): void => {
-    const woken = idle;
-    idle = [];
-    for (const wake of woken) wake();
-  };
-  const worker = async (): Promise<void> => {
-    while (failure === null) {
-      const folder = visited < limits.maxFolders ? stack.pop() : undefined;
-      if (folder === undefined) {
-        if (active === 0) return wakeAll();
-        await new Promise<void>((wake) => idle.push(wake));
-        continue;
-      }
-      visited += 1;
-      active += 1;
-      try {
-        stack.push(...(await visit(folder)).reverse());
-      } catch (error) {
-        failure ??= { error };
-      } finally {
-        active -= 1;
-        wakeAll();
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, limits.concurrency) }, worker));
-  if (failure !== null) throw (failure as { error: unknown }).error;
-  return stack.length > 0;
 }
 
 /** The prefixes under `root` without their formats, each handed to `onFound` as it is found. */
