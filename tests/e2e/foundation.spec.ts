@@ -76,6 +76,36 @@ test('the bucket browser pages through folders and inspects an object', async ({
   await expect(inspector.getByLabel('Payload', { exact: true })).toContainText('7b 22 68 65');
 });
 
+test('a folder scrolled past a few pages is no longer re-listed on the interval', async ({
+  page,
+  served,
+}) => {
+  const folder = join(served.dataDir, 'cairn-data', 'many');
+  await mkdir(folder, { recursive: true });
+  await Promise.all(
+    Array.from({ length: 2_600 }, (_, at) =>
+      writeFile(join(folder, `${String(at).padStart(5, '0')}.txt`), 'x'),
+    ),
+  );
+  await page.goto(served.url);
+  await page
+    .getByRole('navigation', { name: 'Views' })
+    .getByRole('button', { name: 'Bucket browser' })
+    .click();
+  await page.getByRole('textbox', { name: 'Prefix' }).fill('many/');
+  await page.getByRole('button', { name: 'Go' }).click();
+  const grid = page.getByRole('grid', { name: 'Objects' });
+  await expect(grid.getByRole('button', { name: '00000.txt' })).toBeVisible();
+  const status = page.getByRole('status').filter({ hasText: /entries|more pages/ });
+  await expect(status).not.toContainText('re-read on Refresh');
+  // Scroll to the end until every page is loaded (500 keys each).
+  await expect(async () => {
+    await grid.evaluate((list) => (list.scrollTop = list.scrollHeight));
+    await expect(status).toHaveText(/^2600 entries/, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(status).toContainText('more than 2,000 keys loaded: re-read on Refresh');
+});
+
 test('requests without the token are refused', async ({ request, served }) => {
   const page = await request.get(`${served.origin}/`, { failOnStatusCode: false });
   expect(page.status()).toBe(401);
