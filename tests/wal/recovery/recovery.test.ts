@@ -132,6 +132,25 @@ describe('recovery: chain selection on hand-built prefixes', () => {
     expect(error).toMatchObject({ code: 'NoCompleteChain' });
   });
 
+  it('opens a prefix whose only object a seal record excludes, above it', async () => {
+    // Three openers at once: the first (epoch 1) created its start object at 64 after the
+    // second (epoch 2) had listed nothing and sealed epoch 1 with no object; the second was
+    // then fenced by the third. The epoch-1 object was never acknowledged (its writer was
+    // fenced): it must not wedge every later open with NoCompleteChain.
+    const io = new MemoryObjectIo();
+    await writeRegister(io, {
+      writerEpoch: 3n,
+      segments: [{ firstEpoch: 1n, lastEpoch: 1n, lastSeq: null, reason: 'taken-over' }],
+    });
+    await putChain(io, 1n, [64n]);
+    const session = await open(io);
+    expect(session.epoch).toBe(4n);
+    expect(seqs(session.recovery.excluded)).toEqual([64n]);
+    expect(session.startObject.seq).toBe(128n);
+    expect(session.recovery.chain).toEqual([]);
+    expect(session.catalog.tip()?.seq).toBe(128n);
+  });
+
   it('indexes the persisted watermarks and starts above them', async () => {
     const io = new MemoryObjectIo();
     await writeRegister(io, {

@@ -83,9 +83,13 @@ export function highestListedSeq(scan: PrefixScan): Seq | null {
   return scan.listed.length === 0 ? null : (scan.listed[scan.listed.length - 1]?.seq ?? null);
 }
 
-/** Throws unless the selection is acceptable: some complete object, and the tail on its chain. */
+/**
+ * Throws unless the selection is acceptable: some complete object among those no seal record
+ * excludes, and the tail on its chain. Excluded objects alone are no chain to miss: they are
+ * late objects of a taken-over epoch, never acknowledged (a fenced opener's start object, say).
+ */
 function checkSelection(prefix: string, selection: ChainSelection, control: ControlState): void {
-  if (selection.tip === null && selection.present.length > 0)
+  if (selection.tip === null && selection.present.length > selection.excluded.length)
     throw new NoCompleteChainError(prefix);
   const tail = control.tail;
   if (tail === null || tail.seq < control.boundary) return;
