@@ -19,9 +19,6 @@ import type {
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
-import { PrefixDirectory } from './prefix-directory';
-import { FleetReader } from './fleet/fleet-reader';
-import { fleetSourceOf, isListedPrefix } from './fleet/fleet-source';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
@@ -35,6 +32,8 @@ import { replaySourceOf } from './replay-source';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
+import { PrefixListings } from './prefix-listings';
+import { publishWriterState, writerEventsOf } from './writer-events';
 import { WriterAlreadyOpenError, WriterNotOpenError } from './errors';
 import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
@@ -51,14 +50,7 @@ import {
   regionsViewOfSnapshot,
 } from './read-model/snapshot-views';
 import { describeObject } from './object-parts';
-import {
-  cairnOnly,
-  checkObjectKey,
-  checkWritable,
-  locatePrefix,
-  slotOf,
-  type Located,
-} from './wal-locate';
+import { cairnOnly, checkObjectKey, checkWritable, locatePrefix, type Located } from './wal-locate';
 
 /** What the service needs of ConnectionsService. */
 export interface ConnectionStorage {
@@ -91,8 +83,7 @@ export class WalService {
   private readonly opening = new Set<string>();
   private readonly replays = new ReplayJobs();
   private readonly models: ReadModels;
-  private readonly fleets = new Map<string, FleetReader>();
-  private readonly directories = new Map<string, PrefixDirectory>();
+  private readonly listings: PrefixListings;
 
   constructor(
     private readonly connections: ConnectionStorage,
@@ -100,49 +91,27 @@ export class WalService {
     models = new ReadModels(),
   ) {
     this.models = models;
+    this.listings = new PrefixListings({
+      io: (id) => this.connections.io(id),
+      locate: (id, prefix) => this.locate(id, prefix),
+      models,
+      held: (slot) => this.writers.has(slot),
+    });
   }
 
   /** Cairn's prefixes under the WAL root and GreptimeDB's anywhere under the connection root. */
-  async prefixes(connectionId: string): Promise<WalListedPrefix[]> {
-    const { io, root } = await this.connections.io(connectionId);
-    const found = await this.directoryOf(connectionId, io, root).list();
-    return (
-      found.prefixes
-        .filter((entry) =>
-          entry.format === 'greptimedb-v1'
-            ? true
-            : entry.nodeId !== null && isListedPrefix(root, entry.prefix),
-        )
-        .map((entry) => ({
-          ...entry,
-          openInApp: this.writers.has(slotOf(connectionId, entry.prefix)),
-        }))
-        // The app's own prefixes first: the views select the first one by default.
-        .sort((a, b) => Number(a.format === 'greptimedb-v1') - Number(b.format === 'greptimedb-v1'))
-    );
+  prefixes(connectionId: string): Promise<WalListedPrefix[]> {
+    return this.listings.prefixes(connectionId);
   }
 
   /** The fleet overview's rows changed since `since`; a pass starts when one is due. */
-  async fleet(connectionId: string, since: number, refreshMs: number): Promise<FleetView> {
-    await this.connections.io(connectionId); // an unknown connection fails here, typed
-    let reader = this.fleets.get(connectionId);
-    if (reader === undefined) {
-      reader = new FleetReader(
-        fleetSourceOf(connectionId, {
-          io: (id) => this.connections.io(id),
-          locate: (id, prefix) => this.locate(id, prefix),
-          models: this.models,
-          held: (slot) => this.writers.has(slot),
-        }),
-      );
-      this.fleets.set(connectionId, reader);
-    }
-    return reader.poll(since, refreshMs);
+  fleet(connectionId: string, since: number, refreshMs: number): Promise<FleetView> {
+    return this.listings.fleet(connectionId, since, refreshMs);
   }
 
   /** The Overview was left: its pass stops starting reads. */
   stopFleet(connectionId: string): { stopped: boolean } {
-    return { stopped: this.fleets.get(connectionId)?.stop() ?? false };
+    return this.listings.stopFleet(connectionId);
   }
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {
@@ -222,46 +191,15 @@ export class WalService {
         ackMode: options.ackMode,
         flushIntervalMs: options.flushIntervalMs,
       };
-      const writer = await AppWriter.open(at.io, config, {
-        onState: (view) =>
-          this.events.publish({
-            type: 'wal.writer.state',
-            connectionId,
-            prefix: at.prefix,
-            writer: view,
-          }),
-        onLoadSample: (sample, running) =>
-          this.events.publish({
-            type: 'wal.load.sample',
-            connectionId,
-            prefix: at.prefix,
-            sample,
-            running,
-          }),
-        onCollected: (report) =>
-          this.events.publish({
-            type: 'wal.gc.collected',
-            connectionId,
-            prefix: at.prefix,
-            report,
-          }),
-        onReopened: (reopen) =>
-          this.events.publish({
-            type: 'wal.writer.reopened',
-            connectionId,
-            prefix: at.prefix,
-            reopen,
-          }),
-      });
+      const writer = await AppWriter.open(
+        at.io,
+        config,
+        writerEventsOf(this.events, connectionId, at.prefix),
+      );
       this.writers.set(at.slot, writer);
-      this.directories.get(connectionId)?.expire();
+      this.listings.expire(connectionId);
       const view = writer.view();
-      this.events.publish({
-        type: 'wal.writer.state',
-        connectionId,
-        prefix: at.prefix,
-        writer: view,
-      });
+      publishWriterState(this.events, connectionId, at.prefix, view);
       return view;
     } finally {
       this.opening.delete(at.slot);
@@ -276,13 +214,8 @@ export class WalService {
     const at = await this.locate(connectionId, prefix);
     const report = await writer.close();
     this.writers.delete(at.slot);
-    this.directories.get(connectionId)?.expire();
-    this.events.publish({
-      type: 'wal.writer.state',
-      connectionId,
-      prefix: at.prefix,
-      writer: null,
-    });
+    this.listings.expire(connectionId);
+    publishWriterState(this.events, connectionId, at.prefix, null);
     return { sealed: report.sealed, lastSeq: report.lastSeq, lost: report.lost?.count ?? 0 };
   }
 
@@ -433,20 +366,11 @@ export class WalService {
 
   /** Cancels every replay and stops every writer (app shutdown, tests). */
   async closeAll(): Promise<void> {
-    for (const reader of this.fleets.values()) reader.stop();
-    await Promise.all([...this.fleets.values()].map((reader) => reader.settled()));
+    await this.listings.closeAll();
     await this.replays.cancelAll();
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));
-  }
-
-  private directoryOf(connectionId: string, io: ObjectIo, root: string): PrefixDirectory {
-    const known = this.directories.get(connectionId);
-    if (known !== undefined && known.io === io) return known;
-    const directory = new PrefixDirectory(io, root);
-    this.directories.set(connectionId, directory);
-    return directory;
   }
 
   /** The prefix's read model, refreshed when older than a view may show. */

@@ -56,6 +56,7 @@ function newestOf(times: Iterable<number | undefined>): number | null {
 
 export class PrefixModel {
   private snapshot: PrefixSnapshot | null = null;
+  private weight = 0;
   private refreshing: Promise<PrefixSnapshot> | null = null;
   private readonly source: Source;
 
@@ -79,21 +80,19 @@ export class PrefixModel {
     return this.refreshing;
   }
 
-  /** Rough bytes held (memo and snapshot), for the cache's budget. */
+  /** Rough bytes held (memo and snapshot) as of the last refresh, for the cache's budget. */
   bytes(): number {
-    const objects =
-      this.snapshot === null
-        ? 0
-        : this.snapshot.format === 'cairn-v1'
-          ? this.snapshot.inspected.report.listed
-          : this.snapshot.report.listed;
-    return this.source.memo.bytes() + objects * BYTES_PER_OBJECT;
+    return this.weight;
   }
 
   private async refresh(): Promise<PrefixSnapshot> {
     const readAtMs = Date.now();
     const snapshot = await this.scan(readAtMs);
     this.snapshot = snapshot;
+    // Weighed once here: the cache adds every model's weight after each read of any of them.
+    const objects =
+      snapshot.format === 'cairn-v1' ? snapshot.inspected.report.listed : snapshot.report.listed;
+    this.weight = this.source.memo.bytes() + objects * BYTES_PER_OBJECT;
     return snapshot;
   }
 
