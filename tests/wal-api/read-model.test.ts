@@ -160,6 +160,12 @@ describe.each(backends)('the read model of a prefix on $name', (backend) => {
       .slice(mark)
       .filter((r) => r.kind === 'list' && r.key.endsWith('/objects/'));
     expect(objectListings).toHaveLength(2);
+    // Besides them only the register cell's listing (its newest version): three requests.
+    expect(io.requests.slice(mark).map((r) => [r.kind, r.key.split('/').at(-2)])).toEqual([
+      ['list', 'manifest'],
+      ['list', 'objects'],
+      ['list', 'objects'],
+    ]);
     expect(again.wholeListings).toBe(1);
     expect(again.readAtMs).toBeGreaterThanOrEqual(first.readAtMs);
     await expectSameAsFresh(io, model);

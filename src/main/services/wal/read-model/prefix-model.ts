@@ -3,7 +3,7 @@
  * scanning only what changed (the engine's `ScanMemo`: the keys after the highest known, a
  * one-key check for collected objects, new objects' indexes), and served to every view from
  * the last snapshot while it is younger than the caller's `maxAgeMs`. A refresh that finds the
- * same register and the same objects (three one-key listings) keeps the snapshot it has, read
+ * same register and the same objects (three listings, no read) keeps the snapshot it has, read
  * again now. Callers that ask at once share one refresh. A refresh that fails leaves the last
  * snapshot in place and throws.
  */
