@@ -35,10 +35,9 @@ export async function batching(): Promise<FigureResult[]> {
 function naiveWriter(io: ObjectIo, nodeId: number, window: LoopWindow): Promise<LoopCount> {
   const prefix = benchPrefix(nodeId);
   let next = 0n;
-  return closedLoop(APPENDERS, window, async () => {
+  return closedLoop(APPENDERS, window, ENTRY_BYTES, () => {
     const seq = next++;
-    await io.putIfAbsent(objectKey(prefix, seq), chainObject(seq, null, 1, ENTRY_BYTES));
-    return ENTRY_BYTES;
+    return io.putIfAbsent(objectKey(prefix, seq), chainObject(seq, null, 1, ENTRY_BYTES));
   });
 }
 

@@ -42,7 +42,12 @@ function recordsOf(seq: bigint): fc.Arbitrary<SegmentRecord[]> {
     );
 }
 
-export const batchArbitrary: fc.Arbitrary<ObjectBatch> = fc
+/** A batch given as records (the encoder's general input). */
+export type RecordsBatch = Omit<ObjectBatch, 'segments'> & {
+  readonly segments: ReadonlyMap<bigint, readonly SegmentRecord[]>;
+};
+
+export const batchArbitrary: fc.Arbitrary<RecordsBatch> = fc
   .record({
     seq: fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: MAX_SEQ })),
     epoch: fc.oneof(fc.bigInt({ min: 1n, max: 10n }), u64),
@@ -70,7 +75,7 @@ export const batchArbitrary: fc.Arbitrary<ObjectBatch> = fc
 
 /** What decoding must give back: regions ascending, records by id ascending. */
 export function expectedSegments(
-  batch: ObjectBatch,
+  batch: RecordsBatch,
 ): Array<{ regionId: bigint; records: SegmentRecord[] }> {
   return [...batch.segments.entries()]
     .filter(([, records]) => records.length > 0)
@@ -82,7 +87,7 @@ export function expectedSegments(
 }
 
 /** The same batch with map and record order reversed (must encode to the same bytes). */
-export function reordered(batch: ObjectBatch): ObjectBatch {
+export function reordered(batch: RecordsBatch): RecordsBatch {
   const segments = [...batch.segments.entries()]
     .reverse()
     .map(([region, records]) => [region, [...records].reverse()] as const);

@@ -32,6 +32,7 @@ import {
   type ObjectMeta,
 } from './object-io';
 import { storageErrorFromS3, type S3Operation } from './s3-errors';
+import { PayloadSha256 } from './s3-payload-hash';
 
 export interface S3Credentials {
   readonly accessKeyId: string;
@@ -196,6 +197,7 @@ function clientConfigOf(config: S3ObjectIoConfig): S3ClientConfig {
     // The SDK's default streaming checksum gets 411 MissingContentLength from radosgw.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    sha256: PayloadSha256,
     // Without a timeout a store that stalls (a full OSD) hangs callers forever; a timed-out
     // create becomes OutcomeUnknown, a timed-out read Unavailable.
     requestHandler: {

@@ -118,7 +118,7 @@ function tryAdmit(state: WriteState, command: AppendCommand, now: number): boole
   }
   const open = state.open ?? openNewBatch(state, now);
   if (open === null) return false;
-  command.result = { lastEntryIds: open.admit(command.entries) };
+  command.result = open.admit(command.entries);
   command.entries = ADMITTED;
   if (command.stalledSince !== null)
     state.metrics.stalledSeconds.inc((now - command.stalledSince) / 1000);

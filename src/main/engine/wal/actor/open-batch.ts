@@ -14,7 +14,7 @@ import {
   MAX_RECORD_BYTES,
   RECORD_HEADER_SIZE,
   TRAILER_SIZE,
-  type SegmentRecord,
+  type PositionRun,
 } from '../format';
 
 /**
@@ -91,8 +91,29 @@ export function appendBytes(entries: readonly WalEntry[]): number {
   return bytes;
 }
 
+/**
+ * The result of an append whose entries share one region (nearly every append). Its id is
+ * worked out when first read: a saturated writer acknowledges thousands of appends per batch,
+ * and most callers never look at the ids.
+ */
+class SoleRegionResult implements AppendResult {
+  private ids: Map<RegionId, EntryId> | null = null;
+
+  constructor(
+    private readonly firstId: EntryId,
+    private readonly region: RegionId,
+    private readonly lastIndex: number,
+  ) {}
+
+  get lastEntryIds(): Map<RegionId, EntryId> {
+    this.ids ??= new Map([[this.region, this.firstId + BigInt(this.lastIndex)]]);
+    return this.ids;
+  }
+}
+
 export class OpenBatch {
-  readonly records = new Map<RegionId, SegmentRecord[]>();
+  /** Each region's payloads, at positions 1, 2, ... of this batch's sequence. */
+  readonly payloads = new Map<RegionId, Uint8Array[]>();
   readonly waiters: AppendWaiter[] = [];
   bytes = 0;
   entries = 0;
@@ -112,31 +133,38 @@ export class OpenBatch {
   fits(entries: readonly WalEntry[]): boolean {
     const sole = soleRegion(entries);
     if (sole !== null)
-      return (this.records.get(sole)?.length ?? 0) + entries.length <= MAX_POSITIONS;
+      return (this.payloads.get(sole)?.length ?? 0) + entries.length <= MAX_POSITIONS;
     for (const [region, count] of countsByRegion(entries)) {
-      const used = this.records.get(region)?.length ?? 0;
+      const used = this.payloads.get(region)?.length ?? 0;
       if (used + count > MAX_POSITIONS) return false;
     }
     return true;
   }
 
   /**
-   * Admits the append in order and returns its last id per region. The payloads are kept as
-   * the caller's views (no copy until the encoder writes them into the object), and each id
-   * is its predecessor + 1 (one bigint per entry; `fits` already bounded the position).
+   * Admits the append in order. The payloads are kept as the caller's views (no copy until
+   * the encoder writes them into the object); an id is its position, so none is made here.
    */
-  admit(entries: readonly WalEntry[]): Map<RegionId, EntryId> {
+  admit(entries: readonly WalEntry[]): AppendResult {
+    const sole = soleRegion(entries);
+    if (sole === null) return { lastEntryIds: this.admitEach(entries) };
+    const payloads = this.regionPayloads(sole);
+    for (const entry of entries) {
+      payloads.push(entry.data);
+      this.bytes += RECORD_OVERHEAD + entry.data.length;
+    }
+    this.entries += entries.length;
+    this.appends += 1;
+    return new SoleRegionResult(this.firstId, sole, payloads.length - 1);
+  }
+
+  /** An append over several regions: its last id per region, worked out now. */
+  private admitEach(entries: readonly WalEntry[]): Map<RegionId, EntryId> {
     const last = new Map<RegionId, EntryId>();
     for (const entry of entries) {
-      let records = this.records.get(entry.regionId);
-      if (records === undefined) {
-        records = [];
-        this.records.set(entry.regionId, records);
-      }
-      const previous = records[records.length - 1];
-      const id = previous === undefined ? this.firstId : previous.id + 1n;
-      records.push({ id, bytes: entry.data });
-      last.set(entry.regionId, id);
+      const payloads = this.regionPayloads(entry.regionId);
+      payloads.push(entry.data);
+      last.set(entry.regionId, this.firstId + BigInt(payloads.length - 1));
       this.bytes += RECORD_OVERHEAD + entry.data.length;
     }
     this.entries += entries.length;
@@ -144,19 +172,35 @@ export class OpenBatch {
     return last;
   }
 
+  private regionPayloads(region: RegionId): Uint8Array[] {
+    let payloads = this.payloads.get(region);
+    if (payloads === undefined) {
+      payloads = [];
+      this.payloads.set(region, payloads);
+    }
+    return payloads;
+  }
+
   /** The last id of the region in this batch, or undefined if it holds none of it. */
   lastIdOf(region: RegionId): EntryId | undefined {
-    const records = this.records.get(region);
-    return records === undefined ? undefined : records[records.length - 1]?.id;
+    const count = this.payloads.get(region)?.length ?? 0;
+    return count === 0 ? undefined : this.firstId + BigInt(count - 1);
   }
 
   /** The last id of each region in this batch. */
   lastIds(): Map<RegionId, EntryId> {
     const last = new Map<RegionId, EntryId>();
-    for (const [region, records] of this.records) {
-      const record = records[records.length - 1];
-      if (record !== undefined) last.set(region, record.id);
+    for (const [region, payloads] of this.payloads) {
+      if (payloads.length > 0) last.set(region, this.firstId + BigInt(payloads.length - 1));
     }
     return last;
+  }
+
+  /** What the encoder takes: each region's run of positions from 1. */
+  segments(): Map<RegionId, PositionRun> {
+    const runs = new Map<RegionId, PositionRun>();
+    for (const [region, payloads] of this.payloads)
+      runs.set(region, { firstId: this.firstId, payloads });
+    return runs;
   }
 }

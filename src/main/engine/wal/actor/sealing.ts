@@ -31,7 +31,7 @@ export function seal(state: WriteState): void {
       seq: open.seq,
       epoch: state.session.epoch,
       link,
-      segments: open.records,
+      segments: open.segments(),
     });
   } catch (error) {
     for (const waiter of open.waiters) waiter.reject(error);

@@ -6,7 +6,7 @@
  */
 import { crc32c } from '@node-rs/crc32';
 import { EntryTooLargeError, UnencodableBatchError } from '../errors';
-import { isSeq, MAX_POSITION, POSITION_BITS, type Seq } from '../ids';
+import { isSeq, MAX_POSITION, POSITION_BITS, type EntryId, type Seq } from '../ids';
 import { isRegionId, type RegionId } from '../region-id';
 import {
   FOOTER_COUNT_SIZE,
@@ -29,7 +29,9 @@ import {
   type ObjectIdentity,
   type ObjectLink,
   type ObjectTrailer,
+  type PositionRun,
   type SegmentIndex,
+  type SegmentInput,
   type SegmentRecord,
 } from './layout';
 
@@ -37,11 +39,17 @@ const U64_LIMIT = 1n << 64n;
 /** A record's length field is a u32. */
 export const MAX_RECORD_BYTES = 0xffff_ffff;
 
-interface PlannedSegment {
+interface PlannedFields {
   readonly regionId: RegionId;
-  readonly records: readonly SegmentRecord[];
+  readonly firstId: EntryId;
+  readonly lastId: EntryId;
+  readonly entries: number;
   readonly length: number;
 }
+
+/** A segment checked and measured, ready to write: its records, or a run of positions. */
+type PlannedSegment = PlannedFields &
+  ({ readonly records: readonly SegmentRecord[] } | { readonly run: PositionRun });
 
 function isU64(value: bigint): boolean {
   return value >= 0n && value < U64_LIMIT;
@@ -69,28 +77,45 @@ function isInIdOrder(records: readonly SegmentRecord[]): boolean {
   return true;
 }
 
+function isRun(input: SegmentInput): input is PositionRun {
+  return !Array.isArray(input);
+}
+
+function entriesOf(input: SegmentInput): number {
+  return isRun(input) ? input.payloads.length : input.length;
+}
+
+/** The ids of `seq`'s positions, first and last. */
+function idRangeOf(seq: Seq): { readonly first: EntryId; readonly last: EntryId } {
+  return { first: (seq << POSITION_BITS) + 1n, last: (seq << POSITION_BITS) + MAX_POSITION };
+}
+
+/** Record bytes of `payload`, after checking that its length fits the record's u32 field. */
+function recordLength(regionId: RegionId, payload: Uint8Array): number {
+  if (payload.length > MAX_RECORD_BYTES)
+    throw new EntryTooLargeError(regionId, payload.length, MAX_RECORD_BYTES);
+  return RECORD_HEADER_SIZE + payload.length;
+}
+
 /**
  * One region's records in id order, after checking that each id belongs to this object. The
- * open batch hands its records already in order, so they are used as given (no copy); the
- * checks compare against the sequence's id range instead of splitting each id, because every
- * bigint shift or mask allocates and this loop runs once per entry.
+ * records are used as given when already in order (no copy); the checks compare against the
+ * sequence's id range instead of splitting each id, because every bigint shift or mask
+ * allocates and this loop runs once per entry.
  */
-function planSegment(
+function planRecords(
   seq: Seq,
   regionId: RegionId,
   given: readonly SegmentRecord[],
 ): PlannedSegment {
-  if (!isRegionId(regionId))
-    throw new UnencodableBatchError(seq, `region id ${regionId} is not a u64`);
   const records = isInIdOrder(given)
     ? given
     : [...given].sort((a, b) => compareBigints(a.id, b.id));
-  const firstOfSeq = (seq << POSITION_BITS) + 1n;
-  const lastOfSeq = (seq << POSITION_BITS) + MAX_POSITION;
+  const range = idRangeOf(seq);
   let previous = -1n;
   let length = 0;
   for (const record of records) {
-    if (record.id < firstOfSeq || record.id > lastOfSeq) {
+    if (record.id < range.first || record.id > range.last) {
       throw new UnencodableBatchError(
         seq,
         `entry id ${record.id} is not a position of sequence ${seq}`,
@@ -98,19 +123,40 @@ function planSegment(
     }
     if (record.id === previous)
       throw new UnencodableBatchError(seq, `entry id ${record.id} appears twice`);
-    if (record.bytes.length > MAX_RECORD_BYTES)
-      throw new EntryTooLargeError(regionId, record.bytes.length, MAX_RECORD_BYTES);
     previous = record.id;
-    length += RECORD_HEADER_SIZE + record.bytes.length;
+    length += recordLength(regionId, record.bytes);
   }
-  return { regionId, records, length };
+  const firstId = records[0]!.id;
+  const lastId = records[records.length - 1]!.id;
+  return { regionId, firstId, lastId, entries: records.length, length, records };
+}
+
+/** A run of positions: its first and last ids must both be positions of `seq`. */
+function planRun(seq: Seq, regionId: RegionId, run: PositionRun): PlannedSegment {
+  const range = idRangeOf(seq);
+  const lastId = run.firstId + BigInt(run.payloads.length - 1);
+  if (run.firstId < range.first || lastId > range.last) {
+    throw new UnencodableBatchError(
+      seq,
+      `entry ids ${run.firstId}..${lastId} are not positions of sequence ${seq}`,
+    );
+  }
+  let length = 0;
+  for (const payload of run.payloads) length += recordLength(regionId, payload);
+  return { regionId, firstId: run.firstId, lastId, entries: run.payloads.length, length, run };
+}
+
+function planSegment(seq: Seq, regionId: RegionId, input: SegmentInput): PlannedSegment {
+  if (!isRegionId(regionId))
+    throw new UnencodableBatchError(seq, `region id ${regionId} is not a u64`);
+  return isRun(input) ? planRun(seq, regionId, input) : planRecords(seq, regionId, input);
 }
 
 function planSegments(batch: ObjectBatch): PlannedSegment[] {
   return [...batch.segments.entries()]
-    .filter(([, records]) => records.length > 0)
+    .filter(([, input]) => entriesOf(input) > 0)
     .sort(([a], [b]) => compareBigints(a, b))
-    .map(([regionId, records]) => planSegment(batch.seq, regionId, records));
+    .map(([regionId, input]) => planSegment(batch.seq, regionId, input));
 }
 
 interface LinkFields {
@@ -136,6 +182,39 @@ function writeHeader(bytes: Uint8Array, view: DataView, batch: ObjectIdentity): 
   view.setUint32(HEADER_AT.crc, crc32c(bytes.subarray(0, HEADER_BODY_SIZE)), true);
 }
 
+function writeRecords(
+  bytes: Uint8Array,
+  view: DataView,
+  at: number,
+  records: readonly SegmentRecord[],
+): void {
+  for (const record of records) {
+    view.setBigUint64(at, record.id, true);
+    view.setUint32(at + 8, record.bytes.length, true);
+    bytes.set(record.bytes, at + RECORD_HEADER_SIZE);
+    at += RECORD_HEADER_SIZE + record.bytes.length;
+  }
+}
+
+/**
+ * A run's ids as two u32 halves: within one sequence the position (the low 20 bits) never
+ * carries into the high half, so each id is the first one's low half plus its index - no
+ * bigint per entry.
+ */
+function writeRun(bytes: Uint8Array, view: DataView, at: number, run: PositionRun): void {
+  const low = Number(run.firstId & 0xffff_ffffn);
+  const high = Number(run.firstId >> 32n);
+  const payloads = run.payloads;
+  for (let i = 0; i < payloads.length; i++) {
+    const payload = payloads[i]!;
+    view.setUint32(at, low + i, true);
+    view.setUint32(at + 4, high, true);
+    view.setUint32(at + 8, payload.length, true);
+    bytes.set(payload, at + RECORD_HEADER_SIZE);
+    at += RECORD_HEADER_SIZE + payload.length;
+  }
+}
+
 /** Writes the records of one segment at `offset` and returns its footer entry. */
 function writeSegment(
   bytes: Uint8Array,
@@ -143,22 +222,13 @@ function writeSegment(
   offset: number,
   segment: PlannedSegment,
 ): SegmentIndex {
-  let at = offset;
-  for (const record of segment.records) {
-    view.setBigUint64(at, record.id, true);
-    view.setUint32(at + 8, record.bytes.length, true);
-    bytes.set(record.bytes, at + RECORD_HEADER_SIZE);
-    at += RECORD_HEADER_SIZE + record.bytes.length;
-  }
-  const first = segment.records[0];
-  const last = segment.records[segment.records.length - 1];
-  if (first === undefined || last === undefined)
-    throw new Error('planned segments are never empty');
+  if ('run' in segment) writeRun(bytes, view, offset, segment.run);
+  else writeRecords(bytes, view, offset, segment.records);
   return {
     regionId: segment.regionId,
-    firstId: first.id,
-    lastId: last.id,
-    entries: segment.records.length,
+    firstId: segment.firstId,
+    lastId: segment.lastId,
+    entries: segment.entries,
     offset,
     length: segment.length,
     segmentCrc: crc32c(bytes.subarray(offset, offset + segment.length)),

@@ -115,9 +115,22 @@ export interface SegmentRecord {
   readonly bytes: Uint8Array;
 }
 
+/**
+ * A region's payloads at consecutive positions of one object, the first at `firstId`: how the
+ * writer admits them. It spares a record and an id per entry, which a saturated writer would
+ * otherwise allocate for every append.
+ */
+export interface PositionRun {
+  readonly firstId: EntryId;
+  readonly payloads: readonly Uint8Array[];
+}
+
+/** One region's entries for the encoder: records in any order, or a run of positions. */
+export type SegmentInput = readonly SegmentRecord[] | PositionRun;
+
 /** What the store hands the encoder: one sealed batch. */
 export interface ObjectBatch extends ObjectIdentity {
-  readonly segments: ReadonlyMap<RegionId, readonly SegmentRecord[]>;
+  readonly segments: ReadonlyMap<RegionId, SegmentInput>;
 }
 
 export interface EncodedObject {
