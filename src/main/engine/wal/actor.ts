@@ -200,7 +200,7 @@ export class WriterActor {
       this.resolveStop = resolve;
     });
     const stoppedError = new StoppedError(this.session.prefix);
-    for (const command of state.commands.splice(0)) command.reject(stoppedError);
+    for (const command of state.commands.takeAll()) command.reject(stoppedError);
     if (state.terminal === null) {
       if (state.config.ackMode === 'durable') stopDurable(state, stoppedError);
       else if (state.open !== null) seal(state);

@@ -57,7 +57,7 @@ export function drainCommands(state: WriteState): void {
   // One clock read for the whole run: appends admitted together are admitted at one time.
   const now = Date.now();
   while (!state.commandBusy && state.terminal === null && !state.halted) {
-    const command: Command | undefined = state.commands[0];
+    const command: Command | undefined = state.commands.first();
     if (command === undefined) return;
     if (command.kind === 'append') {
       if (!tryAdmit(state, command, now)) {

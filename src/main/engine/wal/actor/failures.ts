@@ -74,7 +74,7 @@ export function poison(state: WriteState, error: Error): void {
     state.lost.entries += unpersisted;
     state.lost.batches += unpersistedBatches;
   }
-  for (const command of state.commands.splice(0)) command.reject(error);
+  for (const command of state.commands.takeAll()) command.reject(error);
   const waiters: AppendWaiter[] = [...(state.open?.waiters ?? [])];
   if (state.flushTimer !== null) clearTimeout(state.flushTimer);
   state.open = null;

@@ -121,6 +121,8 @@ export class OpenBatch {
 
   /** Position 1 of this batch's sequence (checked once here, so admission need not). */
   private readonly firstId: EntryId;
+  private recentRegion: RegionId = 0n;
+  private recentPayloads: Uint8Array[] | undefined;
 
   constructor(
     readonly seq: Seq,
@@ -133,7 +135,7 @@ export class OpenBatch {
   fits(entries: readonly WalEntry[]): boolean {
     const sole = soleRegion(entries);
     if (sole !== null)
-      return (this.payloads.get(sole)?.length ?? 0) + entries.length <= MAX_POSITIONS;
+      return (this.existingPayloads(sole)?.length ?? 0) + entries.length <= MAX_POSITIONS;
     for (const [region, count] of countsByRegion(entries)) {
       const used = this.payloads.get(region)?.length ?? 0;
       if (used + count > MAX_POSITIONS) return false;
@@ -173,10 +175,27 @@ export class OpenBatch {
   }
 
   private regionPayloads(region: RegionId): Uint8Array[] {
-    let payloads = this.payloads.get(region);
+    let payloads = this.existingPayloads(region);
     if (payloads === undefined) {
       payloads = [];
       this.payloads.set(region, payloads);
+      this.recentRegion = region;
+      this.recentPayloads = payloads;
+    }
+    return payloads;
+  }
+
+  /**
+   * The region's payloads, the last region looked up answered without the map: appends
+   * come in runs of one region, and a map lookup hashes its bigint key every time.
+   */
+  private existingPayloads(region: RegionId): Uint8Array[] | undefined {
+    if (this.recentPayloads !== undefined && region === this.recentRegion)
+      return this.recentPayloads;
+    const payloads = this.payloads.get(region);
+    if (payloads !== undefined) {
+      this.recentRegion = region;
+      this.recentPayloads = payloads;
     }
     return payloads;
   }

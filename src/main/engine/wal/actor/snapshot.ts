@@ -76,7 +76,7 @@ export function snapshotOf(state: WriteState): WriterStateSnapshot {
         elapsedMs: now - (b.createStartedAt ?? now),
       })),
     orphanCreatesInFlight: state.orphanCreates,
-    heldAppends: state.commands.filter((c) => c.kind === 'append').length,
+    heldAppends: state.commands.count((c) => c.kind === 'append'),
     indexedTip: session.catalog.tip(),
     nextSeq: state.nextSeq,
     certified: state.certified,

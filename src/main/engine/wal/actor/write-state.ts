@@ -14,6 +14,7 @@ import { createWalMetrics, type WalMetrics } from '../metrics';
 import { START_GAP } from '../recovery/start-sequence';
 import type { RegionId } from '../region-id';
 import type { TailHint, WriterSession, ControlState } from '../session';
+import { CommandQueue } from './command-queue';
 import { GapReopener } from './gap-reopen';
 import type { AppendWaiter, OpenBatch } from './open-batch';
 import { Pipeline } from './pipeline';
@@ -93,7 +94,7 @@ export class WriteState {
   orphanCreates = 0;
   /** Batches whose create is running (orphans are counted apart). */
   readonly inFlight = new Set<SealedBatch>();
-  readonly commands: Command[] = [];
+  readonly commands = new CommandQueue();
   commandBusy = false;
   round: FenceRound | null = null;
   /**
