@@ -40,6 +40,8 @@ export type { WriterActorOptions } from './actor/write-state';
 export type { StopReport } from './actor/stop';
 export type { CreateInFlight, WriterStateSnapshot } from './actor/snapshot';
 
+const NO_ENTRIES: readonly WalEntry[] = Object.freeze([]);
+
 export class WriterActor {
   readonly metrics: WalMetrics;
   private readonly writeState: WriteState;
@@ -51,6 +53,8 @@ export class WriterActor {
   private admissionQueued = false;
   /** When the first append of that burst arrived: every append of it counts from here. */
   private burstArrivedAt = 0;
+  /** The entries of the append whose promise is being made (see `queueArriving`). */
+  private arrivingEntries: readonly WalEntry[] = NO_ENTRIES;
   private stopResult: Promise<StopReport> | null = null;
   private resolveStop: ((report: StopReport) => void) | null = null;
   private readonly listeners = new Set<(state: WriterStateSnapshot) => void>();
@@ -74,11 +78,24 @@ export class WriterActor {
     this.checkUsable();
     checkAppendFitsAnObject(entries, this.largestEntry);
     if (entries.length === 0) return Promise.resolve({ lastEntryIds: new Map() });
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.queueAdmission();
-      this.writeState.commands.push(appendCommand(entries, this.burstArrivedAt, resolve, reject));
-    });
+    this.arrivingEntries = entries;
+    return new Promise<AppendResult>(this.queueArriving);
   }
+
+  /**
+   * The executor of every append's promise, made once: the Promise constructor runs it at
+   * once, so `arrivingEntries` is the append's own, and no closure is made per append.
+   */
+  private readonly queueArriving = (
+    resolve: (result: AppendResult) => void,
+    reject: (error: unknown) => void,
+  ): void => {
+    this.queueAdmission();
+    this.writeState.commands.push(
+      appendCommand(this.arrivingEntries, this.burstArrivedAt, resolve, reject),
+    );
+    this.arrivingEntries = NO_ENTRIES;
+  };
 
   /**
    * Appends come in bursts: a commit acknowledges a batch's worth at once, and their callers'
