@@ -167,18 +167,29 @@ export async function closedLoop(
   };
 }
 
-/** `appenders` closed-loop appenders of one 1 KiB entry each on `store`'s bench region. */
+/**
+ * `appenders` closed-loop appenders on `store`'s bench region, each appending
+ * `entriesPerAppend` 1 KiB entries per call (one, unless a figure says otherwise).
+ */
 export function appendLoop(
   store: ObjectStoreLogStore,
   appenders: number,
   window: LoopWindow,
+  entriesPerAppend = 1,
 ): Promise<LoopCount> {
   const provider = providerOf(store);
   // Locals: under tsx each read of an imported binding is a getter call, once per append.
   const payload = PAYLOAD;
   const region = BENCH_REGION;
-  return closedLoop(appenders, window, ENTRY_BYTES, () =>
-    store.appendBatch([store.entry(payload, 0n, region, provider)]),
+  if (entriesPerAppend === 1) {
+    return closedLoop(appenders, window, ENTRY_BYTES, () =>
+      store.appendBatch([store.entry(payload, 0n, region, provider)]),
+    );
+  }
+  return closedLoop(appenders, window, ENTRY_BYTES * entriesPerAppend, () =>
+    store.appendBatch(
+      Array.from({ length: entriesPerAppend }, () => store.entry(payload, 0n, region, provider)),
+    ),
   );
 }
 
