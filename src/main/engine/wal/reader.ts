@@ -27,6 +27,7 @@ import {
 import type { EntryId } from './ids';
 import type { WalMetrics } from './metrics';
 import type { Provider } from './provider';
+import type { RegionId } from './region-id';
 
 /** Objects fetched ahead of the one being yielded. */
 export const READ_AHEAD = 4;
@@ -224,36 +225,57 @@ export async function* readRegionBatches(
 }
 
 /**
- * The per-entry face of `readRegionBatches`: entries are handed out of the current batch
- * without an async generator step each (the protocol's promise per `next` is all that is left),
- * and an obsolete call made while reading hides the ids it covers at once, as before.
+ * The per-entry face of `readRegionBatches`. An entry already decoded is handed out without
+ * entering an async function (a resolved promise is all the protocol asks for), and the
+ * watermark is looked up again only when the catalog says one moved - so an obsolete call made
+ * while reading still hides the ids it covers at once, as before, at no cost per entry.
  */
 class EntryStream implements AsyncIterator<WalEntry> {
   private batch: readonly WalEntry[] = [];
   private at = 0;
+  private watermark: EntryId = 0n;
+  private watermarkVersion = -1;
 
   constructor(
     private readonly batches: AsyncIterator<readonly WalEntry[]>,
-    private readonly watermark: () => EntryId,
+    private readonly catalog: ObjectCatalog,
+    private readonly region: RegionId,
   ) {}
 
-  async next(): Promise<IteratorResult<WalEntry>> {
-    for (;;) {
-      while (this.at < this.batch.length) {
-        const entry = this.batch[this.at++]!;
-        if (entry.id > this.watermark()) return { value: entry, done: false };
-      }
-      const next = await this.batches.next();
-      if (next.done === true) return { value: undefined, done: true };
-      this.batch = next.value;
-      this.at = 0;
-    }
+  next(): Promise<IteratorResult<WalEntry>> {
+    const entry = this.nextInBatch();
+    return entry === undefined ? this.nextBatch() : Promise.resolve({ value: entry, done: false });
   }
 
   async return(): Promise<IteratorResult<WalEntry>> {
     this.batch = [];
     await this.batches.return?.();
     return { value: undefined, done: true };
+  }
+
+  /** The next visible entry of the current batch, or undefined once it is spent. */
+  private nextInBatch(): WalEntry | undefined {
+    const { batch } = this;
+    if (this.catalog.watermarkVersion !== this.watermarkVersion) {
+      this.watermarkVersion = this.catalog.watermarkVersion;
+      this.watermark = this.catalog.watermark(this.region);
+    }
+    while (this.at < batch.length) {
+      const entry = batch[this.at++]!;
+      if (entry.id > this.watermark) return entry;
+    }
+    return undefined;
+  }
+
+  private async nextBatch(): Promise<IteratorResult<WalEntry>> {
+    for (;;) {
+      const next = await this.batches.next();
+      if (next.done === true) return { value: undefined, done: true };
+      this.batch = next.value;
+      this.at = 0;
+      const entry = this.nextInBatch();
+      if (entry !== undefined) return { value: entry, done: false };
+    }
   }
 }
 
@@ -265,8 +287,10 @@ export function readRegion(
 ): AsyncIterable<WalEntry> {
   return {
     [Symbol.asyncIterator]: () =>
-      new EntryStream(readRegionBatches(context, provider, fromId)[Symbol.asyncIterator](), () =>
-        context.catalog.watermark(provider.regionId),
+      new EntryStream(
+        readRegionBatches(context, provider, fromId)[Symbol.asyncIterator](),
+        context.catalog,
+        provider.regionId,
       ),
   };
 }
