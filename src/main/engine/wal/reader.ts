@@ -1,13 +1,14 @@
 /**
  * Reading one region (wal.md, "Reading"): the region's entries with id >= fromId, in order,
  * hiding ids at or below its watermark. Only the region's segment of each object is fetched
- * (a range read located by the catalog), a few objects ahead, yielded in order: one batch per
- * segment (`readRegionBatches`, one async step per segment; entries are views into the fetched
- * bytes), which the per-entry stream (`readRegion`) wraps without an async step per entry. The header is
- * checked on an object's first read; a segment that fails its checks is fetched once more,
- * then becomes a hole (`skip`) or fails the read (`fail`). An object collected meanwhile is
- * skipped when its ids are below the watermark, else `ObjectGone`. It never writes storage
- * and changes the catalog only to record holes.
+ * (a range read located by the catalog), a few objects ahead (`READ_AHEAD` fetches in flight),
+ * yielded in order: one batch per segment (`readRegionBatches`, one async step per segment;
+ * entries are views into the fetched bytes), which the per-entry stream (`readRegion`) wraps
+ * without an async function call per entry. The header is checked on an object's first read;
+ * a segment that fails its checks is fetched once more, then becomes a hole (`skip`) or fails
+ * the read (`fail`). An object collected meanwhile is skipped when its ids are below the
+ * watermark, else `ObjectGone`. It never writes storage and changes the catalog only to
+ * record holes.
  */
 import { isStorageError } from '../objectio/errors';
 import type { ObjectIo } from '../objectio/object-io';
@@ -27,10 +28,13 @@ import {
 import type { EntryId } from './ids';
 import type { WalMetrics } from './metrics';
 import type { Provider } from './provider';
+import { ReadAhead } from './read-ahead';
 import type { RegionId } from './region-id';
 
-/** Objects fetched ahead of the one being yielded. */
+/** Segment fetches a region read keeps in flight (the replay figure's baseline uses as many). */
 export const READ_AHEAD = 4;
+/** Segments fetched or being fetched that a read holds before its consumer takes them. */
+const READ_AHEAD_HELD = 2 * READ_AHEAD;
 
 /**
  * How one object format's segments are read. Cairn's recovery never reads an object's header,
@@ -195,22 +199,23 @@ export async function* readRegionBatches(
   const region = provider.regionId;
   const make: MakeEntry = (id, data) => ({ provider, regionId: region, id, data });
   const started = performance.now();
-  const ahead: Promise<Fetched>[] = [];
   let cursor = fromId < 1n ? 1n : fromId;
-  const fill = (): void => {
-    while (ahead.length < READ_AHEAD) {
+  const nextLocation = (): SegmentLocation | undefined => {
+    for (;;) {
       const [location] = context.catalog.objectsForRegion(region, cursor, 1);
-      if (location === undefined) return;
+      if (location === undefined) return undefined;
       cursor = location.lastId + 1n;
-      if (location.lastId <= context.catalog.watermark(region)) continue;
-      ahead.push(fetchSegment(context, location, make));
+      if (location.lastId > context.catalog.watermark(region)) return location;
     }
   };
+  const ahead = new ReadAhead(
+    { inFlight: READ_AHEAD, held: READ_AHEAD_HELD },
+    nextLocation,
+    (location: SegmentLocation) => fetchSegment(context, location, make),
+  );
   try {
-    fill();
-    for (let next = ahead.shift(); next !== undefined; next = ahead.shift()) {
+    for (let next = ahead.take(); next !== undefined; next = ahead.take()) {
       const fetched = await next;
-      fill();
       if ('error' in fetched) {
         await judgeFailure(context, fetched);
         continue;
@@ -220,6 +225,7 @@ export async function* readRegionBatches(
       if (batch.length > 0) yield batch;
     }
   } finally {
+    ahead.close();
     context.metrics.readSeconds.observe((performance.now() - started) / 1000);
   }
 }
