@@ -162,6 +162,7 @@ export class ObjectCatalog {
   private regionOrdinals = new Map<RegionId, number>();
   private regionStates: RegionState[] = [];
   private byteCount = 0;
+  private watermarkChanges = 0;
 
   constructor(readonly prefix: string) {}
 
@@ -221,6 +222,7 @@ export class ObjectCatalog {
     this.regionOrdinals = recovered.regionOrdinals;
     this.regionStates = recovered.regionStates;
     this.byteCount = recovered.byteCount;
+    this.watermarkChanges += 1;
     for (const hole of holes) this.recordHole(hole);
   }
 
@@ -254,10 +256,21 @@ export class ObjectCatalog {
     return this.regionState(region)?.watermark ?? NO_ENTRY;
   }
 
+  /**
+   * Moves whenever any watermark may have changed (a raise, an adopt), so a reader that hides
+   * ids per entry looks a watermark up again only then, not once per entry.
+   */
+  get watermarkVersion(): number {
+    return this.watermarkChanges;
+  }
+
   /** Raises the region's watermark to `id` (never lowers it); returns the watermark now in force. */
   raiseWatermark(region: RegionId, id: EntryId): EntryId {
     const state = this.stateAt(this.ordinalOf(region));
-    if (id > state.watermark) state.watermark = id;
+    if (id > state.watermark) {
+      state.watermark = id;
+      this.watermarkChanges += 1;
+    }
     return state.watermark;
   }
 

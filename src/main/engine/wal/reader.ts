@@ -1,13 +1,14 @@
 /**
  * Reading one region (wal.md, "Reading"): the region's entries with id >= fromId, in order,
  * hiding ids at or below its watermark. Only the region's segment of each object is fetched
- * (a range read located by the catalog), a few objects ahead, yielded in order: one batch per
- * segment (`readRegionBatches`, one async step per segment; entries are views into the fetched
- * bytes), which the per-entry stream (`readRegion`) wraps without an async step per entry. The header is
- * checked on an object's first read; a segment that fails its checks is fetched once more,
- * then becomes a hole (`skip`) or fails the read (`fail`). An object collected meanwhile is
- * skipped when its ids are below the watermark, else `ObjectGone`. It never writes storage
- * and changes the catalog only to record holes.
+ * (a range read located by the catalog), a few objects ahead (`READ_AHEAD` fetches in flight),
+ * yielded in order: one batch per segment (`readRegionBatches`, one async step per segment;
+ * entries are views into the fetched bytes), which the per-entry stream (`readRegion`) wraps
+ * without an async function call per entry. The header is checked on an object's first read;
+ * a segment that fails its checks is fetched once more, then becomes a hole (`skip`) or fails
+ * the read (`fail`). An object collected meanwhile is skipped when its ids are below the
+ * watermark, else `ObjectGone`. It never writes storage and changes the catalog only to
+ * record holes.
  */
 import { isStorageError } from '../objectio/errors';
 import type { ObjectIo } from '../objectio/object-io';
@@ -27,9 +28,13 @@ import {
 import type { EntryId } from './ids';
 import type { WalMetrics } from './metrics';
 import type { Provider } from './provider';
+import { ReadAhead } from './read-ahead';
+import type { RegionId } from './region-id';
 
-/** Objects fetched ahead of the one being yielded. */
+/** Segment fetches a region read keeps in flight (the replay figure's baseline uses as many). */
 export const READ_AHEAD = 4;
+/** Segments fetched or being fetched that a read holds before its consumer takes them. */
+const READ_AHEAD_HELD = 2 * READ_AHEAD;
 
 /**
  * How one object format's segments are read. Cairn's recovery never reads an object's header,
@@ -194,22 +199,23 @@ export async function* readRegionBatches(
   const region = provider.regionId;
   const make: MakeEntry = (id, data) => ({ provider, regionId: region, id, data });
   const started = performance.now();
-  const ahead: Promise<Fetched>[] = [];
   let cursor = fromId < 1n ? 1n : fromId;
-  const fill = (): void => {
-    while (ahead.length < READ_AHEAD) {
+  const nextLocation = (): SegmentLocation | undefined => {
+    for (;;) {
       const [location] = context.catalog.objectsForRegion(region, cursor, 1);
-      if (location === undefined) return;
+      if (location === undefined) return undefined;
       cursor = location.lastId + 1n;
-      if (location.lastId <= context.catalog.watermark(region)) continue;
-      ahead.push(fetchSegment(context, location, make));
+      if (location.lastId > context.catalog.watermark(region)) return location;
     }
   };
+  const ahead = new ReadAhead(
+    { inFlight: READ_AHEAD, held: READ_AHEAD_HELD },
+    nextLocation,
+    (location: SegmentLocation) => fetchSegment(context, location, make),
+  );
   try {
-    fill();
-    for (let next = ahead.shift(); next !== undefined; next = ahead.shift()) {
+    for (let next = ahead.take(); next !== undefined; next = ahead.take()) {
       const fetched = await next;
-      fill();
       if ('error' in fetched) {
         await judgeFailure(context, fetched);
         continue;
@@ -219,41 +225,63 @@ export async function* readRegionBatches(
       if (batch.length > 0) yield batch;
     }
   } finally {
+    ahead.close();
     context.metrics.readSeconds.observe((performance.now() - started) / 1000);
   }
 }
 
 /**
- * The per-entry face of `readRegionBatches`: entries are handed out of the current batch
- * without an async generator step each (the protocol's promise per `next` is all that is left),
- * and an obsolete call made while reading hides the ids it covers at once, as before.
+ * The per-entry face of `readRegionBatches`. An entry already decoded is handed out without
+ * entering an async function (a resolved promise is all the protocol asks for), and the
+ * watermark is looked up again only when the catalog says one moved - so an obsolete call made
+ * while reading still hides the ids it covers at once, as before, at no cost per entry.
  */
 class EntryStream implements AsyncIterator<WalEntry> {
   private batch: readonly WalEntry[] = [];
   private at = 0;
+  private watermark: EntryId = 0n;
+  private watermarkVersion = -1;
 
   constructor(
     private readonly batches: AsyncIterator<readonly WalEntry[]>,
-    private readonly watermark: () => EntryId,
+    private readonly catalog: ObjectCatalog,
+    private readonly region: RegionId,
   ) {}
 
-  async next(): Promise<IteratorResult<WalEntry>> {
-    for (;;) {
-      while (this.at < this.batch.length) {
-        const entry = this.batch[this.at++]!;
-        if (entry.id > this.watermark()) return { value: entry, done: false };
-      }
-      const next = await this.batches.next();
-      if (next.done === true) return { value: undefined, done: true };
-      this.batch = next.value;
-      this.at = 0;
-    }
+  next(): Promise<IteratorResult<WalEntry>> {
+    const entry = this.nextInBatch();
+    return entry === undefined ? this.nextBatch() : Promise.resolve({ value: entry, done: false });
   }
 
   async return(): Promise<IteratorResult<WalEntry>> {
     this.batch = [];
     await this.batches.return?.();
     return { value: undefined, done: true };
+  }
+
+  /** The next visible entry of the current batch, or undefined once it is spent. */
+  private nextInBatch(): WalEntry | undefined {
+    const { batch } = this;
+    if (this.catalog.watermarkVersion !== this.watermarkVersion) {
+      this.watermarkVersion = this.catalog.watermarkVersion;
+      this.watermark = this.catalog.watermark(this.region);
+    }
+    while (this.at < batch.length) {
+      const entry = batch[this.at++]!;
+      if (entry.id > this.watermark) return entry;
+    }
+    return undefined;
+  }
+
+  private async nextBatch(): Promise<IteratorResult<WalEntry>> {
+    for (;;) {
+      const next = await this.batches.next();
+      if (next.done === true) return { value: undefined, done: true };
+      this.batch = next.value;
+      this.at = 0;
+      const entry = this.nextInBatch();
+      if (entry !== undefined) return { value: entry, done: false };
+    }
   }
 }
 
@@ -265,8 +293,10 @@ export function readRegion(
 ): AsyncIterable<WalEntry> {
   return {
     [Symbol.asyncIterator]: () =>
-      new EntryStream(readRegionBatches(context, provider, fromId)[Symbol.asyncIterator](), () =>
-        context.catalog.watermark(provider.regionId),
+      new EntryStream(
+        readRegionBatches(context, provider, fromId)[Symbol.asyncIterator](),
+        context.catalog,
+        provider.regionId,
       ),
   };
 }

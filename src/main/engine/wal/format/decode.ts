@@ -294,11 +294,27 @@ export function checkHeaderForRead(
   }
 }
 
+type SegmentCheck = 'segment-length' | 'segment-crc' | 'segment-framing';
+
+function segmentFailure(
+  key: string,
+  index: SegmentIndex,
+  check: SegmentCheck,
+  detail = '',
+): CorruptSegmentError {
+  return new CorruptSegmentError(key, index.regionId, check, detail);
+}
+
+/** Read once per call: under a CommonJS transform every use of an import is a getter call. */
+const RECORD_HEADER = RECORD_HEADER_SIZE;
+
 /**
  * The records of one segment, from exactly its bytes: `segment-length`, `segment-crc`, then the
  * framing (`segment-framing`): records fill the segment exactly, ids ascend strictly from the
  * index's `firstId` to its `lastId`, `entries` of them. Each record becomes `make(id, data)`,
  * `data` a view into `bytes` (no copy), so a reader builds its own value in the same pass.
+ * Replay runs this once per entry: the loop allocates only the id, the view and `make`'s value
+ * (a view made on the buffer directly, since `subarray` costs a species lookup each time).
  */
 export function decodeSegmentInto<T>(
   bytes: Uint8Array,
@@ -306,39 +322,44 @@ export function decodeSegmentInto<T>(
   key: string,
   make: (id: EntryId, data: Uint8Array) => T,
 ): T[] {
-  const fail = (
-    check: 'segment-length' | 'segment-crc' | 'segment-framing',
-    detail = '',
-  ): never => {
-    throw new CorruptSegmentError(key, index.regionId, check, detail);
-  };
-  if (bytes.length !== index.length)
-    fail('segment-length', `${bytes.length} bytes, the footer says ${index.length}`);
-  if (crc32c(bytes) !== index.segmentCrc) fail('segment-crc');
+  const end = bytes.length;
+  if (end !== index.length)
+    throw segmentFailure(
+      key,
+      index,
+      'segment-length',
+      `${end} bytes, the footer says ${index.length}`,
+    );
+  if (crc32c(bytes) !== index.segmentCrc) throw segmentFailure(key, index, 'segment-crc');
   const view = viewOf(bytes);
+  const buffer = bytes.buffer;
+  const base = bytes.byteOffset;
+  const lastId = index.lastId;
   const records: T[] = [];
   let at = 0;
-  let first: EntryId | null = null;
   let previous = index.firstId - 1n;
-  while (at < bytes.length) {
-    if (at + RECORD_HEADER_SIZE > bytes.length)
-      fail('segment-framing', `a record header cut at ${at}`);
+  while (at < end) {
+    if (at + RECORD_HEADER > end)
+      throw segmentFailure(key, index, 'segment-framing', `a record header cut at ${at}`);
     const id = view.getBigUint64(at, true);
     const length = view.getUint32(at + 8, true);
-    const start = at + RECORD_HEADER_SIZE;
-    if (start + length > bytes.length)
-      fail('segment-framing', `record ${id} runs past the segment`);
-    if (id <= previous || id > index.lastId)
-      fail('segment-framing', `record ${id} out of order or range`);
-    records.push(make(id, bytes.subarray(start, start + length)));
-    first ??= id;
+    const start = at + RECORD_HEADER;
+    if (start + length > end)
+      throw segmentFailure(key, index, 'segment-framing', `record ${id} runs past the segment`);
+    if (id <= previous || id > lastId)
+      throw segmentFailure(key, index, 'segment-framing', `record ${id} out of order or range`);
+    records.push(make(id, new Uint8Array(buffer, base + start, length)));
     previous = id;
     at = start + length;
   }
-  if (records.length !== index.entries || first !== index.firstId || previous !== index.lastId) {
-    fail(
+  // The first record sits at offset 0: its id is read again once rather than kept per record.
+  const firstRecordId = records.length === 0 ? null : view.getBigUint64(0, true);
+  if (records.length !== index.entries || firstRecordId !== index.firstId || previous !== lastId) {
+    throw segmentFailure(
+      key,
+      index,
       'segment-framing',
-      `${records.length} records, the footer says ${index.entries} from ${index.firstId} to ${index.lastId}`,
+      `${records.length} records, the footer says ${index.entries} from ${index.firstId} to ${lastId}`,
     );
   }
   return records;
