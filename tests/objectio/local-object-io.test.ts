@@ -4,7 +4,7 @@
  * safely on one root, and its listing walk pages exactly like the in-memory S3 model.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEMP_DIR, LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
+import { LocalReadThread } from '../../src/main/engine/objectio/local-read-thread';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
 import type { ListOptions, ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { allPages, bytesOf, createAll, storageFailure } from './object-io-contract';
@@ -73,6 +74,7 @@ describe('LocalObjectIo', () => {
       for (const call of [
         io.putIfAbsent(key, bytesOf('x')),
         io.get(key),
+        io.readTail(key, 64, 10),
         io.head(key),
         io.delete(key),
       ]) {
@@ -108,7 +110,116 @@ describe('LocalObjectIo', () => {
     expect(await keysOf(io, '')).toEqual(['s/real']);
     expect(await keysOf(io, 's/', { delimiter: '/' })).toEqual(['s/real']);
     await storageFailure(io.get('s/linked-file'), 'NotFound', 's/linked-file');
+    await storageFailure(io.readTail('s/linked-file', 64, 17), 'NotFound', 's/linked-file');
     await storageFailure(io.head('s/linked-file'), 'NotFound', 's/linked-file');
+  });
+
+  it('reads a tail from the listed size, and reads a file changed since the listing as it is now', async () => {
+    const root = await freshRoot();
+    const io = new LocalObjectIo(root);
+    const body = 'x'.repeat(100_000) + 'THE-END';
+    await io.putIfAbsent('t/big', bytesOf(body));
+    const [page] = await allPages(io, 't/');
+    const listed = page!.objects[0]!;
+    const tail = await io.readTail('t/big', 64 * 1024, listed.size);
+    expect({ size: tail.size, length: tail.bytes.length }).toEqual({
+      size: body.length,
+      length: 64 * 1024,
+    });
+    expect(Buffer.from(tail.bytes).toString().endsWith('THE-END')).toBe(true);
+    // Only another program can change a file in place (objects are immutable here): the read
+    // must still give the file's last bytes and its size now, never the listed size.
+    await appendFile(path.join(root, 't/big'), '+MORE');
+    const grown = await io.readTail('t/big', 16, listed.size);
+    expect({ text: Buffer.from(grown.bytes).toString(), size: grown.size }).toEqual({
+      text: 'x'.repeat(4) + 'THE-END+MORE',
+      size: body.length + 5,
+    });
+    await writeFile(path.join(root, 't/big'), 'short');
+    const shrunk = await io.readTail('t/big', 16, listed.size);
+    expect({ text: Buffer.from(shrunk.bytes).toString(), size: shrunk.size }).toEqual({
+      text: 'short',
+      size: 5,
+    });
+  });
+
+  it('answers a tail read of a folder of objects with NotFound', async () => {
+    const io = new LocalObjectIo(await freshRoot());
+    await io.putIfAbsent('d/inner/k', bytesOf('x'));
+    await storageFailure(io.readTail('d/inner', 64, 4096), 'NotFound', 'd/inner');
+  });
+
+  describe('tail reads on the tail-read thread', () => {
+    /** A store whose tail reads go to a thread of its own, started by its first read. */
+    async function threaded(root: string): Promise<{ io: LocalObjectIo; thread: LocalReadThread }> {
+      const thread = new LocalReadThread(1);
+      const io = new LocalObjectIo(root, { readThread: thread });
+      await io.putIfAbsent('warm/up', bytesOf('warm'));
+      expect(Buffer.from((await io.readTail('warm/up', 64, 4)).bytes).toString()).toBe('warm');
+      await expect.poll(() => thread.running, { timeout: 10_000 }).toBe(true);
+      return { io, thread };
+    }
+
+    it('reads each object its own tail, many at once, as the pool does', async () => {
+      const root = await freshRoot();
+      const { io, thread } = await threaded(root);
+      const keys = Array.from({ length: 100 }, (_, i) => `m/${String(i).padStart(3, '0')}`);
+      await createAll(io, keys);
+      const big = 'y'.repeat(70_000) + 'TAIL';
+      await io.putIfAbsent('m/big', bytesOf(big));
+      const before = thread.answered;
+      const tails = await Promise.all(keys.map((key) => io.readTail(key, 2, key.length)));
+      expect(thread.answered - before).toBe(keys.length);
+      expect(tails.map((tail) => [Buffer.from(tail.bytes).toString(), tail.size])).toEqual(
+        keys.map((key) => [key.slice(-2), key.length]),
+      );
+      const bigTail = await io.readTail('m/big', 64 * 1024, big.length);
+      expect({ length: bigTail.bytes.length, size: bigTail.size }).toEqual({
+        length: 64 * 1024,
+        size: big.length,
+      });
+      expect(Buffer.from(bigTail.bytes).toString().endsWith('TAIL')).toBe(true);
+      expect(thread.running).toBe(true);
+      await thread.stop();
+    });
+
+    it('answers what it cannot read exactly as the pool does: gone, a folder, a symlink, a changed file', async () => {
+      const root = await freshRoot();
+      const outside = await freshRoot();
+      await writeFile(path.join(outside, 'secret'), 'outside the store');
+      const { io, thread } = await threaded(root);
+      await io.putIfAbsent('e/inner/k', bytesOf('x'));
+      await io.putIfAbsent('e/changed', bytesOf('0123456789'));
+      await symlink(path.join(outside, 'secret'), path.join(root, 'e', 'linked'));
+      await storageFailure(io.readTail('e/absent', 64, 10), 'NotFound', 'e/absent');
+      await storageFailure(io.readTail('e/inner', 64, 4096), 'NotFound', 'e/inner');
+      await storageFailure(io.readTail('e/linked', 64, 17), 'NotFound', 'e/linked');
+      await appendFile(path.join(root, 'e/changed'), 'AB');
+      const grown = await io.readTail('e/changed', 4, 10);
+      expect([Buffer.from(grown.bytes).toString(), grown.size]).toEqual(['89AB', 12]);
+      expect(thread.running).toBe(true);
+      await thread.stop();
+    });
+
+    it('stays on the pool when stopped while the thread is still starting', async () => {
+      const thread = new LocalReadThread(1);
+      const io = new LocalObjectIo(await freshRoot(), { readThread: thread });
+      await io.putIfAbsent('s/k', bytesOf('early'));
+      expect(Buffer.from((await io.readTail('s/k', 3, 5)).bytes).toString()).toBe('rly');
+      await thread.stop();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(thread.running).toBe(false);
+      expect(Buffer.from((await io.readTail('s/k', 2, 5)).bytes).toString()).toBe('ly');
+      expect(thread.answered).toBe(0);
+    });
+
+    it('goes back to the pool once the thread is stopped', async () => {
+      const { io, thread } = await threaded(await freshRoot());
+      await io.putIfAbsent('s/k', bytesOf('after'));
+      await thread.stop();
+      expect(thread.running).toBe(false);
+      expect(Buffer.from((await io.readTail('s/k', 3, 5)).bytes).toString()).toBe('ter');
+    });
   });
 
   it('gives an immutable file the same ETag in every instance, call and listing', async () => {

@@ -10,6 +10,7 @@ import { isStorageError, type StorageErrorCode } from '../../src/main/engine/obj
 import { FaultyObjectIo } from '../../src/main/engine/objectio/faulty-object-io';
 import {
   objectsUnder,
+  readTail,
   type ListOptions,
   type ListPage,
   type ObjectIo,
@@ -203,6 +204,49 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         await storageFailure(io.get('nf/absent', { suffix: 4 }), 'NotFound', 'nf/absent');
         await storageFailure(io.head('nf/absent'), 'NotFound', 'nf/absent');
         await storageFailure(io.get('nf'), 'NotFound', 'nf');
+      });
+    });
+
+    describe("tail reads (readTail: the backend's own, else a suffix get)", () => {
+      const text = '0123456789';
+      // [label, suffix, listed size, expected bytes]: a listed size that is no longer the
+      // object's (it changed since the listing) must not change the answer.
+      const cases: ReadonlyArray<[string, number, number, string]> = [
+        ['a suffix of the object', 3, 10, '789'],
+        ['the whole object when the suffix is longer', 50, 10, text],
+        ['the right bytes when the listed size is too small', 3, 7, '789'],
+        ['the right bytes when the listed size is too large', 3, 12, '789'],
+        ['the whole object when a listed size says it is longer than the suffix', 12, 20, text],
+        ['the right bytes when the listed size is zero', 3, 0, '789'],
+      ];
+      for (const [label, suffix, listedSize, expected] of cases) {
+        it(`reads ${label}, with the object's true size`, async () => {
+          const io = await makeIo();
+          await io.putIfAbsent('t/ten', bytesOf(text));
+          const got = await readTail(io, 't/ten', suffix, listedSize);
+          expect({ text: Buffer.from(got.bytes).toString(), size: got.size }).toEqual({
+            text: expected,
+            size: 10,
+          });
+        });
+      }
+
+      it('answers an absent key with NotFound and an empty object with Backend, as get', async () => {
+        const io = await makeIo();
+        await io.putIfAbsent('t/empty', bytesOf(''));
+        await storageFailure(readTail(io, 't/absent', 64, 10), 'NotFound', 't/absent');
+        await storageFailure(readTail(io, 't/empty', 64, 0), 'Backend', 't/empty');
+        await storageFailure(readTail(io, 't/empty', 64, 5), 'Backend', 't/empty');
+      });
+
+      it('reads many objects at once, each its own bytes', async () => {
+        const io = await makeIo();
+        const keys = Array.from({ length: 40 }, (_, i) => `t/many/${String(i).padStart(3, '0')}`);
+        await createAll(io, keys);
+        const tails = await Promise.all(keys.map((key) => readTail(io, key, 2, key.length)));
+        expect(tails.map((tail) => Buffer.from(tail.bytes).toString())).toEqual(
+          keys.map((key) => key.slice(-2)),
+        );
       });
     });
 

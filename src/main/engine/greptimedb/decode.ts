@@ -36,17 +36,21 @@ export function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** A plain loop: recovery checks two magics on every object. */
 export function hasMagic(bytes: Uint8Array, at: number, magic: Uint8Array): boolean {
-  return magic.every((byte, i) => bytes[at + i] === byte);
+  for (let i = 0; i < magic.length; i++) if (bytes[at + i] !== magic[i]) return false;
+  return true;
 }
 
 function corrupt(key: string, check: CorruptObjectCheck, detail = ''): never {
   throw new CorruptObjectError(key, check, detail);
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** A u64 that must be an offset or a length: above 2^53 it cannot be one. */
 function byteCount(value: bigint): number | null {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : null;
+  return value <= MAX_SAFE ? Number(value) : null;
 }
 
 /** True when `bytes` starts with GreptimeDB's header magic (format detection). */
@@ -54,8 +58,15 @@ export function isGtObjectStart(bytes: Uint8Array): boolean {
   return bytes.length >= GT_HEADER_MAGIC_BYTES.length && hasMagic(bytes, 0, GT_HEADER_MAGIC_BYTES);
 }
 
-/** The header from the object's first 54 bytes: magic, version, CRC, link, reclaim boundary. */
-export function decodeGtHeader(bytes: Uint8Array, key: string): GtHeader {
+/**
+ * The header from the object's first 54 bytes: magic, version, CRC, link, reclaim boundary.
+ * `keySeq` is the sequence the key names (null: none), when the caller parsed it already.
+ */
+export function decodeGtHeader(
+  bytes: Uint8Array,
+  key: string,
+  keySeq: bigint | null = seqOfAnyObjectKey(key),
+): GtHeader {
   if (bytes.length < GT_HEADER_SIZE)
     corrupt(key, 'object-size', `${bytes.length} bytes, a header needs ${GT_HEADER_SIZE}`);
   if (!hasMagic(bytes, GT_HEADER_AT.magic, GT_HEADER_MAGIC_BYTES)) corrupt(key, 'header-magic');
@@ -69,7 +80,6 @@ export function decodeGtHeader(bytes: Uint8Array, key: string): GtHeader {
   const predecessorSeq = view.getBigUint64(GT_HEADER_AT.predecessorSeq, false);
   const predecessorEpoch = view.getBigUint64(GT_HEADER_AT.predecessorEpoch, false);
   const reclaimBoundary = view.getBigUint64(GT_HEADER_AT.reclaimBoundary, false);
-  const keySeq = seqOfAnyObjectKey(key);
   if (seq >= SEQ_LIMIT || (keySeq !== null && keySeq !== seq))
     corrupt(key, 'seq-mismatch', `the header says sequence ${seq}`);
   if (predecessorSeq === GT_NO_PREDECESSOR && predecessorEpoch !== 0n)

@@ -8,12 +8,22 @@
  * - listing walks only the directories that can hold keys under the prefix, in key order,
  *   and stops once a page is full; it never shows `.cairn-tmp` and never follows a symlink.
  *
+ * - a tail read from a listed size (`readTail`, recovery's read of every object) skips the
+ *   stat, and a long scan of them runs on a thread of its own (`LocalReadThread`).
+ *
  * Must never overwrite a file, follow a symlink while walking, or hand out a key that does not
  * round-trip. It needs a filesystem where `link()` is atomic (not NFS / SMB / exFAT): the
  * create-if-absent probe runs before a writer opens.
  */
 import { randomUUID } from 'node:crypto';
-import { constants as fsConstants, type BigIntStats, type Dirent } from 'node:fs';
+import {
+  close as closeFd,
+  constants as fsConstants,
+  open as openFd,
+  read as readFd,
+  type BigIntStats,
+  type Dirent,
+} from 'node:fs';
 import { link, lstat, mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveRange } from './byte-range';
@@ -37,7 +47,9 @@ import {
   type ListPage,
   type ObjectIo,
   type ObjectMeta,
+  type TailResult,
 } from './object-io';
+import { LOCAL_READ_FLAGS, LocalReadThread } from './local-read-thread';
 import { compareKeys, listSortedPage } from './sorted-listing';
 
 /** Where temp files live until linked: a top-level name no valid key can start with. */
@@ -49,15 +61,28 @@ const PARENT_IS_OBJECT = 'a parent folder of the key is an object';
 /** Errnos meaning "no object under this key" (a missing file, or a path through a file). */
 const ABSENT_ERRNOS = new Set(['ENOENT', 'ENOTDIR']);
 
+/** The process's tail-read thread, shared by every local store (started on first heavy use). */
+let sharedReadThread: LocalReadThread | null = null;
+
+export interface LocalObjectIoOptions {
+  /** Where tail reads run: the process's shared thread by default; null: libuv's pool only. */
+  readonly readThread?: LocalReadThread | null;
+}
+
 export class LocalObjectIo implements ObjectIo {
   readonly endpoint: string;
   private readonly root: string;
   private readonly tempDir: string;
+  private readonly readThread: LocalReadThread | null;
 
-  constructor(rootDir: string) {
+  constructor(rootDir: string, options: LocalObjectIoOptions = {}) {
     this.root = path.resolve(rootDir);
     this.endpoint = this.root;
     this.tempDir = path.join(this.root, LOCAL_TEMP_DIR);
+    this.readThread =
+      options.readThread === undefined
+        ? (sharedReadThread ??= new LocalReadThread())
+        : options.readThread;
   }
 
   async putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
@@ -91,6 +116,56 @@ export class LocalObjectIo implements ObjectIo {
     } finally {
       await handle.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * `get(key, { suffix })` from the listed size, with no stat: one open, one read of the window
+   * and one byte more, one close. A read ending exactly at the listed size proves the size: a
+   * longer object fills the extra byte, a shorter one reads short. Any other outcome, or a
+   * listed size with no byte to read, takes the full `get` (the object changed since the
+   * listing, or was never readable): its answer and typed errors are the contract. A scan of
+   * many objects reads on the tail-read thread (`LocalReadThread`), a few on libuv's pool.
+   */
+  readTail(key: string, suffix: number, listedSize: number): Promise<TailResult> {
+    if (!(listedSize > 0 && suffix > 0 && suffix <= MAX_GET_BYTES))
+      return this.get(key, { suffix });
+    const problem = keyProblem(key);
+    if (problem !== null) return Promise.reject(this.invalidKey(key, problem));
+    const file = path.join(this.root, key);
+    const start = Math.max(0, listedSize - suffix);
+    const length = listedSize - start;
+    const threaded = this.readThread?.read(file, start, length + 1) ?? null;
+    if (threaded === null) return this.poolTail(key, file, start, length, suffix);
+    return threaded.then((read) => {
+      if (read === null) return this.poolTail(key, file, start, length, suffix);
+      if (read.bytesRead !== length) return this.get(key, { suffix });
+      return { bytes: read.bytes.subarray(0, length), size: listedSize };
+    });
+  }
+
+  /** `readTail` on libuv's pool, with callbacks: no file-handle object, no promise per step. */
+  private poolTail(
+    key: string,
+    file: string,
+    start: number,
+    length: number,
+    suffix: number,
+  ): Promise<TailResult> {
+    return new Promise<TailResult>((resolve, reject) => {
+      openFd(file, LOCAL_READ_FLAGS, (openError, fd) => {
+        if (openError !== null) return reject(this.openError(openError, key));
+        const bytes = new Uint8Array(length + 1);
+        readFd(fd, bytes, 0, length + 1, start, (readError, bytesRead) => {
+          // A failed close changes nothing read (`get` ignores it too).
+          closeFd(fd, () => {
+            if (readError !== null) reject(this.storageError(readError, key));
+            else if (bytesRead === length)
+              resolve({ bytes: bytes.subarray(0, length), size: start + length });
+            else this.get(key, { suffix }).then(resolve, reject);
+          });
+        });
+      });
+    });
   }
 
   async head(key: string): Promise<ObjectMeta> {
@@ -220,12 +295,16 @@ export class LocalObjectIo implements ObjectIo {
 
   private async openObject(key: string, file: string): Promise<FileHandle> {
     try {
-      return await open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+      return await open(file, LOCAL_READ_FLAGS);
     } catch (error) {
-      // ELOOP: the key names a symlink, which this store never creates nor shows.
-      if (isErrno(error) && error.code === 'ELOOP') throw new NotFoundError(key, this.endpoint);
-      throw this.storageError(error, key);
+      throw this.openError(error, key);
     }
+  }
+
+  private openError(error: unknown, key: string): StorageError | Error {
+    // ELOOP: the key names a symlink, which this store never creates nor shows.
+    if (isErrno(error) && error.code === 'ELOOP') return new NotFoundError(key, this.endpoint);
+    return this.storageError(error, key);
   }
 
   /** The object's metadata, or null when no regular file holds the key. */
@@ -327,8 +406,12 @@ export class LocalObjectIo implements ObjectIo {
 
   private pathOf(key: string): string {
     const problem = keyProblem(key);
-    if (problem !== null) throw new BackendError(key, this.endpoint, `invalid key: ${problem}`);
+    if (problem !== null) throw this.invalidKey(key, problem);
     return path.join(this.root, key);
+  }
+
+  private invalidKey(key: string, problem: string): BackendError {
+    return new BackendError(key, this.endpoint, `invalid key: ${problem}`);
   }
 
   private storageError(error: unknown, key: string): StorageError | Error {
@@ -362,12 +445,26 @@ export function keyProblem(key: string): string | null {
   if (key.includes('\0')) return 'contains a NUL byte';
   if (key.startsWith('/')) return "starts with '/'";
   if (key.endsWith('/')) return "ends with '/'";
-  const segments = key.split('/');
-  if (segments.some((segment) => segment === '')) return 'has an empty segment';
-  if (segments.some((segment) => segment === '..' || segment === '.'))
-    return "has a '.' or '..' segment";
-  if (segments[0] === LOCAL_TEMP_DIR) return `is under the reserved folder ${LOCAL_TEMP_DIR}`;
+  // With no '/' at either end, an empty segment is a '//'. Every read and every listed key
+  // comes through here: the segments are walked in place, nothing is allocated.
+  if (key.includes('//')) return 'has an empty segment';
+  for (let from = 0; from < key.length;) {
+    const slash = key.indexOf('/', from);
+    const end = slash < 0 ? key.length : slash;
+    if (isDotSegment(key, from, end - from)) return "has a '.' or '..' segment";
+    from = end + 1;
+  }
+  if (key === LOCAL_TEMP_DIR || key.startsWith(`${LOCAL_TEMP_DIR}/`))
+    return `is under the reserved folder ${LOCAL_TEMP_DIR}`;
   return null;
+}
+
+const DOT = 46;
+
+/** True when `key`'s `length` characters from `at` are '.' or '..'. */
+function isDotSegment(key: string, at: number, length: number): boolean {
+  if (length === 1) return key.charCodeAt(at) === DOT;
+  return length === 2 && key.charCodeAt(at) === DOT && key.charCodeAt(at + 1) === DOT;
 }
 
 /** A listing prefix's folder part (`a/b/`) can only hold keys if it is a valid key plus '/'. */

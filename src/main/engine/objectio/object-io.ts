@@ -21,6 +21,13 @@ export interface GetResult {
   readonly size: number;
 }
 
+/** What a tail read gives: the last bytes of an object and the size of the whole object. */
+export interface TailResult {
+  readonly bytes: Uint8Array;
+  /** The object's size as the read found it (never the listed size taken on trust). */
+  readonly size: number;
+}
+
 export interface ListOptions {
   /** Only keys strictly greater than this one (S3 StartAfter). */
   readonly startAfter?: string;
@@ -52,6 +59,24 @@ export interface ObjectIo {
   list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage>;
   /** Delete `key`; deleting an absent key succeeds. */
   delete(key: string): Promise<void>;
+  /**
+   * Optional: `get(key, { suffix })` less the ETag, for a key a listing just reported with
+   * `listedSize` bytes - what recovery reads of every object. A backend that saves work with
+   * the size implements it (the local directory skips the stat: one open, one read, one
+   * close); its answer and its errors are those of the `get`, an object that changed since
+   * the listing included. Callers go through `readTail`, which falls back to `get`.
+   */
+  readTail?(key: string, suffix: number, listedSize: number): Promise<TailResult>;
+}
+
+/** The last `suffix` bytes of a listed object, and its size: `io.readTail`, else a `get`. */
+export function readTail(
+  io: ObjectIo,
+  key: string,
+  suffix: number,
+  listedSize: number,
+): Promise<TailResult> {
+  return io.readTail !== undefined ? io.readTail(key, suffix, listedSize) : io.get(key, { suffix });
 }
 
 export const MAX_LIST_PAGE = 1000;

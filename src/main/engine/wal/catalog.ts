@@ -66,6 +66,11 @@ export interface RegionSummary {
 const idOf = (seq: number, position: number): EntryId =>
   (BigInt(seq) << POSITION_BITS) | BigInt(position);
 
+/** True when `id` is an entry position (not 0) of the object `seq`. */
+function isPositionOf(id: EntryId, seq: Seq): boolean {
+  return seqOf(id) === seq && positionOf(id) >= 1n;
+}
+
 /** One region: its segments in sequence order, and what the store tracks about it. */
 class RegionState {
   readonly seq = doubles();
@@ -345,48 +350,58 @@ export class ObjectCatalog {
     return { objects: n, bytes };
   }
 
+  /**
+   * Every rule `index` enforces, in order. Recovery indexes every object of a chain through
+   * here, so nothing is formatted (key, region) and no closure made unless a rule is broken.
+   */
   private checkIndexable(object: IndexableObject): void {
-    const key = objectKey(this.prefix, object.seq);
-    const reject = (reason: string): never => {
-      throw new ConflictingObjectError(key, reason);
-    };
-    if (!isSeq(object.seq)) reject('its sequence is outside 0..2^44-1');
-    const tip = this.tip();
-    if (tip !== null && object.seq <= tip.seq) {
-      reject(
-        this.indexOfSeq(object.seq) >= 0
+    const seq = object.seq;
+    if (!isSeq(seq)) throw this.conflict(seq, 'its sequence is outside 0..2^44-1');
+    const last = this.seq.length - 1;
+    if (last >= 0 && Number(seq) <= this.seq.at(last)) {
+      throw this.conflict(
+        seq,
+        this.indexOfSeq(seq) >= 0
           ? 'its sequence is already indexed'
-          : `its sequence is below the indexed tip ${tip.seq}`,
+          : `its sequence is below the indexed tip ${this.seq.at(last)}`,
       );
     }
     if (!Number.isSafeInteger(object.size) || object.size < 0)
-      reject(`its size ${object.size} is not a byte count`);
+      throw this.conflict(seq, `its size ${object.size} is not a byte count`);
     let previous: RegionId | null = null;
     for (const segment of object.segments) {
-      const region = formatRegionId(segment.regionId);
-      if (previous !== null && segment.regionId <= previous) {
-        reject(
-          segment.regionId === previous
-            ? `it holds region ${region} twice`
+      const regionId = segment.regionId;
+      if (previous !== null && regionId <= previous) {
+        throw this.conflict(
+          seq,
+          regionId === previous
+            ? `it holds region ${formatRegionId(regionId)} twice`
             : 'its segments are not sorted by region',
         );
       }
-      previous = segment.regionId;
-      const inObject = (id: EntryId): boolean => seqOf(id) === object.seq && positionOf(id) >= 1n;
+      previous = regionId;
       if (
-        !inObject(segment.firstId) ||
-        !inObject(segment.lastId) ||
+        !isPositionOf(segment.firstId, seq) ||
+        !isPositionOf(segment.lastId, seq) ||
         segment.firstId > segment.lastId ||
         segment.entries < 1
       ) {
-        reject(
-          `ids ${segment.firstId}..${segment.lastId} of region ${region} are not positions of the object's sequence`,
+        throw this.conflict(
+          seq,
+          `ids ${segment.firstId}..${segment.lastId} of region ${formatRegionId(regionId)} are not positions of the object's sequence`,
         );
       }
-      const latest = this.indexedEntryId(segment.regionId);
+      const latest = this.indexedEntryId(regionId);
       if (segment.firstId <= latest)
-        reject(`ids of region ${region} do not increase: ${segment.firstId} after ${latest}`);
+        throw this.conflict(
+          seq,
+          `ids of region ${formatRegionId(regionId)} do not increase: ${segment.firstId} after ${latest}`,
+        );
     }
+  }
+
+  private conflict(seq: Seq, reason: string): ConflictingObjectError {
+    return new ConflictingObjectError(objectKey(this.prefix, seq), reason);
   }
 
   private indexOfSeq(seq: Seq): number {

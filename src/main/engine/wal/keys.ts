@@ -8,7 +8,11 @@
 import { SEQ_LIMIT, type Seq } from './ids';
 
 const SEQ_DIGITS = 20;
-const OBJECT_NAME = /^(\d{20})\.wal$/;
+/** An object name is `^(\d{20})\.wal$`: the sequence, 20 digits, and this suffix. */
+const OBJECT_SUFFIX = '.wal';
+const OBJECT_NAME_LENGTH = SEQ_DIGITS + OBJECT_SUFFIX.length;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
 
 /** The prefix of one log; `root` is validated by the config (relative, no empty or dot parts). */
 export function walPrefix(root: string, nodeId: bigint, generation: number): string {
@@ -34,9 +38,13 @@ export function manifestCell(prefix: string): string {
  * not a WAL object. A sequence at or above 2^44 is not one we could have written: ignored too.
  */
 export function seqOfObjectName(name: string): Seq | null {
-  const match = OBJECT_NAME.exec(name);
-  if (match === null || match[1] === undefined) return null;
-  const seq = BigInt(match[1]);
+  // `^(\d{20})\.wal$` by hand, no match object: every listed key comes through here.
+  if (name.length !== OBJECT_NAME_LENGTH || !name.endsWith(OBJECT_SUFFIX)) return null;
+  for (let at = 0; at < SEQ_DIGITS; at++) {
+    const code = name.charCodeAt(at);
+    if (code < DIGIT_0 || code > DIGIT_9) return null;
+  }
+  const seq = BigInt(name.slice(0, SEQ_DIGITS));
   return seq < SEQ_LIMIT ? seq : null;
 }
 

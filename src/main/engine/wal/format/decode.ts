@@ -47,13 +47,17 @@ function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** A plain loop: recovery checks a magic on every object, a callback per byte costs more. */
 function hasMagic(bytes: Uint8Array, at: number, magic: Uint8Array): boolean {
-  return magic.every((byte, i) => bytes[at + i] === byte);
+  for (let i = 0; i < magic.length; i++) if (bytes[at + i] !== magic[i]) return false;
+  return true;
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A u64 field that must be a byte count or offset: anything above 2^53 cannot be one. */
 function safeNumber(value: bigint): number | null {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : null;
+  return value <= MAX_SAFE ? Number(value) : null;
 }
 
 function corrupt(key: string, check: CorruptObjectCheck, detail = ''): never {
@@ -92,9 +96,15 @@ function expectedSeqOf(key: string): Seq {
  * sizes (`object-size`), `trailer-magic`, `trailer-crc`, the sequence against the key
  * (`seq-mismatch`), `trailer-link`, that the footer ends where the trailer starts and begins
  * after the header (`footer-bounds`), and that its length fits whole entries (`footer-length`).
+ * `expectedSeq` is the sequence the key names when the caller parsed it already (a listing):
+ * the key is then not parsed again.
  */
-export function decodeTrailer(tail: Uint8Array, objectSize: number, key: string): ObjectTrailer {
-  const expectedSeq = expectedSeqOf(key);
+export function decodeTrailer(
+  tail: Uint8Array,
+  objectSize: number,
+  key: string,
+  expectedSeq: Seq = expectedSeqOf(key),
+): ObjectTrailer {
   if (objectSize < MIN_OBJECT_SIZE)
     corrupt(key, 'object-size', `${objectSize} bytes, below ${MIN_OBJECT_SIZE}`);
   if (tail.length < TRAILER_SIZE || tail.length > objectSize) {
@@ -151,10 +161,20 @@ export function footerFromTail(
   return tail.subarray(from, from + trailer.footerLength);
 }
 
+/** True when `id` is an entry position (not 0) of the object `seq`. */
+function isPositionOf(id: EntryId, seq: Seq): boolean {
+  return seqOf(id) === seq && positionOf(id) >= 1n;
+}
+
 function checkSegmentIds(key: string, trailer: ObjectTrailer, segment: SegmentIndex): void {
   const { firstId, lastId, entries } = segment;
-  const inObject = (id: EntryId): boolean => seqOf(id) === trailer.seq && positionOf(id) >= 1n;
-  if (entries < 1 || firstId > lastId || !inObject(firstId) || !inObject(lastId)) {
+  const seq = trailer.seq;
+  if (
+    entries < 1 ||
+    firstId > lastId ||
+    !isPositionOf(firstId, seq) ||
+    !isPositionOf(lastId, seq)
+  ) {
     corrupt(
       key,
       'segment-ids',
@@ -386,8 +406,9 @@ export function decodeIndexFromTail(
   tail: Uint8Array,
   objectSize: number,
   key: string,
+  keySeq?: Seq,
 ): { trailer: ObjectTrailer; segments: SegmentIndex[] | null } {
-  const trailer = decodeTrailer(tail, objectSize, key);
+  const trailer = decodeTrailer(tail, objectSize, key, keySeq);
   const footer = footerFromTail(tail, objectSize, trailer);
   return { trailer, segments: footer === null ? null : decodeFooter(footer, trailer, key) };
 }

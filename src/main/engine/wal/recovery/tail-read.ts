@@ -8,14 +8,14 @@
  * An object listed and then not found is reported missing (GC may have collected it); the
  * lowest corrupt object fails the scan with its `CorruptObject(key, check)`.
  */
-import type { ObjectIo } from '../../objectio/object-io';
+import { readTail, type ObjectIo } from '../../objectio/object-io';
 import { isStorageError } from '../../objectio/errors';
 import { CorruptObjectError } from '../errors';
 import {
   decodeFooter,
   decodeIndexFromTail,
   footerRange,
-  tailRange,
+  TAIL_WINDOW_BYTES,
   type ObjectLink,
   type SegmentIndex,
 } from '../format';
@@ -28,8 +28,9 @@ import { ScanMemo } from './scan-memo';
  * Objects whose tails are read at once by default (callers of `scanPrefix` may pass another).
  * Measured with 10,000 local / 2,000 radosgw objects against the concurrency-8 baseline: 16
  * kept radosgw ahead of 8 in every pass, 32 and 64 were slower there (its gateway, on this
- * shared box, answers no faster), and the local directory is bound by the main thread's file
- * handle work, where the overlap of listing and reads matters more than the width.
+ * shared box, answers no faster). On the local directory 16, 32 and 64 cost the same time and
+ * CPU: its tail reads run on a thread of their own (`LocalReadThread`), so the width only
+ * needs to keep that thread and the listing busy.
  */
 export const TAIL_READ_CONCURRENCY = 16;
 
@@ -58,21 +59,27 @@ export type TailOutcome =
   | { readonly kind: 'missing'; readonly listed: ListedObject }
   | { readonly kind: 'corrupt'; readonly error: CorruptObjectError };
 
-/** Trailer and index of one object; null when it is gone. Corruption throws `CorruptObject`. */
-export async function readObjectIndex(
-  io: ObjectIo,
-  listed: ListedObject,
-): Promise<ScannedObject | null> {
+/**
+ * Trailer and index of one object, or what stopped them: gone (`missing`) or damaged
+ * (`corrupt`); a storage failure throws. One async step per object: recovery makes thousands.
+ */
+async function outcomeOf(io: ObjectIo, listed: ListedObject): Promise<TailOutcome> {
   try {
     // An empty object has no byte a suffix read could start at (S3 answers 416, a `Backend`
-    // error): judge it by its listed size, as the damage it is.
-    if (listed.size === 0) decodeIndexFromTail(new Uint8Array(0), 0, listed.key);
-    const tail = await io.get(listed.key, tailRange());
-    const { trailer, segments } = decodeIndexFromTail(tail.bytes, tail.size, listed.key);
+    // error): judge it by its listed size, as the damage it is. The listing parsed the key
+    // already: its sequence is what the trailer must repeat.
+    if (listed.size === 0) decodeIndexFromTail(new Uint8Array(0), 0, listed.key, listed.seq);
+    const tail = await readTail(io, listed.key, TAIL_WINDOW_BYTES, listed.size);
+    const { trailer, segments } = decodeIndexFromTail(
+      tail.bytes,
+      tail.size,
+      listed.key,
+      listed.seq,
+    );
     const index =
       segments ??
       decodeFooter((await io.get(listed.key, footerRange(trailer))).bytes, trailer, listed.key);
-    return {
+    const object: ScannedObject = {
       key: listed.key,
       seq: listed.seq,
       size: tail.size,
@@ -80,20 +87,22 @@ export async function readObjectIndex(
       link: trailer.link,
       segments: index,
     };
+    return { kind: 'read', object };
   } catch (error) {
-    if (isStorageError(error, 'NotFound')) return null;
+    if (isStorageError(error, 'NotFound')) return { kind: 'missing', listed };
+    if (error instanceof CorruptObjectError) return { kind: 'corrupt', error };
     throw error;
   }
 }
 
-async function outcomeOf(io: ObjectIo, listed: ListedObject): Promise<TailOutcome> {
-  try {
-    const object = await readObjectIndex(io, listed);
-    return object === null ? { kind: 'missing', listed } : { kind: 'read', object };
-  } catch (error) {
-    if (error instanceof CorruptObjectError) return { kind: 'corrupt', error };
-    throw error;
-  }
+/** Trailer and index of one object; null when it is gone. Corruption throws `CorruptObject`. */
+export async function readObjectIndex(
+  io: ObjectIo,
+  listed: ListedObject,
+): Promise<ScannedObject | null> {
+  const outcome = await outcomeOf(io, listed);
+  if (outcome.kind === 'corrupt') throw outcome.error;
+  return outcome.kind === 'read' ? outcome.object : null;
 }
 
 export interface TailScan {

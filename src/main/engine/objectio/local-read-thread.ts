@@ -1,0 +1,183 @@
+/**
+ * The local backend's tail reads on a thread of their own. Recovery reads the last bytes of
+ * every object; on libuv's pool each read is three round trips (open, read, close), each one
+ * waking a pool thread and calling back into JavaScript on the main thread, and that main-thread
+ * work was most of a 10,000-object open. This thread makes the same three system calls for a
+ * batch of files in one go and answers the batch with one message, the bytes transferred.
+ *
+ * Started only once the process has made `START_AFTER` reads through it (a small open never
+ * waits for a thread to start), then kept for the process; it holds the process open only
+ * while reads are in flight. It never maps an error: a file it cannot read is answered null
+ * and the caller reads it on the pool, where errors are mapped. If the thread cannot start or
+ * stops, every read goes to the pool from then on.
+ */
+import { constants as fsConstants } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+/** How the local backend opens an object to read it: never through a symlink. */
+export const LOCAL_READ_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW;
+
+/** What the thread read: `bytesRead` of `bytes` from the asked offset. */
+export interface ThreadRead {
+  readonly bytes: Uint8Array;
+  readonly bytesRead: number;
+}
+
+interface Request {
+  readonly id: number;
+  readonly file: string;
+  readonly start: number;
+  readonly length: number;
+}
+
+interface Reply {
+  readonly id: number;
+  readonly bytes: Uint8Array | null;
+  readonly bytesRead: number;
+}
+
+/** Reads through the pool before the thread is started: a scan this long is worth a thread. */
+export const START_AFTER = 256;
+/** Files per message: two or more batches in flight let the threads overlap. */
+const BATCH = 8;
+
+/** Plain CommonJS, evaluated as the thread's script: nothing to bundle or resolve. */
+const SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { openSync, readSync, closeSync } = require('node:fs');
+// Opened non-blocking: a file that is not a regular one (a FIFO put there by hand) never holds
+// the thread; its read comes back short and the caller reads that key with \`get\`.
+const FLAGS = workerData.flags;
+parentPort.on('message', (batch) => {
+  const replies = [];
+  const transfer = [];
+  for (const { id, file, start, length } of batch) {
+    let fd = -1;
+    try {
+      fd = openSync(file, FLAGS);
+      const bytes = new Uint8Array(length);
+      const bytesRead = readSync(fd, bytes, 0, length, start);
+      replies.push({ id, bytes, bytesRead });
+      transfer.push(bytes.buffer);
+    } catch {
+      replies.push({ id, bytes: null, bytesRead: -1 });
+    } finally {
+      if (fd >= 0) {
+        try { closeSync(fd); } catch {}
+      }
+    }
+  }
+  parentPort.postMessage(replies, transfer);
+});
+`;
+
+export class LocalReadThread {
+  private worker: Worker | null = null;
+  private state: 'idle' | 'starting' | 'ready' | 'stopped' = 'idle';
+  private reads = 0;
+  private nextId = 0;
+  private readonly waiting = new Map<number, (read: ThreadRead | null) => void>();
+  private queued: Request[] = [];
+  private flushQueued = false;
+  private answeredCount = 0;
+
+  /** @param startAfter reads made through the pool before the thread is started. */
+  constructor(private readonly startAfter = START_AFTER) {}
+
+  /** True once reads go to the thread. */
+  get running(): boolean {
+    return this.state === 'ready';
+  }
+
+  /** Reads the thread answered with bytes (tests, diagnostics). */
+  get answered(): number {
+    return this.answeredCount;
+  }
+
+  /**
+   * Up to `length` bytes of `file` from `start`, read on the thread: null when the thread
+   * could not read the file (read it on the pool), and null at once - no promise - while
+   * there is no thread.
+   */
+  read(file: string, start: number, length: number): Promise<ThreadRead | null> | null {
+    const worker = this.worker;
+    if (this.state !== 'ready' || worker === null) {
+      if (this.state === 'idle' && ++this.reads >= this.startAfter) this.start();
+      return null;
+    }
+    return new Promise<ThreadRead | null>((resolve) => {
+      const id = this.nextId++;
+      if (this.waiting.size === 0) worker.ref();
+      this.waiting.set(id, resolve);
+      this.queued.push({ id, file, start, length });
+      if (!this.flushQueued) {
+        this.flushQueued = true;
+        // After the current microtasks: reads asked for in the same turn go in one message.
+        queueMicrotask(() => this.flush());
+      }
+    });
+  }
+
+  /** Ends the thread (started or starting); reads go to the pool from then on. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.stopped();
+    await worker?.terminate();
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    const queued = this.queued;
+    this.queued = [];
+    const worker = this.worker;
+    if (worker === null) return; // Stopped meanwhile: `stopped` answered every read.
+    for (let at = 0; at < queued.length; at += BATCH)
+      worker.postMessage(queued.slice(at, at + BATCH));
+  }
+
+  private start(): void {
+    this.state = 'starting';
+    let worker: Worker;
+    try {
+      worker = new Worker(SOURCE, {
+        eval: true,
+        workerData: { flags: LOCAL_READ_FLAGS | fsConstants.O_NONBLOCK },
+      });
+    } catch {
+      this.state = 'stopped';
+      return;
+    }
+    worker.unref();
+    this.worker = worker;
+    worker.once('online', () => {
+      if (this.state === 'starting') this.state = 'ready';
+    });
+    worker.on('message', (replies: readonly Reply[]) => this.settle(replies));
+    worker.once('error', () => this.stopped());
+    worker.once('exit', () => this.stopped());
+  }
+
+  private settle(replies: readonly Reply[]): void {
+    for (const reply of replies) {
+      const resolve = this.waiting.get(reply.id);
+      if (resolve === undefined) continue;
+      this.waiting.delete(reply.id);
+      if (reply.bytes === null) resolve(null);
+      else {
+        this.answeredCount += 1;
+        resolve({ bytes: reply.bytes, bytesRead: reply.bytesRead });
+      }
+    }
+    if (this.waiting.size === 0) this.worker?.unref();
+  }
+
+  /** No thread from now on: every read still waiting is answered null (read on the pool). */
+  private stopped(): void {
+    this.state = 'stopped';
+    this.worker = null;
+    this.queued = [];
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const resolve of waiting) resolve(null);
+  }
+}
