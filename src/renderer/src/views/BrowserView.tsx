@@ -6,6 +6,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import type { OutputOf } from '../../../shared/contract';
 import { api } from '../api/client';
 import { useRefreshInterval } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -18,6 +19,8 @@ import { Pending } from '../components/Pending';
 
 /** Pages (500 keys each) a folder's listing re-reads on the refresh interval. */
 const LIVE_PAGES = 4;
+/** Every row's height (px): fixed, so rows are never measured. */
+const ROW_HEIGHT = 30;
 
 type Row =
   | { kind: 'folder'; key: string }
@@ -49,29 +52,11 @@ export function BrowserView() {
     refetchInterval: (query) =>
       (query.state.data?.pages.length ?? 0) > LIVE_PAGES ? false : refetchInterval,
   });
-  const rows = useMemo<Row[]>(
-    () =>
-      listing.data?.pages.flatMap((page) => [
-        ...page.commonPrefixes.map((key): Row => ({ kind: 'folder', key })),
-        ...page.objects.map((object): Row => ({ kind: 'object', ...object })),
-      ]) ?? [],
-    [listing.data],
-  );
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 30,
-    overscan: 8,
-  });
-  const items = virtualizer.getVirtualItems();
-  const lastVisible = items[items.length - 1]?.index ?? 0;
+  const rows = useMemo(() => rowsOf(listing.data?.pages ?? []), [listing.data]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
-  // The next page is fetched as the user nears the end, never the whole prefix up front.
-  useEffect(() => {
-    if (lastVisible >= rows.length - 100 && hasNextPage && !isFetchingNextPage)
-      void fetchNextPage();
-  }, [lastVisible, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const fetchMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const open = useCallback(
     (row: Row) => (row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key)),
@@ -120,34 +105,14 @@ export function BrowserView() {
       {listing.error && <ErrorPanel error={listing.error} onRetry={() => void listing.refetch()} />}
       {listing.isPending && <Pending what="Listing objects" />}
       <div className="split">
-        <div
-          ref={scroller}
-          className="virtual-list"
-          role="grid"
-          aria-label="Objects"
-          aria-rowcount={rows.length}
-        >
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {items.map((item) => {
-              const row = rows[item.index];
-              return row ? (
-                <BrowserRow
-                  key={row.key}
-                  row={row}
-                  index={item.index}
-                  start={item.start}
-                  size={item.size}
-                  selected={row.key === selected}
-                  prefix={prefix}
-                  onOpen={open}
-                />
-              ) : null;
-            })}
-          </div>
-          {!listing.isLoading && rows.length === 0 && (
-            <p className="muted pad">No objects under this prefix.</p>
-          )}
-        </div>
+        <ObjectList
+          rows={rows}
+          prefix={prefix}
+          selected={selected}
+          onOpen={open}
+          onNearEnd={fetchMore}
+          empty={!listing.isLoading && rows.length === 0}
+        />
         {selected && (
           <ObjectInspector
             connectionId={connectionId}
@@ -165,11 +130,98 @@ export function BrowserView() {
   );
 }
 
+type Page = OutputOf<'objects.list'>;
+
+/**
+ * A page's rows, made once per page: a page that arrives (or a refetch that leaves a page as it
+ * was) keeps every other page's row objects, so the memoized rows shown do not render again.
+ */
+const pageRows = new WeakMap<Page, readonly Row[]>();
+
+function rowsOf(pages: readonly Page[]): readonly Row[] {
+  const all: Row[] = [];
+  for (const page of pages) {
+    let rows = pageRows.get(page);
+    if (rows === undefined) {
+      rows = [
+        ...page.commonPrefixes.map((key): Row => ({ kind: 'folder', key })),
+        ...page.objects.map((object): Row => ({ kind: 'object', ...object })),
+      ];
+      pageRows.set(page, rows);
+    }
+    for (const row of rows) all.push(row);
+  }
+  return all;
+}
+
+interface ObjectListProps {
+  readonly rows: readonly Row[];
+  readonly prefix: string;
+  readonly selected: string | null;
+  readonly onOpen: (row: Row) => void;
+  /** Called while the rows shown are near the end of those loaded. */
+  readonly onNearEnd: () => void;
+  readonly empty: boolean;
+}
+
+/**
+ * The virtualized grid, its own component: a scroll frame renders the list and the rows that
+ * come into view, never the view around it (header, query state, inspector).
+ */
+const ObjectList = memo(function ObjectList({
+  rows,
+  prefix,
+  selected,
+  onOpen,
+  onNearEnd,
+  empty,
+}: ObjectListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastVisible = items[items.length - 1]?.index ?? 0;
+  // The next page is fetched as the user nears the end, never the whole prefix up front.
+  useEffect(() => {
+    if (lastVisible >= rows.length - 100) onNearEnd();
+  }, [lastVisible, rows.length, onNearEnd]);
+  return (
+    <div
+      ref={scroller}
+      className="virtual-list"
+      role="grid"
+      aria-label="Objects"
+      aria-rowcount={rows.length}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {items.map((item) => {
+          const row = rows[item.index];
+          return row ? (
+            <BrowserRow
+              key={row.key}
+              row={row}
+              index={item.index}
+              start={item.start}
+              selected={row.key === selected}
+              prefix={prefix}
+              onOpen={onOpen}
+            />
+          ) : null;
+        })}
+      </div>
+      {empty && <p className="muted pad">No objects under this prefix.</p>}
+    </div>
+  );
+});
+
 interface BrowserRowProps {
   readonly row: Row;
   readonly index: number;
   readonly start: number;
-  readonly size: number;
   readonly selected: boolean;
   readonly prefix: string;
   readonly onOpen: (row: Row) => void;
@@ -180,34 +232,35 @@ const BrowserRow = memo(function BrowserRow({
   row,
   index,
   start,
-  size,
   selected,
   prefix,
   onOpen,
 }: BrowserRowProps) {
+  const name = row.key.slice(prefix.length);
   return (
     <div
       role="row"
       aria-rowindex={index + 1}
       aria-selected={selected}
-      className="virtual-row"
-      style={{ transform: `translateY(${start}px)`, height: size }}
+      className="virtual-row browser-row"
+      style={{ top: start }}
     >
-      <span role="gridcell" className="mono grow">
+      <span role="gridcell" className="mono browser-key">
         <button type="button" className="link" onClick={() => onOpen(row)}>
-          {row.kind === 'folder' ? '📁 ' : ''}
-          {row.key.slice(prefix.length)}
+          {row.kind === 'folder' ? `📁 ${name}` : name}
         </button>
       </span>
-      <span role="gridcell">{row.kind === 'object' ? formatBytes(row.size) : ''}</span>
-      <span role="gridcell" className="muted">
+      <span role="gridcell" className="browser-size">
+        {row.kind === 'object' ? formatBytes(row.size) : ''}
+      </span>
+      <span role="gridcell" className="muted browser-time">
         {row.kind === 'object' && row.lastModified ? (
           <RelativeTime atMs={row.lastModified.getTime()} />
         ) : (
           ''
         )}
       </span>
-      <span role="gridcell" className="mono muted small">
+      <span role="gridcell" className="mono muted small browser-etag">
         {row.kind === 'object' ? row.etag.slice(0, 12) : ''}
       </span>
     </div>
