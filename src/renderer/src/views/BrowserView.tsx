@@ -5,26 +5,36 @@
  */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
-import type { OutputOf } from '../../../shared/contract';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { useRefreshInterval } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { RelativeTime } from '../components/RelativeTime';
+import { RelativeTimeAt } from '../components/RelativeTime';
+import { useNow } from '../components/use-now';
 import { formText } from '../components/form-text';
 import { useUiStore } from '../state/ui-store';
 import { ObjectInspector } from './browser/ObjectInspector';
+import { keysIn, rowsOf, type Row } from './browser/browser-rows';
 import { formatBytes } from './format';
 import { Pending } from '../components/Pending';
 
-/** Pages (500 keys each) a folder's listing re-reads on the refresh interval. */
-const LIVE_PAGES = 4;
+/** Keys of a folder's first page: small, so its first rows show soon. */
+const FIRST_PAGE_SIZE = 500;
+/**
+ * Keys of every later page: the most one ListObjectsV2 call returns. Each page costs the store
+ * one listing call (on a local folder, a read and sort of the whole directory) on the machine
+ * the scrolling shares: the fewer the calls, the fewer frames wait behind them.
+ */
+const PAGE_SIZE = 1_000;
+/** Keys loaded up to which a folder's listing is re-read on the refresh interval. */
+const LIVE_KEYS = 2_000;
+/**
+ * Rows before the end of those loaded at which the next page is asked for: half a page (half
+ * the first page, so opening a folder alone does not list its second page).
+ */
+const PREFETCH_ROWS = PAGE_SIZE / 2;
 /** Every row's height (px): fixed, so rows are never measured. */
 const ROW_HEIGHT = 30;
-
-type Row =
-  | { kind: 'folder'; key: string }
-  | { kind: 'object'; key: string; size: number; etag: string; lastModified?: Date };
 
 export function BrowserView() {
   const connectionId = useUiStore((state) => state.connectionId);
@@ -43,14 +53,13 @@ export function BrowserView() {
         prefix,
         delimiter: '/',
         continuation: pageParam,
-        pageSize: 500,
+        pageSize: pageParam === undefined ? FIRST_PAGE_SIZE : PAGE_SIZE,
       }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.continuation,
     // A refetch re-lists every loaded page: past a few pages the listing stays as read until
     // the user refreshes, so a scrolled prefix of 100,000 keys is not listed whole every 5 s.
-    refetchInterval: (query) =>
-      (query.state.data?.pages.length ?? 0) > LIVE_PAGES ? false : refetchInterval,
+    refetchInterval: (query) => (keysIn(query.state.data) > LIVE_KEYS ? false : refetchInterval),
   });
   const rows = useMemo(() => rowsOf(listing.data?.pages ?? []), [listing.data]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
@@ -123,35 +132,11 @@ export function BrowserView() {
       </div>
       <p className="muted small" role="status">
         {rows.length} {listing.hasNextPage ? '+ (more pages load as you scroll)' : 'entries'}
-        {(listing.data?.pages.length ?? 0) > LIVE_PAGES &&
-          ` · more than ${(LIVE_PAGES * 500).toLocaleString()} keys loaded: re-read on Refresh, not on the interval`}
+        {rows.length > LIVE_KEYS &&
+          ` · more than ${LIVE_KEYS.toLocaleString()} keys loaded: re-read on Refresh, not on the interval`}
       </p>
     </section>
   );
-}
-
-type Page = OutputOf<'objects.list'>;
-
-/**
- * A page's rows, made once per page: a page that arrives (or a refetch that leaves a page as it
- * was) keeps every other page's row objects, so the memoized rows shown do not render again.
- */
-const pageRows = new WeakMap<Page, readonly Row[]>();
-
-function rowsOf(pages: readonly Page[]): readonly Row[] {
-  const all: Row[] = [];
-  for (const page of pages) {
-    let rows = pageRows.get(page);
-    if (rows === undefined) {
-      rows = [
-        ...page.commonPrefixes.map((key): Row => ({ kind: 'folder', key })),
-        ...page.objects.map((object): Row => ({ kind: 'object', ...object })),
-      ];
-      pageRows.set(page, rows);
-    }
-    for (const row of rows) all.push(row);
-  }
-  return all;
 }
 
 interface ObjectListProps {
@@ -185,9 +170,18 @@ const ObjectList = memo(function ObjectList({
   });
   const items = virtualizer.getVirtualItems();
   const lastVisible = items[items.length - 1]?.index ?? 0;
-  // The next page is fetched as the user nears the end, never the whole prefix up front.
+  // One clock for every row's "modified … ago", held still while the list scrolls: a tick
+  // would render and lay out again every row shown, in the middle of the scroll's frames.
+  const scrolling = virtualizer.isScrolling;
+  const clock = useNow(1_000, scrolling);
+  const [now, setNow] = useState(clock);
   useEffect(() => {
-    if (lastVisible >= rows.length - 100) onNearEnd();
+    if (!scrolling) setNow(clock);
+  }, [clock, scrolling]);
+  // The next page is asked for half a page before the end, so a fast scroll does not reach the
+  // end before it arrives; never the whole prefix up front.
+  useEffect(() => {
+    if (lastVisible >= rows.length - Math.min(PREFETCH_ROWS, rows.length / 2)) onNearEnd();
   }, [lastVisible, rows.length, onNearEnd]);
   return (
     <div
@@ -208,6 +202,7 @@ const ObjectList = memo(function ObjectList({
               start={item.start}
               selected={row.key === selected}
               prefix={prefix}
+              now={now}
               onOpen={onOpen}
             />
           ) : null;
@@ -224,6 +219,7 @@ interface BrowserRowProps {
   readonly start: number;
   readonly selected: boolean;
   readonly prefix: string;
+  readonly now: number;
   readonly onOpen: (row: Row) => void;
 }
 
@@ -234,6 +230,7 @@ const BrowserRow = memo(function BrowserRow({
   start,
   selected,
   prefix,
+  now,
   onOpen,
 }: BrowserRowProps) {
   const name = row.key.slice(prefix.length);
@@ -255,7 +252,7 @@ const BrowserRow = memo(function BrowserRow({
       </span>
       <span role="gridcell" className="muted browser-time">
         {row.kind === 'object' && row.lastModified ? (
-          <RelativeTime atMs={row.lastModified.getTime()} />
+          <RelativeTimeAt atMs={row.lastModified.getTime()} nowMs={now} />
         ) : (
           ''
         )}
