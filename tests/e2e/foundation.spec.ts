@@ -98,7 +98,7 @@ test('a folder scrolled past a few pages is no longer re-listed on the interval'
   await expect(grid.getByRole('button', { name: '00000.txt' })).toBeVisible();
   const status = page.getByRole('status').filter({ hasText: /entries|more pages/ });
   await expect(status).not.toContainText('re-read on Refresh');
-  // Scroll to the end until every page is loaded (500 keys each).
+  // Scroll to the end until every page is loaded (500 keys, then 1,000 a page).
   await expect(async () => {
     await grid.evaluate((list) => (list.scrollTop = list.scrollHeight));
     await expect(status).toHaveText(/^2600 entries/, { timeout: 1_000 });

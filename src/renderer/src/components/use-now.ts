@@ -48,10 +48,11 @@ function snapshot(everyMs: number): number {
   return clock.now;
 }
 
-export function useNow(everyMs = 1_000): number {
+/** `paused`: the clock's ticks do not render the caller (it reads the time when it renders). */
+export function useNow(everyMs = 1_000, paused = false): number {
   const subscribeToClock = useCallback(
-    (listener: () => void) => subscribe(everyMs, listener),
-    [everyMs],
+    (listener: () => void) => (paused ? () => undefined : subscribe(everyMs, listener)),
+    [everyMs, paused],
   );
   return useSyncExternalStore(subscribeToClock, () => snapshot(everyMs));
 }
