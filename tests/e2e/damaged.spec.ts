@@ -11,6 +11,9 @@ import { expect, test } from './fixtures';
 const TOPIC_ID = '6f1c2d3e-0000-4000-8000-000000000001';
 const NAMES = ['orders', 'billing', 'inventory', 'audit', 'search', 'users'];
 
+// Ten `cairn` processes set the store up, each several seconds on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
 test('damaged shards and partitions are named; the healthy ones still show', async ({
   page,
   served,

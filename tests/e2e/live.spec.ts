@@ -4,6 +4,7 @@
  * the refresh can be paused; every place has a link that opens it again, token-free, and
  * back / forward walk the places visited.
  */
+import { objectsFolder } from '../../src/main/engine/wal/keys';
 import { runCairn } from '../support/cairn-cli';
 import { expect, test, type StoreUnderTest } from './fixtures';
 
@@ -12,47 +13,49 @@ const PREFIX = 'wal/nodes/0/generations/0';
 // Each `cairn wal append` is a process of its own (several seconds on a busy machine).
 test.describe.configure({ timeout: 120_000 });
 
-function appendFromAnotherProcess(store: StoreUnderTest): void {
+/**
+ * Appends from a `cairn` process and returns how many objects the prefix holds once it has
+ * exited. A view refreshed while that process was still writing showed fewer: a test waits
+ * for this count, not for the first change it sees.
+ */
+async function appendFromAnotherProcess(store: StoreUnderTest): Promise<number> {
   const run = runCairn(
     ['wal', 'append', ...store.cliFlags, '--count', '40', '--writers', '1', '--regions', '2'],
     store.env,
   );
   expect(run.code, run.stderr).toBe(0);
-}
-
-/** The number at the start of a cell's text ("12 chain · 0 orphans" -> 12). */
-function leadingCount(text: string | null): number {
-  return Number(/^[\d,]+/.exec(text ?? '')?.[0]?.replaceAll(',', '') ?? NaN);
+  let objects = 0;
+  for await (const page of store.io().list(objectsFolder(PREFIX))) objects += page.objects.length;
+  return objects;
 }
 
 test('objects written by another process appear in Overview and Batches', async ({
   page,
   store,
 }) => {
-  appendFromAnotherProcess(store);
+  const before = await appendFromAnotherProcess(store);
   await store.open(page);
   const nav = page.getByRole('navigation', { name: 'Views' });
   await expect(page.getByRole('group', { name: 'Data freshness' })).toContainText(/updated/);
 
   await nav.getByRole('button', { name: 'Overview' }).click();
   const objects = page.getByLabel(`Objects of ${PREFIX}`);
-  await expect(objects).toContainText('chain');
-  const before = leadingCount(await objects.textContent());
-  appendFromAnotherProcess(store);
-  await expect(objects).toContainText(`was ${before}`);
-  const after = leadingCount(await objects.textContent());
+  await expect(objects).toContainText(`${before} chain`);
+  const after = await appendFromAnotherProcess(store);
   expect(after).toBeGreaterThan(before);
+  await expect(objects).toContainText(`${after} chain`);
+  await expect(objects).toContainText(/was \d+/);
 
   await nav.getByRole('button', { name: 'Batches' }).click();
   const rows = page.getByRole('table', { name: `Objects of ${PREFIX}` }).locator('tbody tr');
   await expect(rows).toHaveCount(after);
-  appendFromAnotherProcess(store);
+  await appendFromAnotherProcess(store);
   await expect(rows.filter({ hasText: 'new' }).first()).toBeVisible();
   expect(await rows.count()).toBeGreaterThan(after);
 });
 
 test('a paused refresh leaves the view as it was read', async ({ page, store }) => {
-  appendFromAnotherProcess(store);
+  const shown = await appendFromAnotherProcess(store);
   await store.open(page);
   await page.getByRole('combobox', { name: 'Refresh interval' }).selectOption('0');
   await page
@@ -60,9 +63,8 @@ test('a paused refresh leaves the view as it was read', async ({ page, store }) 
     .getByRole('button', { name: 'Batches' })
     .click();
   const rows = page.getByRole('table', { name: `Objects of ${PREFIX}` }).locator('tbody tr');
-  await expect(rows.first()).toBeVisible();
-  const shown = await rows.count();
-  appendFromAnotherProcess(store);
+  await expect(rows).toHaveCount(shown);
+  await appendFromAnotherProcess(store);
   // Refresh now reads the store once: the new objects appear, marked.
   await expect(rows).toHaveCount(shown);
   await page.getByRole('button', { name: 'Refresh', exact: true }).click();
@@ -74,7 +76,7 @@ test('every place has a token-free link; back and forward walk them', async ({
   context,
   store,
 }) => {
-  appendFromAnotherProcess(store);
+  await appendFromAnotherProcess(store);
   await store.open(page);
   expect(page.url()).not.toContain('token');
   const nav = page.getByRole('navigation', { name: 'Views' });
@@ -103,7 +105,7 @@ test('a link to a bucket object opens its folder and inspector again after a rel
   page,
   store,
 }) => {
-  appendFromAnotherProcess(store);
+  await appendFromAnotherProcess(store);
   await store.open(page);
   await page
     .getByRole('navigation', { name: 'Views' })
@@ -127,7 +129,7 @@ test('a prefix deleted while shown is said to be gone, never shown stale', async
   page,
   store,
 }) => {
-  appendFromAnotherProcess(store);
+  await appendFromAnotherProcess(store);
   const other = 'wal/nodes/7/generations/0';
   const run = runCairn(
     ['wal', 'append', ...store.cliFlags, '--node', '7', '--count', '5', '--writers', '1'],
