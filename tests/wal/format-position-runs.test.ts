@@ -12,7 +12,7 @@ import {
   type SegmentRecord,
 } from '../../src/main/engine/wal/format';
 import { MAX_POSITION, MAX_SEQ } from '../../src/main/engine/wal/ids';
-import { isWalError } from '../../src/main/engine/wal/errors';
+import { encodeError } from './wal-objects';
 
 const identity = { epoch: 3n, link: null } as const;
 
@@ -51,15 +51,6 @@ const runsArbitrary = fc
       )
       .map((runs) => ({ seq, runs })),
   );
-
-function encodeError(batch: ObjectBatch): string {
-  try {
-    encodeObject(batch);
-  } catch (error) {
-    return isWalError(error) ? error.code : 'untyped';
-  }
-  return 'none';
-}
 
 describe('object format: position runs', () => {
   it('encode to the same bytes, index and trailer as the same entries given as records', () => {

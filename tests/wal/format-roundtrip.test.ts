@@ -14,10 +14,15 @@ import {
   encodeStartObject,
   footerRange,
   segmentRange,
-  type ObjectBatch,
 } from '../../src/main/engine/wal/format';
-import { isWalError } from '../../src/main/engine/wal/errors';
-import { batchArbitrary, expectedSegments, keyOf, reordered, text } from './wal-objects';
+import {
+  batchArbitrary,
+  encodeError,
+  expectedSegments,
+  keyOf,
+  reordered,
+  text,
+} from './wal-objects';
 
 function sliceRange(
   bytes: Uint8Array,
@@ -25,15 +30,6 @@ function sliceRange(
 ): Uint8Array {
   if ('suffix' in range) return bytes.subarray(Math.max(0, bytes.length - range.suffix));
   return bytes.subarray(range.start, (range.end ?? bytes.length - 1) + 1);
-}
-
-function encodeError(batch: ObjectBatch): string {
-  try {
-    encodeObject(batch);
-  } catch (error) {
-    return isWalError(error) ? error.code : 'untyped';
-  }
-  return 'none';
 }
 
 describe('object format round trip', () => {

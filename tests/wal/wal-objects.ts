@@ -14,9 +14,11 @@ import {
   TRAILER_AT,
   TRAILER_BODY_SIZE,
   TRAILER_SIZE,
+  encodeObject,
   type ObjectBatch,
   type SegmentRecord,
 } from '../../src/main/engine/wal/format';
+import { isWalError } from '../../src/main/engine/wal/errors';
 import { MAX_POSITION, MAX_SEQ } from '../../src/main/engine/wal/ids';
 import { objectKey } from '../../src/main/engine/wal/keys';
 
@@ -157,3 +159,13 @@ export function edited(
 }
 
 export const text = (value: string): Uint8Array => new TextEncoder().encode(value);
+
+/** The typed error code `encodeObject` refuses `batch` with, 'none' if it encodes. */
+export function encodeError(batch: ObjectBatch): string {
+  try {
+    encodeObject(batch);
+  } catch (error) {
+    return isWalError(error) ? error.code : 'untyped';
+  }
+  return 'none';
+}

@@ -18,7 +18,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   close as closeFd,
-  constants as fsConstants,
   open as openFd,
   read as readFd,
   type BigIntStats,
@@ -50,10 +49,11 @@ import {
   type TailResult,
 } from './object-io';
 import { LOCAL_READ_FLAGS, LocalReadThread } from './local-read-thread';
+import { describe, etagOf, isErrno, readSlice, syncDir } from './local-files';
+import { folderIsBehind, isValidDirKey, keyProblem, LOCAL_TEMP_DIR } from './local-keys';
 import { compareKeys, listSortedPage } from './sorted-listing';
 
-/** Where temp files live until linked: a top-level name no valid key can start with. */
-export const LOCAL_TEMP_DIR = '.cairn-tmp';
+export { keyProblem, LOCAL_TEMP_DIR } from './local-keys';
 
 const TRANSIENT_ERRNOS = new Set(['EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR']);
 const DENIED_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS']);
@@ -434,92 +434,4 @@ interface Walk {
   readonly keys: string[];
   readonly limit: number;
   readonly foldersCollapse: boolean;
-}
-
-/**
- * Why `key` cannot name a file under the root, or null. Keys are S3 keys; only those that map
- * one-to-one onto a relative path are accepted.
- */
-export function keyProblem(key: string): string | null {
-  if (key === '') return 'empty';
-  if (key.includes('\0')) return 'contains a NUL byte';
-  if (key.startsWith('/')) return "starts with '/'";
-  if (key.endsWith('/')) return "ends with '/'";
-  // With no '/' at either end, an empty segment is a '//'. Every read and every listed key
-  // comes through here: the segments are walked in place, nothing is allocated.
-  if (key.includes('//')) return 'has an empty segment';
-  for (let from = 0; from < key.length;) {
-    const slash = key.indexOf('/', from);
-    const end = slash < 0 ? key.length : slash;
-    if (isDotSegment(key, from, end - from)) return "has a '.' or '..' segment";
-    from = end + 1;
-  }
-  if (key === LOCAL_TEMP_DIR || key.startsWith(`${LOCAL_TEMP_DIR}/`))
-    return `is under the reserved folder ${LOCAL_TEMP_DIR}`;
-  return null;
-}
-
-const DOT = 46;
-
-/** True when `key`'s `length` characters from `at` are '.' or '..'. */
-function isDotSegment(key: string, at: number, length: number): boolean {
-  if (length === 1) return key.charCodeAt(at) === DOT;
-  return length === 2 && key.charCodeAt(at) === DOT && key.charCodeAt(at + 1) === DOT;
-}
-
-/** A listing prefix's folder part (`a/b/`) can only hold keys if it is a valid key plus '/'. */
-function isValidDirKey(dirKey: string): boolean {
-  return keyProblem(dirKey.slice(0, -1)) === null;
-}
-
-/**
- * True when every key under `folderKey` (all of which start with it) sorts at or before
- * `after`: `after` is past the folder's prefix without being inside it.
- */
-function folderIsBehind(folderKey: string, after: string | undefined): boolean {
-  return after !== undefined && !after.startsWith(folderKey) && compareKeys(folderKey, after) < 0;
-}
-
-/** Stable for an immutable file and free to compute: inode, size and mtime in nanoseconds. */
-function etagOf(stats: BigIntStats): string {
-  return `${stats.ino.toString(16)}-${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}`;
-}
-
-/** Makes a directory's entry list durable (a created or removed name survives a crash). */
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readSlice(handle: FileHandle, start: number, length: number): Promise<Uint8Array> {
-  const bytes = new Uint8Array(length);
-  let filled = 0;
-  while (filled < length) {
-    const { bytesRead } = await handle.read(bytes, filled, length - filled, start + filled);
-    if (bytesRead === 0) break; // The file cannot shrink (objects are immutable); defensive only.
-    filled += bytesRead;
-  }
-  return filled === length ? bytes : bytes.subarray(0, filled);
-}
-
-interface ErrnoError extends Error {
-  readonly code: string;
-}
-
-/** A Node system error (`code` like 'ENOENT'); our own typed errors carry a `code` too. */
-function isErrno(error: unknown): error is ErrnoError {
-  return (
-    error instanceof Error &&
-    !isStorageError(error) &&
-    typeof (error as { code?: unknown }).code === 'string'
-  );
-}
-
-function describe(error: unknown): string {
-  if (isErrno(error)) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -13,11 +13,12 @@
  * lengths fit doubles exactly (< 2^53); epochs stay u64.
  */
 import { ConflictingObjectError } from './errors';
-import { isSeq, NO_ENTRY, POSITION_BITS, positionOf, seqOf, type EntryId, type Seq } from './ids';
+import { isSeq, NO_ENTRY, positionOf, seqOf, type EntryId, type Seq } from './ids';
 import { objectKey } from './keys';
 import { formatRegionId, type RegionId } from './region-id';
 import type { ObjectLink, SegmentIndex } from './format';
 import { doubles, lowerBound, u32s, u64s } from './catalog-columns';
+import { RegionState } from './catalog-region';
 
 /** An object to index: its identity, size and footer (key derived from the prefix). */
 export interface IndexableObject {
@@ -63,94 +64,9 @@ export interface RegionSummary {
   readonly holes: number;
 }
 
-const idOf = (seq: number, position: number): EntryId =>
-  (BigInt(seq) << POSITION_BITS) | BigInt(position);
-
 /** True when `id` is an entry position (not 0) of the object `seq`. */
 function isPositionOf(id: EntryId, seq: Seq): boolean {
   return seqOf(id) === seq && positionOf(id) >= 1n;
-}
-
-/** One region: its segments in sequence order, and what the store tracks about it. */
-class RegionState {
-  readonly seq = doubles();
-  readonly firstPosition = u32s();
-  readonly lastPosition = u32s();
-  readonly entries = u32s();
-  readonly offset = doubles();
-  readonly length = doubles();
-  readonly crc = u32s();
-  latestId: EntryId = NO_ENTRY;
-  watermark: EntryId = NO_ENTRY;
-  entryCount = 0;
-  byteCount = 0;
-  readonly holes: Hole[] = [];
-
-  constructor(readonly regionId: RegionId) {}
-
-  add(seq: number, segment: SegmentIndex): void {
-    this.seq.push(seq);
-    this.firstPosition.push(Number(positionOf(segment.firstId)));
-    this.lastPosition.push(Number(positionOf(segment.lastId)));
-    this.entries.push(segment.entries);
-    this.offset.push(segment.offset);
-    this.length.push(segment.length);
-    this.crc.push(segment.segmentCrc);
-    this.latestId = segment.lastId;
-    this.entryCount += segment.entries;
-    this.byteCount += segment.length;
-  }
-
-  segmentAt(i: number): SegmentIndex {
-    const seq = this.seq.at(i);
-    return {
-      regionId: this.regionId,
-      firstId: idOf(seq, this.firstPosition.at(i)),
-      lastId: idOf(seq, this.lastPosition.at(i)),
-      entries: this.entries.at(i),
-      offset: this.offset.at(i),
-      length: this.length.at(i),
-      segmentCrc: this.crc.at(i),
-    };
-  }
-
-  /** Index of this region's segment in object `seq`, or -1. */
-  indexOfSeq(seq: number): number {
-    const i = lowerBound(this.seq.length, (j) => this.seq.at(j) < seq);
-    return i < this.seq.length && this.seq.at(i) === seq ? i : -1;
-  }
-
-  dropBelow(seq: number): void {
-    const n = lowerBound(this.seq.length, (j) => this.seq.at(j) < seq);
-    for (let i = 0; i < n; i++) {
-      this.entryCount -= this.entries.at(i);
-      this.byteCount -= this.length.at(i);
-    }
-    for (const column of [
-      this.seq,
-      this.firstPosition,
-      this.lastPosition,
-      this.entries,
-      this.offset,
-      this.length,
-      this.crc,
-    ]) {
-      column.dropFront(n);
-    }
-  }
-
-  summary(): RegionSummary {
-    return {
-      regionId: this.regionId,
-      entries: this.entryCount,
-      firstId: this.seq.length === 0 ? NO_ENTRY : idOf(this.seq.at(0), this.firstPosition.at(0)),
-      latestId: this.latestId > this.watermark ? this.latestId : this.watermark,
-      watermark: this.watermark,
-      objects: this.seq.length,
-      bytes: this.byteCount,
-      holes: this.holes.length,
-    };
-  }
 }
 
 export class ObjectCatalog {

@@ -1,0 +1,55 @@
+/**
+ * File-system helpers of the local store: an immutable file's ETag, a durable directory entry,
+ * a positioned read, and telling a Node system error from the store's own typed ones.
+ */
+import { constants as fsConstants, type BigIntStats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { isStorageError } from './errors';
+
+/** Stable for an immutable file and free to compute: inode, size and mtime in nanoseconds. */
+export function etagOf(stats: BigIntStats): string {
+  return `${stats.ino.toString(16)}-${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}`;
+}
+
+/** Makes a directory's entry list durable (a created or removed name survives a crash). */
+export async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readSlice(
+  handle: FileHandle,
+  start: number,
+  length: number,
+): Promise<Uint8Array> {
+  const bytes = new Uint8Array(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(bytes, filled, length - filled, start + filled);
+    if (bytesRead === 0) break; // The file cannot shrink (objects are immutable); defensive only.
+    filled += bytesRead;
+  }
+  return filled === length ? bytes : bytes.subarray(0, filled);
+}
+
+export interface ErrnoError extends Error {
+  readonly code: string;
+}
+
+/** A Node system error (`code` like 'ENOENT'); our own typed errors carry a `code` too. */
+export function isErrno(error: unknown): error is ErrnoError {
+  return (
+    error instanceof Error &&
+    !isStorageError(error) &&
+    typeof (error as { code?: unknown }).code === 'string'
+  );
+}
+
+export function describe(error: unknown): string {
+  if (isErrno(error)) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
