@@ -39,7 +39,7 @@ export async function consoleListing(): Promise<FigureResult[]> {
     await page.getByRole('button', { name: 'Go' }).click();
     await page.getByRole('button', { name: '00000000.wal' }).waitFor();
     const firstRowsSeconds = (Date.now() - started) / 1000;
-    const { stamps, dispatch, refreshMs } = await page.evaluate(async () => {
+    const { stamps, dispatch, refreshMs, scrolledPx } = await page.evaluate(async () => {
       const list = document.querySelector('[aria-label="Objects"]')!;
       // The display's refresh interval: the mean of idle frames before the scroll, leaving out
       // any that took more than one interval (the median's).
@@ -66,7 +66,7 @@ export async function consoleListing(): Promise<FigureResult[]> {
         last = now;
       }
       const refreshMs = onTime.reduce((sum, interval) => sum + interval, 0) / onTime.length;
-      return { stamps, dispatch, refreshMs };
+      return { stamps, dispatch, refreshMs, scrolledPx: list.scrollTop };
     });
     // A frame's time is the time between its frame's start and the next's (the timestamps
     // requestAnimationFrame passes its callbacks), in whole refresh intervals: the browser's
@@ -102,6 +102,8 @@ export async function consoleListing(): Promise<FigureResult[]> {
           p50: percentile(frames, 50),
           longFrames: frames.filter((frame) => frame > refreshMs).length,
           refreshMs,
+          // 96,000 unless the scroll found the end of the rows loaded (a page not there yet).
+          scrolledPx,
           dispatchP50: percentile(dispatch, 50),
           dispatchP95: percentile(dispatch, 95),
         },

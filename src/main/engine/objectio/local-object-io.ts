@@ -16,14 +16,8 @@
  * create-if-absent probe runs before a writer opens.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  close as closeFd,
-  open as openFd,
-  read as readFd,
-  type BigIntStats,
-  type Dirent,
-} from 'node:fs';
-import { link, lstat, mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { close as closeFd, open as openFd, read as readFd, type BigIntStats } from 'node:fs';
+import { link, lstat, mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveRange } from './byte-range';
 import {
@@ -52,6 +46,7 @@ import { LOCAL_READ_FLAGS, LocalReadThread } from './local-read-thread';
 import { describe, etagOf, isErrno, readSlice, syncDir } from './local-files';
 import { folderIsBehind, isValidDirKey, keyProblem, LOCAL_TEMP_DIR } from './local-keys';
 import { compareKeys, listSortedPage } from './sorted-listing';
+import { SortedDirs, startOfListing } from './local-sorted-dirs';
 
 export { keyProblem, LOCAL_TEMP_DIR } from './local-keys';
 
@@ -60,6 +55,7 @@ const DENIED_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS']);
 const PARENT_IS_OBJECT = 'a parent folder of the key is an object';
 /** Errnos meaning "no object under this key" (a missing file, or a path through a file). */
 const ABSENT_ERRNOS = new Set(['ENOENT', 'ENOTDIR']);
+const TEMP_DIR_NAME = `${LOCAL_TEMP_DIR}/`;
 
 /** The process's tail-read thread, shared by every local store (started on first heavy use). */
 let sharedReadThread: LocalReadThread | null = null;
@@ -67,6 +63,8 @@ let sharedReadThread: LocalReadThread | null = null;
 export interface LocalObjectIoOptions {
   /** Where tail reads run: the process's shared thread by default; null: libuv's pool only. */
   readonly readThread?: LocalReadThread | null;
+  /** The folders' sorted names kept between listings (tests pass one with a short settle). */
+  readonly sortedDirs?: SortedDirs;
 }
 
 export class LocalObjectIo implements ObjectIo {
@@ -74,11 +72,13 @@ export class LocalObjectIo implements ObjectIo {
   private readonly root: string;
   private readonly tempDir: string;
   private readonly readThread: LocalReadThread | null;
+  private readonly sortedDirs: SortedDirs;
 
   constructor(rootDir: string, options: LocalObjectIoOptions = {}) {
     this.root = path.resolve(rootDir);
     this.endpoint = this.root;
     this.tempDir = path.join(this.root, LOCAL_TEMP_DIR);
+    this.sortedDirs = options.sortedDirs ?? new SortedDirs();
     this.readThread =
       options.readThread === undefined
         ? (sharedReadThread ??= new LocalReadThread())
@@ -360,42 +360,39 @@ export class LocalObjectIo implements ObjectIo {
     namePrefix: string,
     depth: number,
   ): Promise<void> {
-    const entries = await this.readEntries(dirKey);
-    const ordered = entries
-      .filter(
-        (entry) => entry.name.startsWith(namePrefix) && (entry.isFile() || entry.isDirectory()),
-      )
-      .filter((entry) => !(dirKey === '' && entry.name === LOCAL_TEMP_DIR))
-      .map((entry) => ({
-        key: dirKey + entry.name + (entry.isDirectory() ? '/' : ''),
-        isDir: entry.isDirectory(),
-      }))
-      .sort((a, b) => compareKeys(a.key, b.key));
-    for (const entry of ordered) {
-      if (walk.keys.length >= walk.limit) return;
-      if (!entry.isDir) {
-        if (walk.after === undefined || compareKeys(entry.key, walk.after) > 0)
-          walk.keys.push(entry.key);
+    const after = walk.after;
+    // Every key here starts with dirKey: if `after` does not, it is before or past them all.
+    const insideAfter = after !== undefined && after.startsWith(dirKey);
+    if (after !== undefined && !insideAfter && compareKeys(dirKey, after) < 0) return;
+    const names = await this.sortedNames(dirKey);
+    const relativeAfter = insideAfter ? after.slice(dirKey.length) : undefined;
+    for (let at = startOfListing(names, namePrefix, relativeAfter); at < names.length; at++) {
+      const name = names[at]!;
+      if (!name.startsWith(namePrefix) || walk.keys.length >= walk.limit) return;
+      const key = dirKey + name;
+      if (!name.endsWith('/')) {
+        if (after === undefined || compareKeys(key, after) > 0) walk.keys.push(key);
         continue;
       }
-      if (folderIsBehind(entry.key, walk.after)) continue;
+      if (folderIsBehind(key, after) || (dirKey === '' && name === TEMP_DIR_NAME)) continue;
       if (depth === 0 && walk.foldersCollapse) {
         // One key is enough to make the folder a common prefix; proves it is not an empty dir.
         await this.walkDir(
           { ...walk, keys: walk.keys, limit: walk.keys.length + 1 },
-          entry.key,
+          key,
           '',
           depth + 1,
         );
       } else {
-        await this.walkDir(walk, entry.key, '', depth + 1);
+        await this.walkDir(walk, key, '', depth + 1);
       }
     }
   }
 
-  private async readEntries(dirKey: string): Promise<Dirent[]> {
+  /** The folder's names in key order (a folder's ending in '/'); none if it is not there. */
+  private async sortedNames(dirKey: string): Promise<readonly string[]> {
     try {
-      return await readdir(path.join(this.root, dirKey), { withFileTypes: true });
+      return await this.sortedDirs.names(path.join(this.root, dirKey));
     } catch (error) {
       if (isErrno(error) && ABSENT_ERRNOS.has(error.code)) return [];
       throw this.storageError(error, dirKey);
