@@ -83,12 +83,21 @@ describe('SortedDirs', () => {
   it('holds at most its limit of names, letting the least recently listed folder go', async () => {
     for (const name of ['a', 'b', 'c']) fill(path.join(root, name), ['1', '2', '3', '4']);
     await settle();
-    const dirs = new SortedDirs(8, SETTLE_MS);
+    // Each folder weighs its 4 names and itself: two fit in 10.
+    const dirs = new SortedDirs(10, SETTLE_MS);
     for (const name of ['a', 'b', 'a', 'c']) await dirs.names(path.join(root, name));
     expect(dirs.reads).toBe(3);
     await dirs.names(path.join(root, 'a'));
     expect(dirs.reads).toBe(3);
     await dirs.names(path.join(root, 'b'));
+    expect(dirs.reads).toBe(4);
+  });
+
+  it('counts an empty folder toward its limit, so a bucket of empty folders is bounded too', async () => {
+    for (const name of ['a', 'b', 'c']) mkdirSync(path.join(root, name));
+    await settle();
+    const dirs = new SortedDirs(2, SETTLE_MS);
+    for (const name of ['a', 'b', 'c', 'b', 'c', 'a']) await dirs.names(path.join(root, name));
     expect(dirs.reads).toBe(4);
   });
 });
