@@ -10,8 +10,10 @@
  * added in the same tick as the last change would leave the mtime as it was; a folder is held
  * only when its last change (the later of mtime and ctime, which `utimes` cannot set back) was
  * at least `SETTLE_MS` before the read began (git's "racily clean" rule). Any change after the
- * read then carries a later mtime. A folder changing now (the WAL's own, while written) is
- * read afresh every time, as before.
+ * read then carries a later mtime. That compares the file system's stamps with this process's
+ * clock, so it holds where the two are one clock: a local file system, which this store needs
+ * anyway (atomic `link()`). A folder changing now (the WAL's own, while written) is read
+ * afresh every time, as before.
  */
 import type { BigIntStats, Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
