@@ -202,6 +202,26 @@ describe('LocalObjectIo', () => {
       await thread.stop();
     });
 
+    it("stats a listing page's objects on the thread, with the metadata the pool gives", async () => {
+      const root = await freshRoot();
+      const { io, thread } = await threaded(root);
+      const keys = Array.from({ length: 300 }, (_, i) => `p/${String(i).padStart(3, '0')}`);
+      await createAll(io, keys);
+      await io.putIfAbsent('p/sub/k', bytesOf('folder'));
+      const before = thread.answered;
+      const onThread = await allPages(io, 'p/', { delimiter: '/' });
+      expect(thread.answered - before).toBe(keys.length);
+      const onPool = await allPages(new LocalObjectIo(root, { readThread: null }), 'p/', {
+        delimiter: '/',
+      });
+      expect(onThread).toEqual(onPool);
+      expect(onThread.flatMap((page) => page.commonPrefixes)).toEqual(['p/sub/']);
+      expect(await thread.stat(path.join(root, 'p', 'absent'))).toBeNull();
+      const folder = await thread.stat(path.join(root, 'p', 'sub'));
+      expect(folder?.isFile).toBe(false);
+      await thread.stop();
+    });
+
     it('stays on the pool when stopped while the thread is still starting', async () => {
       const thread = new LocalReadThread(1);
       const io = new LocalObjectIo(await freshRoot(), { readThread: thread });

@@ -6,8 +6,11 @@ import { constants as fsConstants, type BigIntStats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { isStorageError } from './errors';
 
+/** What an object's metadata is made of, from a `stat` on the pool or on the read thread. */
+export type FileStamp = Pick<BigIntStats, 'ino' | 'size' | 'mtimeNs'>;
+
 /** Stable for an immutable file and free to compute: inode, size and mtime in nanoseconds. */
-export function etagOf(stats: BigIntStats): string {
+export function etagOf(stats: FileStamp): string {
   return `${stats.ino.toString(16)}-${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}`;
 }
 
@@ -35,6 +38,9 @@ export async function readSlice(
   }
   return filled === length ? bytes : bytes.subarray(0, filled);
 }
+
+/** Errnos meaning "no object under this key" (a missing file, or a path through a file). */
+export const ABSENT_ERRNOS: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR']);
 
 export interface ErrnoError extends Error {
   readonly code: string;

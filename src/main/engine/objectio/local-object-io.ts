@@ -6,8 +6,8 @@
  *   place. `link()` fails atomically with EEXIST when the name is taken, so several processes
  *   can share one root with no lock files; the directory is fsynced so the name survives a crash.
  * - listing walks only the directories that can hold keys under the prefix, in key order,
- *   and stops once a page is full; it never shows `.cairn-tmp` and never follows a symlink.
- *
+ *   and stops once a page is full (`LocalListing`); a page's objects are stat'ed on the read
+ *   thread once it runs.
  * - a tail read from a listed size (`readTail`, recovery's read of every object) skips the
  *   stat, and a long scan of them runs on a thread of its own (`LocalReadThread`).
  *
@@ -43,19 +43,25 @@ import {
   type TailResult,
 } from './object-io';
 import { LOCAL_READ_FLAGS, LocalReadThread } from './local-read-thread';
-import { describe, etagOf, isErrno, readSlice, syncDir } from './local-files';
-import { folderIsBehind, isValidDirKey, keyProblem, LOCAL_TEMP_DIR } from './local-keys';
-import { compareKeys, listSortedPage } from './sorted-listing';
-import { SortedDirs, startOfListing } from './local-sorted-dirs';
+import {
+  ABSENT_ERRNOS,
+  describe,
+  etagOf,
+  isErrno,
+  readSlice,
+  syncDir,
+  type FileStamp,
+} from './local-files';
+import { keyProblem, LOCAL_TEMP_DIR } from './local-keys';
+import { listSortedPage } from './sorted-listing';
+import { LocalListing } from './local-listing';
+import { SortedDirs } from './local-sorted-dirs';
 
 export { keyProblem, LOCAL_TEMP_DIR } from './local-keys';
 
 const TRANSIENT_ERRNOS = new Set(['EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR']);
 const DENIED_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS']);
 const PARENT_IS_OBJECT = 'a parent folder of the key is an object';
-/** Errnos meaning "no object under this key" (a missing file, or a path through a file). */
-const ABSENT_ERRNOS = new Set(['ENOENT', 'ENOTDIR']);
-const TEMP_DIR_NAME = `${LOCAL_TEMP_DIR}/`;
 
 /** The process's tail-read thread, shared by every local store (started on first heavy use). */
 let sharedReadThread: LocalReadThread | null = null;
@@ -72,13 +78,17 @@ export class LocalObjectIo implements ObjectIo {
   private readonly root: string;
   private readonly tempDir: string;
   private readonly readThread: LocalReadThread | null;
-  private readonly sortedDirs: SortedDirs;
+  private readonly listing: LocalListing;
 
   constructor(rootDir: string, options: LocalObjectIoOptions = {}) {
     this.root = path.resolve(rootDir);
     this.endpoint = this.root;
     this.tempDir = path.join(this.root, LOCAL_TEMP_DIR);
-    this.sortedDirs = options.sortedDirs ?? new SortedDirs();
+    this.listing = new LocalListing(
+      this.root,
+      options.sortedDirs ?? new SortedDirs(),
+      (error, dirKey) => this.storageError(error, dirKey),
+    );
     this.readThread =
       options.readThread === undefined
         ? (sharedReadThread ??= new LocalReadThread())
@@ -177,13 +187,13 @@ export class LocalObjectIo implements ObjectIo {
   async listPage(prefix: string, options: ListOptions = {}): Promise<ListPage> {
     const after = options.continuation ?? options.startAfter;
     const pageSize = Math.min(Math.max(1, options.pageSize ?? MAX_LIST_PAGE), MAX_LIST_PAGE);
-    const keys = await this.keysForPage(prefix, after, options.delimiter, pageSize);
+    const keys = await this.listing.keysForPage(prefix, after, options.delimiter, pageSize);
     // Stat only the keys the page shows; listSortedPage wants its metadata synchronously.
     const page = listSortedPage(keys, (key) => ({ key, size: 0, etag: '' }), prefix, {
       ...options,
       pageSize,
     });
-    const metas = await Promise.all(page.objects.map((object) => this.metaOf(object.key)));
+    const metas = await Promise.all(page.objects.map((object) => this.listedMeta(object.key)));
     // A key deleted between the walk and the stat is simply gone, as on S3.
     return { ...page, objects: metas.filter((meta): meta is ObjectMeta => meta !== null) };
   }
@@ -317,86 +327,17 @@ export class LocalObjectIo implements ObjectIo {
       if (isErrno(error) && ABSENT_ERRNOS.has(error.code)) return null;
       throw this.storageError(error, key);
     }
-    if (!stats.isFile()) return null;
-    return { key, size: Number(stats.size), etag: etagOf(stats), lastModified: stats.mtime };
+    return stats.isFile() ? metaFrom(key, stats) : null;
   }
 
-  // --- listing -------------------------------------------------------------------------------
-
-  /**
-   * The keys `listSortedPage` needs to build one page: every key under `prefix` after `after`,
-   * in key order, cut off once `pageSize + 1` entries are known (the extra one tells whether a
-   * next page exists). With the '/' delimiter each sub-folder contributes one key (it becomes one
-   * common prefix); any other delimiter gets the whole range, since folders do not map to dirs.
-   */
-  private async keysForPage(
-    prefix: string,
-    after: string | undefined,
-    delimiter: string | undefined,
-    pageSize: number,
-  ): Promise<string[]> {
-    const cut = prefix.lastIndexOf('/') + 1;
-    const walk: Walk = {
-      after,
-      keys: [],
-      limit:
-        delimiter === undefined || delimiter === '' || delimiter === '/' ? pageSize + 1 : Infinity,
-      foldersCollapse: delimiter === '/',
-    };
-    const dirKey = prefix.slice(0, cut);
-    if (dirKey !== '' && !isValidDirKey(dirKey)) return [];
-    await this.walkDir(walk, dirKey, prefix.slice(cut), 0);
-    return walk.keys;
-  }
-
-  /**
-   * Depth-first walk in key order. Sorting a directory's entries by `name` for files and
-   * `name + '/'` for folders yields keys in S3's byte order, because every key under folder `d`
-   * starts with `d/`. `depth` 0 is the folder the prefix points into; `namePrefix` filters it.
-   */
-  private async walkDir(
-    walk: Walk,
-    dirKey: string,
-    namePrefix: string,
-    depth: number,
-  ): Promise<void> {
-    const after = walk.after;
-    // Every key here starts with dirKey: if `after` does not, it is before or past them all.
-    const insideAfter = after !== undefined && after.startsWith(dirKey);
-    if (after !== undefined && !insideAfter && compareKeys(dirKey, after) < 0) return;
-    const names = await this.sortedNames(dirKey);
-    const relativeAfter = insideAfter ? after.slice(dirKey.length) : undefined;
-    for (let at = startOfListing(names, namePrefix, relativeAfter); at < names.length; at++) {
-      const name = names[at]!;
-      if (!name.startsWith(namePrefix) || walk.keys.length >= walk.limit) return;
-      const key = dirKey + name;
-      if (!name.endsWith('/')) {
-        if (after === undefined || compareKeys(key, after) > 0) walk.keys.push(key);
-        continue;
-      }
-      if (folderIsBehind(key, after) || (dirKey === '' && name === TEMP_DIR_NAME)) continue;
-      if (depth === 0 && walk.foldersCollapse) {
-        // One key is enough to make the folder a common prefix; proves it is not an empty dir.
-        await this.walkDir(
-          { ...walk, keys: walk.keys, limit: walk.keys.length + 1 },
-          key,
-          '',
-          depth + 1,
-        );
-      } else {
-        await this.walkDir(walk, key, '', depth + 1);
-      }
-    }
-  }
-
-  /** The folder's names in key order (a folder's ending in '/'); none if it is not there. */
-  private async sortedNames(dirKey: string): Promise<readonly string[]> {
-    try {
-      return await this.sortedDirs.names(path.join(this.root, dirKey));
-    } catch (error) {
-      if (isErrno(error) && ABSENT_ERRNOS.has(error.code)) return [];
-      throw this.storageError(error, dirKey);
-    }
+  /** `metaOf` for a key a listing walked: on the read thread when it runs, else on the pool. */
+  private listedMeta(key: string): Promise<ObjectMeta | null> {
+    const threaded = this.readThread?.stat(path.join(this.root, key)) ?? null;
+    if (threaded === null) return this.metaOf(key);
+    return threaded.then((stats) => {
+      if (stats === null) return this.metaOf(key); // Gone, or an error only the pool maps.
+      return stats.isFile ? metaFrom(key, stats) : null;
+    });
   }
 
   // --- keys and errors -------------------------------------------------------------------------
@@ -426,9 +367,13 @@ export class LocalObjectIo implements ObjectIo {
   }
 }
 
-interface Walk {
-  readonly after: string | undefined;
-  readonly keys: string[];
-  readonly limit: number;
-  readonly foldersCollapse: boolean;
+function metaFrom(key: string, stats: FileStamp): ObjectMeta {
+  return {
+    key,
+    size: Number(stats.size),
+    etag: etagOf(stats),
+    lastModified: new Date(Number(stats.mtimeNs / NS_PER_MS)),
+  };
 }
+
+const NS_PER_MS = 1_000_000n;
