@@ -1,12 +1,18 @@
 /// <reference lib="dom" />
 /**
  * Console figure: a prefix of 100,000 objects in the bucket browser (browser mode, Chromium):
- * time to the first rows, and the p95 frame time while scrolling the virtualized list.
+ * time to the first rows, and the p95 frame time while scrolling the virtualized list. The
+ * detail also gives what the local store's listing of that folder costs: its first page (the
+ * folder read and sorted), a continuation page and a one-key listing, in wall and main-thread
+ * time.
  */
 import { chromium } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+// Aliased: the page's own `performance` is used inside `page.evaluate`.
+import { performance as nodePerformance } from 'node:perf_hooks';
+import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { startBenchServer } from './bench-server';
 import { chromiumLaunchOptions } from '../../tests/support/chromium';
 import { judged, percentile, type FigureResult } from '../harness';
@@ -82,6 +88,7 @@ export async function consoleListing(): Promise<FigureResult[]> {
           Math.max(1, Math.ceil((stamp - stamps[at]! - CLOCK_JITTER_MS) / refreshMs)) * refreshMs,
       );
     const p95 = percentile(frames, 95);
+    const listing = await listingCosts(join(dataDir, 'cairn-data'));
     return [
       {
         figure: 'console: 100,000-object prefix, first rows',
@@ -106,6 +113,7 @@ export async function consoleListing(): Promise<FigureResult[]> {
           scrolledPx,
           dispatchP50: percentile(dispatch, 50),
           dispatchP95: percentile(dispatch, 95),
+          ...listing,
         },
       },
     ];
@@ -114,4 +122,41 @@ export async function consoleListing(): Promise<FigureResult[]> {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+const PAGES = 6;
+
+/**
+ * A fresh local store over the figure's folder: its first page, then the median continuation
+ * page and one-key listing (ms of wall, and of this process's main thread for the pages).
+ */
+async function listingCosts(root: string): Promise<Record<string, number>> {
+  const io = new LocalObjectIo(root);
+  const timed = async <T>(list: () => Promise<T>): Promise<[T, number, number]> => {
+    const busy = nodePerformance.eventLoopUtilization();
+    const started = nodePerformance.now();
+    const result = await list();
+    const wall = nodePerformance.now() - started;
+    return [result, wall, nodePerformance.eventLoopUtilization(busy).active];
+  };
+  const [first, firstPageMs] = await timed(() => io.listPage('big/', { delimiter: '/' }));
+  const wall: number[] = [];
+  const mainThread: number[] = [];
+  for (let page = 0, continuation = first.continuation; page < PAGES; page += 1) {
+    const [next, ms, busyMs] = await timed(() => io.listPage('big/', { continuation }));
+    continuation = next.continuation;
+    wall.push(ms);
+    mainThread.push(busyMs);
+  }
+  const oneKey: number[] = [];
+  for (let probe = 0; probe < PAGES; probe += 1) {
+    const startAfter = `big/${String(probe * 10_000).padStart(8, '0')}.wal`;
+    oneKey.push((await timed(() => io.listPage('big/', { startAfter, pageSize: 1 })))[1]);
+  }
+  return {
+    listingFirstPageMs: Math.round(firstPageMs),
+    listingPageMs: Math.round(percentile(wall, 50)),
+    listingPageMainThreadMs: Math.round(percentile(mainThread, 50)),
+    listingOneKeyMs: Number(percentile(oneKey, 50).toFixed(2)),
+  };
 }

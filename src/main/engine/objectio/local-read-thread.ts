@@ -7,9 +7,9 @@
  * A listing page's `lstat`s (1,000 keys: ~35 ms of the main thread through promises) go the
  * same way, a few hundred to a message.
  *
- * Started only once the process has made `START_AFTER` reads or stats through it (a small open never
- * waits for a thread to start), then kept for the process; it holds the process open only
- * while reads are in flight. It never maps an error: a file it cannot read is answered null
+ * Started only once the process has made `START_AFTER` reads or stats through it (a small
+ * open never waits for a thread to start), then kept for the process; it holds the process
+ * open only while requests are in flight. It never maps an error: a file it cannot read is answered null
  * and the caller reads it on the pool, where errors are mapped. If the thread cannot start or
  * stops, every read goes to the pool from then on.
  */
@@ -41,11 +41,12 @@ interface Request {
   readonly length: number;
 }
 
+/** A read's reply carries `bytes` (null: not read), a stat's `stat` (null: not stat'ed). */
 interface Reply {
   readonly id: number;
-  readonly bytes: Uint8Array | null;
-  readonly bytesRead: number;
-  readonly stat: ThreadStat | null;
+  readonly bytes?: Uint8Array | null;
+  readonly bytesRead?: number;
+  readonly stat?: ThreadStat | null;
 }
 
 /** A request's `length` meaning "lstat the file" rather than "read it". */
@@ -103,7 +104,7 @@ export class LocalReadThread {
   private reads = 0;
   private nextId = 0;
   private readonly waiting = new Map<number, (reply: Reply | null) => void>();
-  private queued: Request[] = [];
+  private queuedReads: Request[] = [];
   private queuedStats: Request[] = [];
   private flushQueued = false;
   private answeredCount = 0;
@@ -127,8 +128,8 @@ export class LocalReadThread {
    * there is no thread.
    */
   read(file: string, start: number, length: number): Promise<ThreadRead | null> | null {
-    return this.ask(file, start, length, this.queued, (reply) =>
-      reply.bytes === null ? null : { bytes: reply.bytes, bytesRead: reply.bytesRead },
+    return this.ask(file, start, length, this.queuedReads, ({ bytes, bytesRead }) =>
+      bytes && bytesRead !== undefined ? { bytes, bytesRead } : null,
     );
   }
 
@@ -138,7 +139,7 @@ export class LocalReadThread {
    * while there is no thread.
    */
   stat(file: string): Promise<ThreadStat | null> | null {
-    return this.ask(file, 0, STAT, this.queuedStats, (reply) => reply.stat);
+    return this.ask(file, 0, STAT, this.queuedStats, (reply) => reply.stat ?? null);
   }
 
   private ask<T>(
@@ -179,8 +180,9 @@ export class LocalReadThread {
 
   private flush(): void {
     this.flushQueued = false;
-    const [reads, stats] = [this.queued, this.queuedStats];
-    this.queued = [];
+    const reads = this.queuedReads;
+    const stats = this.queuedStats;
+    this.queuedReads = [];
     this.queuedStats = [];
     const worker = this.worker;
     if (worker === null) return; // Stopped meanwhile: `stopped` answered every request.
@@ -226,7 +228,7 @@ export class LocalReadThread {
   private stopped(): void {
     this.state = 'stopped';
     this.worker = null;
-    this.queued = [];
+    this.queuedReads = [];
     this.queuedStats = [];
     const waiting = [...this.waiting.values()];
     this.waiting.clear();

@@ -1,8 +1,8 @@
 /**
- * A local folder's entry names in S3's key order, kept between listings. Reading and sorting a
- * folder of 100,000 objects takes ~0.45 s here, 0.1-0.2 s of it on the main thread. A bucket
- * browser lists such a folder a page at a time, and a read model's refresh lists single keys
- * of one: without this, every page paid for the whole folder.
+ * A local folder's entry names in S3's key order, kept between listings. Reading and sorting
+ * a folder of 100,000 objects takes 0.25-0.45 s here (the console figure's
+ * `listingFirstPageMs`). A bucket browser lists such a folder a page at a time, and a read
+ * model's refresh lists single keys of one: without this, every page paid for the whole folder.
  *
  * A held folder is answered only while a `stat` shows the same directory (device, inode) with
  * the same mtime and ctime: POSIX moves both on every name created, linked, renamed or removed
