@@ -3,8 +3,6 @@
  * policy (a conditional create is sent once; reads are retried) proven against a tiny HTTP
  * server that counts requests, and terminal errors from the real S3 lane.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { StorageErrorCode } from '../../src/main/engine/objectio/errors';
 import { storageErrorFromS3, type S3Operation } from '../../src/main/engine/objectio/s3-errors';
@@ -16,6 +14,7 @@ import {
 } from '../../src/main/engine/objectio/s3-object-io';
 import { freshBucketName, s3Lane } from '../support/s3';
 import { bytesOf, storageFailure } from './object-io-contract';
+import { closeScriptedServers, failWith, scriptedS3 } from './scripted-s3';
 
 /** An error shaped like the SDK's: service errors carry a name, $fault and an HTTP status. */
 function serviceError(name: string, status: number): Error {
@@ -158,49 +157,7 @@ describe('S3 range headers and endpoint labels', () => {
   });
 });
 
-/** A stand-in S3 that answers every request the same way and counts them. */
-interface ScriptedS3 {
-  readonly requests: string[];
-  io(requestTimeoutMs?: number): S3ObjectIo;
-}
-
-let servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  servers = [];
-});
-
-async function scriptedS3(
-  answer: (request: IncomingMessage, response: ServerResponse) => void,
-): Promise<ScriptedS3> {
-  const requests: string[] = [];
-  const server = createServer((request, response) => {
-    requests.push(request.method ?? '');
-    request.resume();
-    request.on('end', () => answer(request, response));
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    requests,
-    io: (requestTimeoutMs?: number) =>
-      new S3ObjectIo({
-        bucket: 'b',
-        endpoint: `http://127.0.0.1:${port}`,
-        forcePathStyle: true,
-        requestTimeoutMs,
-        credentials: { accessKeyId: 'a', secretAccessKey: 's' },
-      }),
-  };
-}
-
-const errorBody = (code: string): string =>
-  `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>scripted</Message></Error>`;
-const failWith =
-  (status: number, code: string) => (_request: IncomingMessage, response: ServerResponse) => {
-    response.writeHead(status, { 'content-type': 'application/xml' }).end(errorBody(code));
-  };
+afterEach(closeScriptedServers);
 
 describe('S3ObjectIo retry policy', () => {
   it('sends a conditional create once: a 500 is OutcomeUnknown, never retried into a false 412', async () => {
@@ -217,7 +174,7 @@ describe('S3ObjectIo retry policy', () => {
 
   it('gives up on a store that never answers: OutcomeUnknown for a create, Unavailable for a read', async () => {
     const s3 = await scriptedS3(() => undefined); // holds every request open
-    const io = s3.io(150);
+    const io = s3.io({ requestTimeoutMs: 150 });
     await storageFailure(io.putIfAbsent('k', bytesOf('x')), 'OutcomeUnknown', 'k');
     expect(s3.requests).toEqual(['PUT']);
     await storageFailure(io.head('k'), 'Unavailable', 'k');
@@ -239,8 +196,7 @@ describe('S3ObjectIo retry policy', () => {
   it('reports a refused connection as Unavailable, even for a create', async () => {
     const s3 = await scriptedS3(failWith(500, 'InternalError'));
     const io = s3.io();
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-    servers = [];
+    await s3.close();
     await storageFailure(io.putIfAbsent('k', bytesOf('x')), 'Unavailable', 'k');
   });
 });

@@ -1,24 +1,16 @@
 /**
  * `S3ObjectIo`: ObjectIo on any S3 that honours `If-None-Match: *` (AWS, MinIO, radosgw).
  *
- * Owns the S3 clients and the translation of ObjectIo calls into S3 requests. Two clients:
- * reads, lists, heads and deletes use the SDK's standard retries; the conditional create uses a
- * client with `maxAttempts: 1`, because a retried create that had applied comes back 412 and
- * would look like someone else's (the caller reads back on `OutcomeUnknown` instead).
+ * Owns the translation of ObjectIo calls into S3 requests and of their failures into storage
+ * errors; the SDK runs them on the process's S3 thread (`S3Thread`), off the thread that hosts
+ * the engine. Each store has two clients there: reads, lists, heads and deletes use the SDK's
+ * standard retries; the conditional create is sent once (`maxAttempts: 1`), because a retried
+ * create that had applied comes back 412 and would look like someone else's (the caller reads
+ * back on `OutcomeUnknown` instead).
  * Credentials come from the SDK's default chain or a named profile unless given explicitly;
  * this module never stores or logs a secret.
  */
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-  type _Object,
-} from '@aws-sdk/client-s3';
+import type { _Object } from '@aws-sdk/client-s3';
 import { BackendError, ObjectTooLargeError } from './errors';
 import {
   MAX_GET_BYTES,
@@ -32,7 +24,7 @@ import {
   type ObjectMeta,
 } from './object-io';
 import { storageErrorFromS3, type S3Operation } from './s3-errors';
-import { PayloadSha256 } from './s3-payload-hash';
+import { sharedS3Thread, type S3Thread, type S3ThreadClientConfig } from './s3-thread';
 
 export interface S3Credentials {
   readonly accessKeyId: string;
@@ -62,44 +54,43 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export class S3ObjectIo implements ObjectIo {
   readonly endpoint: string;
   readonly bucket: string;
-  private readonly client: S3Client;
-  /** No SDK retries: see the module comment. */
-  private readonly createClient: S3Client;
+  private readonly thread: S3Thread;
+  /** This store's clients on the thread. */
+  private readonly client: number;
 
-  constructor(config: S3ObjectIoConfig) {
+  constructor(config: S3ObjectIoConfig, thread: S3Thread = sharedS3Thread()) {
     this.bucket = config.bucket;
     this.endpoint = s3EndpointLabel(config);
-    this.client = new S3Client(clientConfigOf(config));
-    this.createClient = new S3Client({ ...clientConfigOf(config), maxAttempts: 1 });
+    this.thread = thread;
+    this.client = thread.open(clientConfigOf(config));
   }
 
   async putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
-    const command = new PutObjectCommand({
+    const input = {
       Bucket: this.bucket,
       Key: key,
       Body: bytes,
       ContentLength: bytes.length,
       IfNoneMatch: '*',
-    });
-    const response = await this.createClient.send(command).catch(this.failed('putIfAbsent', key));
+    };
+    const response = await this.thread
+      .send(this.client, 'PutObject', input, { once: true })
+      .catch(this.failed('putIfAbsent', key));
     return { etag: unquote(response.ETag) };
   }
 
   async get(key: string, range?: ByteRange): Promise<GetResult> {
     const header = rangeHeaderOf(range);
     if (header === null) throw new BackendError(key, this.endpoint, 'invalid range');
-    const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: header });
-    const response = await this.client.send(command).catch(this.failed('get', key));
+    const input = { Bucket: this.bucket, Key: key, Range: header };
+    const response = await this.thread
+      .send(this.client, 'GetObject', input, { maxBodyBytes: MAX_GET_BYTES })
+      .catch(this.failed('get', key));
     const length = response.ContentLength ?? 0;
-    if (length > MAX_GET_BYTES) {
-      // Refused before the body is read: dropping the stream ends the transfer.
-      (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
+    // Refused before the body was read: the thread dropped the stream, ending the transfer.
+    if (length > MAX_GET_BYTES)
       throw new ObjectTooLargeError(key, this.endpoint, length, MAX_GET_BYTES);
-    }
-    const bytes =
-      response.Body === undefined
-        ? new Uint8Array(0)
-        : await response.Body.transformToByteArray().catch(this.failed('get', key));
+    const bytes = response.body ?? new Uint8Array(0);
     return {
       bytes,
       etag: unquote(response.ETag),
@@ -108,8 +99,8 @@ export class S3ObjectIo implements ObjectIo {
   }
 
   async head(key: string): Promise<ObjectMeta> {
-    const response = await this.client
-      .send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }))
+    const response = await this.thread
+      .send(this.client, 'HeadObject', { Bucket: this.bucket, Key: key })
       .catch(this.failed('head', key));
     return {
       key,
@@ -120,15 +111,17 @@ export class S3ObjectIo implements ObjectIo {
   }
 
   async listPage(prefix: string, options: ListOptions = {}): Promise<ListPage> {
-    const command = new ListObjectsV2Command({
+    const input = {
       Bucket: this.bucket,
       Prefix: prefix === '' ? undefined : prefix,
       StartAfter: options.startAfter === '' ? undefined : options.startAfter,
       Delimiter: options.delimiter === '' ? undefined : options.delimiter,
       ContinuationToken: options.continuation,
       MaxKeys: Math.min(Math.max(1, options.pageSize ?? MAX_LIST_PAGE), MAX_LIST_PAGE),
-    });
-    const response = await this.client.send(command).catch(this.failed('listPage', prefix));
+    };
+    const response = await this.thread
+      .send(this.client, 'ListObjectsV2', input)
+      .catch(this.failed('listPage', prefix));
     return {
       objects: (response.Contents ?? []).map(metaOfListed),
       commonPrefixes: (response.CommonPrefixes ?? []).flatMap((common) =>
@@ -143,15 +136,14 @@ export class S3ObjectIo implements ObjectIo {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client
-      .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+    await this.thread
+      .send(this.client, 'DeleteObject', { Bucket: this.bucket, Key: key })
       .catch(this.failed('delete', key));
   }
 
   /** Closes the clients' sockets; the instance is unusable afterwards. */
   destroy(): void {
-    this.client.destroy();
-    this.createClient.destroy();
+    this.thread.close(this.client);
   }
 
   private failed(operation: S3Operation, key: string): (error: unknown) => never {
@@ -162,12 +154,15 @@ export class S3ObjectIo implements ObjectIo {
 }
 
 /** Creates the bucket unless it exists and is ours (tests, and the connection "test"). */
-export async function createBucketIfMissing(config: S3ObjectIoConfig): Promise<void> {
-  const client = new S3Client(clientConfigOf(config));
+export async function createBucketIfMissing(
+  config: S3ObjectIoConfig,
+  thread: S3Thread = sharedS3Thread(),
+): Promise<void> {
+  const client = thread.open(clientConfigOf(config));
   try {
-    await client.send(new CreateBucketCommand({ Bucket: config.bucket }));
+    await thread.send(client, 'CreateBucket', { Bucket: config.bucket });
   } catch (error) {
-    const name = error instanceof Error ? error.name : '';
+    const name = (error as { name?: unknown } | null)?.name;
     if (name === 'BucketAlreadyOwnedByYou') return;
     throw storageErrorFromS3(error, {
       operation: 'createBucket',
@@ -175,7 +170,7 @@ export async function createBucketIfMissing(config: S3ObjectIoConfig): Promise<v
       endpoint: s3EndpointLabel(config),
     });
   } finally {
-    client.destroy();
+    thread.close(client);
   }
 }
 
@@ -187,7 +182,7 @@ export function s3EndpointLabel(
   return `s3://${config.bucket} at ${config.endpoint ?? `https://s3.${region}.amazonaws.com`}`;
 }
 
-function clientConfigOf(config: S3ObjectIoConfig): S3ClientConfig {
+function clientConfigOf(config: S3ObjectIoConfig): S3ThreadClientConfig {
   return {
     region: config.region ?? DEFAULT_S3_REGION,
     endpoint: config.endpoint,
@@ -197,7 +192,6 @@ function clientConfigOf(config: S3ObjectIoConfig): S3ClientConfig {
     // The SDK's default streaming checksum gets 411 MissingContentLength from radosgw.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    sha256: PayloadSha256,
     // Without a timeout a store that stalls (a full OSD) hangs callers forever; a timed-out
     // create becomes OutcomeUnknown, a timed-out read Unavailable.
     requestHandler: {

@@ -1,0 +1,270 @@
+/**
+ * The S3 SDK on a thread of its own. Each request costs the SDK 4-6 ms of JavaScript (schema,
+ * endpoint rules, middleware, SigV4, XML and header parsing; measured on radosgw), and on the
+ * thread that hosts the engine that is time the console's IPC waits behind: a saturating S3
+ * writer spent a fifth of the main thread in the SDK, and the event loop stalled 30-50 ms at
+ * p99. Here the main thread only posts a command's input and takes its output back; bodies
+ * cross as one copy (a create's payload) or none (a read's body, transferred).
+ *
+ * One thread per process, shared by every S3 store, kept for the process once started; it
+ * holds the process open only while requests are in flight. It never maps an error: it hands
+ * back what the SDK threw as a plain shape, and `storageErrorFromS3` maps it on the caller's
+ * side, exactly as it maps the SDK's own errors. If the thread dies, every request in flight
+ * fails as a lost connection (a create's outcome unknown, a read unavailable) and the next
+ * request starts a new thread.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { SHARE_ENV, Worker } from 'node:worker_threads';
+import type {
+  CreateBucketCommandInput,
+  DeleteObjectCommandInput,
+  GetObjectCommandInput,
+  GetObjectCommandOutput,
+  HeadObjectCommandInput,
+  HeadObjectCommandOutput,
+  ListObjectsV2CommandInput,
+  ListObjectsV2CommandOutput,
+  PutObjectCommandInput,
+  PutObjectCommandOutput,
+  S3ClientConfig,
+} from '@aws-sdk/client-s3';
+
+/** The commands the thread runs: an input it is sent, the output fields it answers. */
+export interface S3Commands {
+  PutObject: {
+    input: PutObjectCommandInput & { Body: Uint8Array };
+    output: PutObjectCommandOutput;
+  };
+  GetObject: { input: GetObjectCommandInput; output: GetObjectCommandOutput };
+  HeadObject: { input: HeadObjectCommandInput; output: HeadObjectCommandOutput };
+  ListObjectsV2: { input: ListObjectsV2CommandInput; output: ListObjectsV2CommandOutput };
+  DeleteObject: { input: DeleteObjectCommandInput; output: object };
+  CreateBucket: { input: CreateBucketCommandInput; output: object };
+}
+export type S3CommandName = keyof S3Commands;
+
+/** A command's output without the SDK's stream and metadata; a read's body comes as bytes. */
+export type S3Answer<C extends S3CommandName> = Omit<
+  S3Commands[C]['output'],
+  'Body' | '$metadata'
+> & {
+  /** The body, unless the command has none or it was longer than `maxBodyBytes`. */
+  readonly body?: Uint8Array;
+};
+
+export interface S3SendOptions {
+  /** Sent once, without the SDK's retries (a conditional create). */
+  readonly once?: boolean;
+  /** A longer body is not read: its stream is dropped and the answer has no `body`. */
+  readonly maxBodyBytes?: number;
+}
+
+/** The client settings the thread builds its clients from: plain data, cloned to the thread. */
+export type S3ThreadClientConfig = Omit<S3ClientConfig, 'sha256' | 'requestHandler'> & {
+  readonly requestHandler: {
+    readonly connectionTimeout: number;
+    readonly requestTimeout: number;
+    readonly throwOnRequestTimeout: boolean;
+  };
+};
+
+/** What a failed request hands back: the fields `storageErrorFromS3` decides on. */
+export interface S3ErrorCopy {
+  readonly name?: string;
+  readonly code?: string;
+  readonly message?: string;
+  readonly $fault?: 'client' | 'server';
+  readonly $metadata?: { readonly httpStatusCode?: number };
+}
+
+/** Every request in flight when the thread stopped: its connection was lost with it. */
+export const THREAD_STOPPED: S3ErrorCopy = {
+  name: 'S3ThreadStopped',
+  code: 'ECONNRESET',
+  message: 'the S3 thread stopped before the answer',
+};
+
+type Message =
+  | { readonly open: number; readonly config: S3ThreadClientConfig }
+  | { readonly close: number }
+  | {
+      readonly id: number;
+      readonly client: number;
+      readonly command: S3CommandName;
+      readonly input: object;
+      readonly once: boolean;
+      readonly maxBodyBytes: number;
+    };
+
+interface Reply {
+  readonly id: number;
+  readonly output?: object;
+  readonly body?: Uint8Array;
+  readonly error?: S3ErrorCopy;
+}
+
+interface Waiting {
+  readonly resolve: (reply: Reply) => void;
+  readonly reject: (error: S3ErrorCopy) => void;
+}
+
+/** Plain CommonJS, evaluated as the thread's script: it loads the SDK from the path it is given. */
+const SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const sdk = require(workerData.sdkPath);
+const clients = new Map();
+parentPort.on('message', (message) => {
+  if (message.open !== undefined) {
+    clients.set(message.open, [
+      new sdk.S3Client(message.config),
+      new sdk.S3Client({ ...message.config, maxAttempts: 1 }),
+    ]);
+  } else if (message.close !== undefined) {
+    for (const client of clients.get(message.close) ?? []) client.destroy();
+    clients.delete(message.close);
+  } else {
+    void answer(message);
+  }
+});
+async function answer({ id, client, command, input, once, maxBodyBytes }) {
+  try {
+    const pair = clients.get(client);
+    if (pair === undefined) throw { name: 'ClientClosed', message: 'the S3 store was closed' };
+    const { Body, $metadata, ...output } = await pair[once ? 1 : 0].send(new sdk[command + 'Command'](input));
+    if (Body === undefined || (output.ContentLength ?? 0) > maxBodyBytes) {
+      Body?.destroy?.();
+      parentPort.postMessage({ id, output });
+      return;
+    }
+    const bytes = await Body.transformToByteArray();
+    // Transferred, so never a view of a buffer that something else shares.
+    const body = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    parentPort.postMessage({ id, output, body }, [body.buffer]);
+  } catch (error) {
+    parentPort.postMessage({ id, error: copyOf(error) });
+  }
+}
+function copyOf(error) {
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const status = error.$metadata?.httpStatusCode;
+  return {
+    name: error.name,
+    code: error.code,
+    message: error.message,
+    $fault: error.$fault,
+    $metadata: status === undefined ? undefined : { httpStatusCode: status },
+  };
+}
+`;
+
+export class S3Thread {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private nextClient = 0;
+  private readonly clients = new Map<number, S3ThreadClientConfig>();
+  private readonly waiting = new Map<number, Waiting>();
+
+  /** Registers a client's settings; its requests name the number this returns. */
+  open(config: S3ThreadClientConfig): number {
+    const client = this.nextClient++;
+    this.clients.set(client, config);
+    this.worker?.postMessage({ open: client, config } satisfies Message);
+    return client;
+  }
+
+  /** Closes a client's sockets on the thread; its requests in flight still get their answers. */
+  close(client: number): void {
+    if (!this.clients.delete(client)) return;
+    this.worker?.postMessage({ close: client } satisfies Message);
+  }
+
+  /** Runs `command` on the thread; rejects with what the SDK threw, as an `S3ErrorCopy`. */
+  async send<C extends S3CommandName>(
+    client: number,
+    command: C,
+    input: S3Commands[C]['input'],
+    options: S3SendOptions = {},
+  ): Promise<S3Answer<C>> {
+    const worker = this.running();
+    const { input: cloned, transfer } = clonable(input);
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      const id = this.nextId++;
+      if (this.waiting.size === 0) worker.ref();
+      this.waiting.set(id, { resolve, reject });
+      const message: Message = {
+        id,
+        client,
+        command,
+        input: cloned,
+        once: options.once === true,
+        maxBodyBytes: options.maxBodyBytes ?? Number.MAX_SAFE_INTEGER,
+      };
+      worker.postMessage(message, transfer);
+    });
+    return { ...(reply.output as S3Commands[C]['output']), body: reply.body };
+  }
+
+  /** Ends the thread; requests in flight fail as lost connections. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.stopped(worker);
+    await worker?.terminate();
+  }
+
+  private running(): Worker {
+    if (this.worker !== null) return this.worker;
+    const worker = new Worker(SOURCE, {
+      eval: true,
+      env: SHARE_ENV,
+      workerData: { sdkPath: SDK_PATH },
+    });
+    worker.unref();
+    worker.on('message', (reply: Reply) => this.settle(reply));
+    worker.once('error', () => this.stopped(worker));
+    worker.once('exit', () => this.stopped(worker));
+    for (const [client, config] of this.clients)
+      worker.postMessage({ open: client, config } satisfies Message);
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(reply: Reply): void {
+    const waiting = this.waiting.get(reply.id);
+    if (waiting === undefined) return;
+    this.waiting.delete(reply.id);
+    if (this.waiting.size === 0) this.worker?.unref();
+    if (reply.error !== undefined) waiting.reject(reply.error);
+    else waiting.resolve(reply);
+  }
+
+  private stopped(worker: Worker | null): void {
+    if (worker === null || this.worker !== worker) return;
+    this.worker = null;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const { reject } of waiting) reject(THREAD_STOPPED);
+  }
+}
+
+/** The SDK's entry, resolved from this module so the thread loads the same copy. */
+const SDK_PATH = createRequire(join(__dirname, 'index.js')).resolve('@aws-sdk/client-s3');
+
+/**
+ * A create's body crosses as one copy: a view of a larger buffer is copied out and that copy
+ * moved; a body that is its whole buffer is cloned (it stays the caller's).
+ */
+function clonable(input: object): { input: object; transfer: ArrayBuffer[] } {
+  const body = (input as { Body?: unknown }).Body;
+  if (!(body instanceof Uint8Array) || body.byteLength === body.buffer.byteLength)
+    return { input, transfer: [] };
+  const copy = body.slice();
+  return { input: { ...input, Body: copy }, transfer: [copy.buffer] };
+}
+
+let shared: S3Thread | null = null;
+
+/** The process's S3 thread, started by its first request. */
+export function sharedS3Thread(): S3Thread {
+  return (shared ??= new S3Thread());
+}

@@ -1,0 +1,94 @@
+/**
+ * The S3 thread: what crosses to it and back (a create's body exactly as the caller's view,
+ * the caller's buffer left usable; a read's body refused past its limit), and what a thread
+ * that dies mid-request means (a lost connection: a create's outcome unknown, a read
+ * unavailable; the next request runs on a new thread with the store's clients open again).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { S3Thread } from '../../src/main/engine/objectio/s3-thread';
+import { bytesOf, storageFailure } from './object-io-contract';
+import { closeScriptedServers, scriptedS3, succeedWith } from './scripted-s3';
+
+afterEach(closeScriptedServers);
+
+const threads: S3Thread[] = [];
+afterEach(async () => {
+  await Promise.all(threads.splice(0).map((thread) => thread.stop()));
+});
+function ownThread(): S3Thread {
+  const thread = new S3Thread();
+  threads.push(thread);
+  return thread;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('S3Thread', () => {
+  it("sends a create's body as the caller's view of a larger buffer, and leaves that buffer usable", async () => {
+    const s3 = await scriptedS3(succeedWith());
+    const io = s3.io({ thread: ownThread() });
+    const whole = bytesOf('header|payload|trailer');
+    const view = whole.subarray(7, 14);
+    expect(await io.putIfAbsent('view', view)).toEqual({ etag: 'e1' });
+    const exact = bytesOf('a whole buffer');
+    await io.putIfAbsent('exact', exact);
+    expect(s3.bodies.map((body) => body.toString())).toEqual(['payload', 'a whole buffer']);
+    // Neither buffer was transferred away from the caller.
+    expect(whole.byteLength).toBe(22);
+    expect(Buffer.from(view).toString()).toBe('payload');
+    expect(Buffer.from(exact).toString()).toBe('a whole buffer');
+  });
+
+  it('hands back a read body, and drops one longer than the limit unread', async () => {
+    const s3 = await scriptedS3(succeedWith('0123456789'));
+    const thread = ownThread();
+    const client = thread.open({
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${new URL(s3.io().endpoint.split(' at ')[1]!).port}`,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 's' },
+      requestHandler: {
+        connectionTimeout: 1000,
+        requestTimeout: 5000,
+        throwOnRequestTimeout: true,
+      },
+    });
+    const read = await thread.send(
+      client,
+      'GetObject',
+      { Bucket: 'b', Key: 'k' },
+      { maxBodyBytes: 10 },
+    );
+    expect(Buffer.from(read.body!).toString()).toBe('0123456789');
+    expect(read.ETag).toBe('"e1"');
+    const refused = await thread.send(
+      client,
+      'GetObject',
+      { Bucket: 'b', Key: 'k' },
+      { maxBodyBytes: 9 },
+    );
+    expect(refused.body).toBeUndefined();
+    expect(refused.ContentLength).toBe(10);
+    thread.close(client);
+  });
+
+  it('fails requests in flight when the thread stops - a create OutcomeUnknown, a read Unavailable - and runs the next on a new thread', async () => {
+    const s3 = await scriptedS3(() => undefined); // holds every request open
+    const thread = ownThread();
+    const io = s3.io({ thread });
+    const failures = Promise.all([
+      storageFailure(io.putIfAbsent('k', bytesOf('x')), 'OutcomeUnknown', 'k'),
+      storageFailure(io.head('k'), 'Unavailable', 'k'),
+    ]);
+    await until(() => s3.requests.length === 2);
+    await thread.stop();
+    await failures;
+
+    s3.answerWith(succeedWith());
+    expect(await io.putIfAbsent('k2', bytesOf('y'))).toEqual({ etag: 'e1' });
+    expect(s3.bodies.at(-1)?.toString()).toBe('y');
+    io.destroy();
+  });
+});
