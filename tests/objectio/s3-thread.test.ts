@@ -15,8 +15,8 @@ const threads: S3Thread[] = [];
 afterEach(async () => {
   await Promise.all(threads.splice(0).map((thread) => thread.stop()));
 });
-function ownThread(): S3Thread {
-  const thread = new S3Thread();
+function ownThread(sdkPath?: string): S3Thread {
+  const thread = new S3Thread(sdkPath);
   threads.push(thread);
   return thread;
 }
@@ -90,5 +90,17 @@ describe('S3Thread', () => {
     expect(await io.putIfAbsent('k2', bytesOf('y'))).toEqual({ etag: 'e1' });
     expect(s3.bodies.at(-1)?.toString()).toBe('y');
     io.destroy();
+  });
+
+  it('fails requests as a terminal error naming why when the SDK cannot load, and fails fast after that', async () => {
+    const s3 = await scriptedS3(succeedWith());
+    const io = s3.io({ thread: ownThread('/nowhere/client-s3.js') });
+    for (const attempt of [() => io.putIfAbsent('k', bytesOf('x')), () => io.head('k')]) {
+      const failure = await storageFailure(attempt(), 'Backend', 'k');
+      expect(failure.message).toMatch(
+        /S3ClientUnavailable: the S3 client could not start \(.*nowhere/,
+      );
+    }
+    expect(s3.requests).toEqual([]);
   });
 });

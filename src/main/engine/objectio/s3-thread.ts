@@ -11,11 +11,13 @@
  * back what the SDK threw as a plain shape, and `storageErrorFromS3` maps it on the caller's
  * side, exactly as it maps the SDK's own errors. If the thread dies, every request in flight
  * fails as a lost connection (a create's outcome unknown, a read unavailable) and the next
- * request starts a new thread.
+ * request starts a new thread. A thread that cannot load the SDK has sent nothing: its
+ * requests fail as a terminal error naming why (`S3ClientUnavailable`).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
+import { S3_THREAD_SCRIPT } from './s3-thread-script';
 import type {
   CreateBucketCommandInput,
   DeleteObjectCommandInput,
@@ -78,12 +80,43 @@ export interface S3ErrorCopy {
   readonly $metadata?: { readonly httpStatusCode?: number };
 }
 
+/** What the SDK threw on the thread, rebuilt here as an Error with the fields that say what it was. */
+export class S3ThreadError extends Error {
+  readonly code?: string;
+  readonly $fault?: 'client' | 'server';
+  readonly $metadata?: { readonly httpStatusCode?: number };
+
+  constructor(copy: S3ErrorCopy) {
+    super(copy.message ?? '');
+    this.name = copy.name ?? 'Error';
+    this.code = copy.code;
+    this.$fault = copy.$fault;
+    this.$metadata = copy.$metadata;
+  }
+}
+
 /** Every request in flight when the thread stopped: its connection was lost with it. */
 export const THREAD_STOPPED: S3ErrorCopy = {
   name: 'S3ThreadStopped',
   code: 'ECONNRESET',
   message: 'the S3 thread stopped before the answer',
 };
+
+/**
+ * A thread that could not load the SDK sent nothing: its requests fail as a terminal client
+ * error naming why, and for this long every request fails the same way at once rather than
+ * starting a thread that would fail again.
+ */
+export const START_RETRY_MS = 5_000;
+
+function startFailure(error: unknown): S3ErrorCopy {
+  const why = error instanceof Error ? error.message : `exit code ${String(error)}`;
+  return {
+    name: 'S3ClientUnavailable',
+    $fault: 'client',
+    message: `the S3 client could not start (${why})`,
+  };
+}
 
 type Message =
   | { readonly open: number; readonly config: S3ThreadClientConfig }
@@ -97,73 +130,35 @@ type Message =
       readonly maxBodyBytes: number;
     };
 
-interface Reply {
-  readonly id: number;
-  readonly output?: object;
-  readonly body?: Uint8Array;
-  readonly error?: S3ErrorCopy;
-}
+/** A request's answer, or the thread saying it has loaded the SDK. */
+type Reply =
+  | { readonly ready: true }
+  | {
+      readonly ready?: undefined;
+      readonly id: number;
+      readonly output?: object;
+      readonly body?: Uint8Array;
+      readonly error?: S3ErrorCopy;
+    };
+type Answer = Extract<Reply, { id: number }>;
 
 interface Waiting {
-  readonly resolve: (reply: Reply) => void;
-  readonly reject: (error: S3ErrorCopy) => void;
+  readonly resolve: (reply: Answer) => void;
+  readonly reject: (error: S3ThreadError) => void;
 }
-
-/** Plain CommonJS, evaluated as the thread's script: it loads the SDK from the path it is given. */
-const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const sdk = require(workerData.sdkPath);
-const clients = new Map();
-parentPort.on('message', (message) => {
-  if (message.open !== undefined) {
-    clients.set(message.open, [
-      new sdk.S3Client(message.config),
-      new sdk.S3Client({ ...message.config, maxAttempts: 1 }),
-    ]);
-  } else if (message.close !== undefined) {
-    for (const client of clients.get(message.close) ?? []) client.destroy();
-    clients.delete(message.close);
-  } else {
-    void answer(message);
-  }
-});
-async function answer({ id, client, command, input, once, maxBodyBytes }) {
-  try {
-    const pair = clients.get(client);
-    if (pair === undefined) throw { name: 'ClientClosed', message: 'the S3 store was closed' };
-    const { Body, $metadata, ...output } = await pair[once ? 1 : 0].send(new sdk[command + 'Command'](input));
-    if (Body === undefined || (output.ContentLength ?? 0) > maxBodyBytes) {
-      Body?.destroy?.();
-      parentPort.postMessage({ id, output });
-      return;
-    }
-    const bytes = await Body.transformToByteArray();
-    // Transferred, so never a view of a buffer that something else shares.
-    const body = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-    parentPort.postMessage({ id, output, body }, [body.buffer]);
-  } catch (error) {
-    parentPort.postMessage({ id, error: copyOf(error) });
-  }
-}
-function copyOf(error) {
-  if (typeof error !== 'object' || error === null) return { message: String(error) };
-  const status = error.$metadata?.httpStatusCode;
-  return {
-    name: error.name,
-    code: error.code,
-    message: error.message,
-    $fault: error.$fault,
-    $metadata: status === undefined ? undefined : { httpStatusCode: status },
-  };
-}
-`;
 
 export class S3Thread {
   private worker: Worker | null = null;
+  /** The worker has loaded the SDK (it said so). */
+  private ready = false;
+  private failedStart: { readonly error: S3ErrorCopy; readonly at: number } | null = null;
   private nextId = 0;
   private nextClient = 0;
   private readonly clients = new Map<number, S3ThreadClientConfig>();
   private readonly waiting = new Map<number, Waiting>();
+
+  /** @param sdkPath the SDK's entry the thread loads (tests name one that cannot load). */
+  constructor(private readonly sdkPath: string = SDK_PATH) {}
 
   /** Registers a client's settings; its requests name the number this returns. */
   open(config: S3ThreadClientConfig): number {
@@ -179,16 +174,17 @@ export class S3Thread {
     this.worker?.postMessage({ close: client } satisfies Message);
   }
 
-  /** Runs `command` on the thread; rejects with what the SDK threw, as an `S3ErrorCopy`. */
+  /** Runs `command` on the thread; rejects with what the SDK threw, as an `S3ThreadError`. */
   async send<C extends S3CommandName>(
     client: number,
     command: C,
     input: S3Commands[C]['input'],
     options: S3SendOptions = {},
   ): Promise<S3Answer<C>> {
-    const worker = this.running();
-    const { input: cloned, transfer } = clonable(input);
-    const reply = await new Promise<Reply>((resolve, reject) => {
+    const reply = await new Promise<Answer>((resolve, reject) => {
+      const worker = this.running();
+      if (!(worker instanceof Worker)) return reject(new S3ThreadError(worker));
+      const { input: cloned, transfer } = clonable(input);
       const id = this.nextId++;
       if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
@@ -212,17 +208,21 @@ export class S3Thread {
     await worker?.terminate();
   }
 
-  private running(): Worker {
+  /** The thread, started if need be; what to fail with while a failed start is recent. */
+  private running(): Worker | S3ErrorCopy {
     if (this.worker !== null) return this.worker;
-    const worker = new Worker(SOURCE, {
+    if (this.failedStart !== null && Date.now() - this.failedStart.at < START_RETRY_MS)
+      return this.failedStart.error;
+    const worker = new Worker(S3_THREAD_SCRIPT, {
       eval: true,
       env: SHARE_ENV,
-      workerData: { sdkPath: SDK_PATH },
+      workerData: { sdkPath: this.sdkPath },
     });
+    this.ready = false;
     worker.unref();
     worker.on('message', (reply: Reply) => this.settle(reply));
-    worker.once('error', () => this.stopped(worker));
-    worker.once('exit', () => this.stopped(worker));
+    worker.once('error', (error) => this.stopped(worker, error));
+    worker.once('exit', (code) => this.stopped(worker, code));
     for (const [client, config] of this.clients)
       worker.postMessage({ open: client, config } satisfies Message);
     this.worker = worker;
@@ -230,20 +230,34 @@ export class S3Thread {
   }
 
   private settle(reply: Reply): void {
+    if (reply.ready === true) {
+      this.ready = true;
+      this.failedStart = null;
+      return;
+    }
     const waiting = this.waiting.get(reply.id);
     if (waiting === undefined) return;
     this.waiting.delete(reply.id);
     if (this.waiting.size === 0) this.worker?.unref();
-    if (reply.error !== undefined) waiting.reject(reply.error);
+    if (reply.error !== undefined) waiting.reject(new S3ThreadError(reply.error));
     else waiting.resolve(reply);
   }
 
-  private stopped(worker: Worker | null): void {
+  /**
+   * No thread from now on; what it had in flight fails. `cause` is why a thread ended on its
+   * own (an error, an exit code): before the SDK loaded, nothing was sent.
+   */
+  private stopped(worker: Worker | null, cause?: unknown): void {
     if (worker === null || this.worker !== worker) return;
     this.worker = null;
+    let error = THREAD_STOPPED;
+    if (cause !== undefined && !this.ready) {
+      error = startFailure(cause);
+      this.failedStart = { error, at: Date.now() };
+    }
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    for (const { reject } of waiting) reject(THREAD_STOPPED);
+    for (const { reject } of waiting) reject(new S3ThreadError(error));
   }
 }
 

@@ -1,0 +1,57 @@
+/**
+ * What runs on the S3 thread (`S3Thread`): plain CommonJS, evaluated as the thread's script, so
+ * there is nothing to bundle. It loads the SDK from the path it is given, keeps two clients per
+ * store (one with the SDK's retries, one that sends a conditional create once), runs each
+ * command it is sent and answers with the output, the body as bytes (moved, not copied) and
+ * what the SDK threw as plain fields. It decides nothing: mapping and policy stay with the
+ * caller.
+ */
+export const S3_THREAD_SCRIPT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const sdk = require(workerData.sdkPath);
+const clients = new Map();
+parentPort.on('message', (message) => {
+  if (message.open !== undefined) {
+    clients.set(message.open, [
+      new sdk.S3Client(message.config),
+      new sdk.S3Client({ ...message.config, maxAttempts: 1 }),
+    ]);
+  } else if (message.close !== undefined) {
+    for (const client of clients.get(message.close) ?? []) client.destroy();
+    clients.delete(message.close);
+  } else {
+    void answer(message);
+  }
+});
+async function answer({ id, client, command, input, once, maxBodyBytes }) {
+  try {
+    const pair = clients.get(client);
+    if (pair === undefined) throw { name: 'ClientClosed', message: 'the S3 store was closed' };
+    const { Body, $metadata, ...output } = await pair[once ? 1 : 0].send(new sdk[command + 'Command'](input));
+    if (Body === undefined || (output.ContentLength ?? 0) > maxBodyBytes) {
+      Body?.destroy?.();
+      parentPort.postMessage({ id, output });
+      return;
+    }
+    const bytes = await Body.transformToByteArray();
+    // Transferred, so never a view of a buffer that something else shares.
+    const body = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    parentPort.postMessage({ id, output, body }, [body.buffer]);
+  } catch (error) {
+    parentPort.postMessage({ id, error: copyOf(error) });
+  }
+}
+// Loaded: from here on a request may be on the wire when the thread stops.
+parentPort.postMessage({ ready: true });
+function copyOf(error) {
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const status = error.$metadata?.httpStatusCode;
+  return {
+    name: error.name,
+    code: error.code,
+    message: error.message,
+    $fault: error.$fault,
+    $metadata: status === undefined ? undefined : { httpStatusCode: status },
+  };
+}
+`;
