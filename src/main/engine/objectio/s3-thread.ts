@@ -157,8 +157,8 @@ export class S3Thread {
   private readonly clients = new Map<number, S3ThreadClientConfig>();
   private readonly waiting = new Map<number, Waiting>();
 
-  /** @param sdkPath the SDK's entry the thread loads (tests name one that cannot load). */
-  constructor(private readonly sdkPath: string = SDK_PATH) {}
+  /** @param sdkPath the SDK's entry the thread loads; resolved from here when absent. */
+  constructor(private readonly sdkPath?: string) {}
 
   /** Registers a client's settings; its requests name the number this returns. */
   open(config: S3ThreadClientConfig): number {
@@ -213,11 +213,18 @@ export class S3Thread {
     if (this.worker !== null) return this.worker;
     if (this.failedStart !== null && Date.now() - this.failedStart.at < START_RETRY_MS)
       return this.failedStart.error;
-    const worker = new Worker(S3_THREAD_SCRIPT, {
-      eval: true,
-      env: SHARE_ENV,
-      workerData: { sdkPath: this.sdkPath },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(S3_THREAD_SCRIPT, {
+        eval: true,
+        env: SHARE_ENV,
+        workerData: { sdkPath: this.sdkPath ?? resolveSdk() },
+      });
+    } catch (error) {
+      const failure = startFailure(error);
+      this.failedStart = { error: failure, at: Date.now() };
+      return failure;
+    }
     this.ready = false;
     worker.unref();
     worker.on('message', (reply: Reply) => this.settle(reply));
@@ -261,8 +268,10 @@ export class S3Thread {
   }
 }
 
-/** The SDK's entry, resolved from this module so the thread loads the same copy. */
-const SDK_PATH = createRequire(join(__dirname, 'index.js')).resolve('@aws-sdk/client-s3');
+/** The SDK's entry, resolved from this module so the thread loads the same copy (throws if missing). */
+function resolveSdk(): string {
+  return createRequire(join(__dirname, 'index.js')).resolve('@aws-sdk/client-s3');
+}
 
 /**
  * A create's body crosses as one copy: a view of a larger buffer is copied out and that copy
