@@ -8,9 +8,16 @@
  */
 export const S3_THREAD_SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads');
-const sdk = require(workerData.sdkPath);
+let sdk;
+try {
+  sdk = require(workerData.sdkPath);
+} catch (error) {
+  // Said before any request is read, so the caller knows none was sent; with no listener
+  // registered, the thread then ends.
+  parentPort.postMessage({ failed: String(error?.message ?? error) });
+}
 const clients = new Map();
-parentPort.on('message', (message) => {
+if (sdk !== undefined) parentPort.on('message', (message) => {
   if (message.open !== undefined) {
     clients.set(message.open, [
       new sdk.S3Client(message.config),
@@ -41,8 +48,6 @@ async function answer({ id, client, command, input, once, maxBodyBytes }) {
     parentPort.postMessage({ id, error: copyOf(error) });
   }
 }
-// Loaded: from here on a request may be on the wire when the thread stops.
-parentPort.postMessage({ ready: true });
 function copyOf(error) {
   if (typeof error !== 'object' || error === null) return { message: String(error) };
   const status = error.$metadata?.httpStatusCode;

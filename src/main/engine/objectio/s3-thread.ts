@@ -110,7 +110,7 @@ export const THREAD_STOPPED: S3ErrorCopy = {
 export const START_RETRY_MS = 5_000;
 
 function startFailure(error: unknown): S3ErrorCopy {
-  const why = error instanceof Error ? error.message : `exit code ${String(error)}`;
+  const why = error instanceof Error ? error.message : String(error);
   return {
     name: 'S3ClientUnavailable',
     $fault: 'client',
@@ -130,11 +130,11 @@ type Message =
       readonly maxBodyBytes: number;
     };
 
-/** A request's answer, or the thread saying it has loaded the SDK. */
+/** A request's answer, or the thread saying it could not load the SDK (it then ends). */
 type Reply =
-  | { readonly ready: true }
+  | { readonly failed: string }
   | {
-      readonly ready?: undefined;
+      readonly failed?: undefined;
       readonly id: number;
       readonly output?: object;
       readonly body?: Uint8Array;
@@ -149,8 +149,6 @@ interface Waiting {
 
 export class S3Thread {
   private worker: Worker | null = null;
-  /** The worker has loaded the SDK (it said so). */
-  private ready = false;
   private failedStart: { readonly error: S3ErrorCopy; readonly at: number } | null = null;
   private nextId = 0;
   private nextClient = 0;
@@ -225,23 +223,20 @@ export class S3Thread {
       this.failedStart = { error: failure, at: Date.now() };
       return failure;
     }
-    this.ready = false;
     worker.unref();
-    worker.on('message', (reply: Reply) => this.settle(reply));
-    worker.once('error', (error) => this.stopped(worker, error));
-    worker.once('exit', (code) => this.stopped(worker, code));
+    worker.on('message', (reply: Reply) => {
+      if (reply.failed !== undefined) this.stopped(worker, startFailure(reply.failed));
+      else if (this.worker === worker) this.settle(reply);
+    });
+    worker.once('error', () => this.stopped(worker));
+    worker.once('exit', () => this.stopped(worker));
     for (const [client, config] of this.clients)
       worker.postMessage({ open: client, config } satisfies Message);
     this.worker = worker;
     return worker;
   }
 
-  private settle(reply: Reply): void {
-    if (reply.ready === true) {
-      this.ready = true;
-      this.failedStart = null;
-      return;
-    }
+  private settle(reply: Answer): void {
     const waiting = this.waiting.get(reply.id);
     if (waiting === undefined) return;
     this.waiting.delete(reply.id);
@@ -251,15 +246,16 @@ export class S3Thread {
   }
 
   /**
-   * No thread from now on; what it had in flight fails. `cause` is why a thread ended on its
-   * own (an error, an exit code): before the SDK loaded, nothing was sent.
+   * No thread from now on; what it had in flight fails: as lost connections, unless the thread
+   * said it never loaded the SDK (`failedStart`: then nothing was sent).
    */
-  private stopped(worker: Worker | null, cause?: unknown): void {
+  private stopped(worker: Worker | null, failedStart?: S3ErrorCopy): void {
     if (worker === null || this.worker !== worker) return;
     this.worker = null;
+    void worker.terminate();
     let error = THREAD_STOPPED;
-    if (cause !== undefined && !this.ready) {
-      error = startFailure(cause);
+    if (failedStart !== undefined) {
+      error = failedStart;
       this.failedStart = { error, at: Date.now() };
     }
     const waiting = [...this.waiting.values()];
