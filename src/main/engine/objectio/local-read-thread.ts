@@ -15,6 +15,7 @@
  */
 import { constants as fsConstants } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { ThreadReplies } from './thread-replies';
 
 /** How the local backend opens an object to read it: never through a symlink. */
 export const LOCAL_READ_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW;
@@ -102,8 +103,7 @@ export class LocalReadThread {
   private worker: Worker | null = null;
   private state: 'idle' | 'starting' | 'ready' | 'stopped' = 'idle';
   private reads = 0;
-  private nextId = 0;
-  private readonly waiting = new Map<number, (reply: Reply | null) => void>();
+  private readonly replies = new ThreadReplies<Reply | null>();
   private queuedReads: Request[] = [];
   private queuedStats: Request[] = [];
   private flushQueued = false;
@@ -155,9 +155,7 @@ export class LocalReadThread {
       return null;
     }
     return new Promise<T | null>((resolve) => {
-      const id = this.nextId++;
-      if (this.waiting.size === 0) worker.ref();
-      this.waiting.set(id, (reply) => {
+      const id = this.replies.add(worker, (reply) => {
         const answered = reply === null ? null : answer(reply);
         if (answered !== null) this.answeredCount += 1;
         resolve(answered);
@@ -215,13 +213,7 @@ export class LocalReadThread {
   }
 
   private settle(replies: readonly Reply[]): void {
-    for (const reply of replies) {
-      const resolve = this.waiting.get(reply.id);
-      if (resolve === undefined) continue;
-      this.waiting.delete(reply.id);
-      resolve(reply);
-    }
-    if (this.waiting.size === 0) this.worker?.unref();
+    for (const reply of replies) this.replies.answer(this.worker, reply.id, reply);
   }
 
   /** No thread from now on: every request still waiting is answered null (made on the pool). */
@@ -230,8 +222,6 @@ export class LocalReadThread {
     this.worker = null;
     this.queuedReads = [];
     this.queuedStats = [];
-    const waiting = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const resolve of waiting) resolve(null);
+    this.replies.answerAll(null);
   }
 }

@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { S3_THREAD_SCRIPT } from './s3-thread-script';
+import { ThreadReplies } from './thread-replies';
 import type {
   CreateBucketCommandInput,
   DeleteObjectCommandInput,
@@ -96,7 +97,7 @@ export class S3ThreadError extends Error {
 }
 
 /** Every request in flight when the thread stopped: its connection was lost with it. */
-export const THREAD_STOPPED: S3ErrorCopy = {
+const THREAD_STOPPED: S3ErrorCopy = {
   name: 'S3ThreadStopped',
   code: 'ECONNRESET',
   message: 'the S3 thread stopped before the answer',
@@ -107,7 +108,7 @@ export const THREAD_STOPPED: S3ErrorCopy = {
  * error naming why, and for this long every request fails the same way at once rather than
  * starting a thread that would fail again.
  */
-export const START_RETRY_MS = 5_000;
+const START_RETRY_MS = 5_000;
 
 function startFailure(error: unknown): S3ErrorCopy {
   const why = error instanceof Error ? error.message : String(error);
@@ -142,18 +143,12 @@ type Reply =
     };
 type Answer = Extract<Reply, { id: number }>;
 
-interface Waiting {
-  readonly resolve: (reply: Answer) => void;
-  readonly reject: (error: S3ThreadError) => void;
-}
-
 export class S3Thread {
   private worker: Worker | null = null;
   private failedStart: { readonly error: S3ErrorCopy; readonly at: number } | null = null;
-  private nextId = 0;
   private nextClient = 0;
   private readonly clients = new Map<number, S3ThreadClientConfig>();
-  private readonly waiting = new Map<number, Waiting>();
+  private readonly replies = new ThreadReplies<Answer>();
 
   /** @param sdkPath the SDK's entry the thread loads; resolved from here when absent. */
   constructor(private readonly sdkPath?: string) {}
@@ -183,9 +178,9 @@ export class S3Thread {
       const worker = this.running();
       if (!(worker instanceof Worker)) return reject(new S3ThreadError(worker));
       const { input: cloned, transfer } = clonable(input);
-      const id = this.nextId++;
-      if (this.waiting.size === 0) worker.ref();
-      this.waiting.set(id, { resolve, reject });
+      const id = this.replies.add(worker, (reply) =>
+        reply.error === undefined ? resolve(reply) : reject(new S3ThreadError(reply.error)),
+      );
       const message: Message = {
         id,
         client,
@@ -226,7 +221,7 @@ export class S3Thread {
     worker.unref();
     worker.on('message', (reply: Reply) => {
       if (reply.failed !== undefined) this.stopped(worker, startFailure(reply.failed));
-      else if (this.worker === worker) this.settle(reply);
+      else if (this.worker === worker) this.replies.answer(worker, reply.id, reply);
     });
     worker.once('error', () => this.stopped(worker));
     worker.once('exit', () => this.stopped(worker));
@@ -234,15 +229,6 @@ export class S3Thread {
       worker.postMessage({ open: client, config } satisfies Message);
     this.worker = worker;
     return worker;
-  }
-
-  private settle(reply: Answer): void {
-    const waiting = this.waiting.get(reply.id);
-    if (waiting === undefined) return;
-    this.waiting.delete(reply.id);
-    if (this.waiting.size === 0) this.worker?.unref();
-    if (reply.error !== undefined) waiting.reject(new S3ThreadError(reply.error));
-    else waiting.resolve(reply);
   }
 
   /**
@@ -258,9 +244,7 @@ export class S3Thread {
       error = failedStart;
       this.failedStart = { error, at: Date.now() };
     }
-    const waiting = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const { reject } of waiting) reject(new S3ThreadError(error));
+    this.replies.answerAll({ id: -1, error });
   }
 }
 
