@@ -4,6 +4,8 @@
  * that dies mid-request means (a lost connection: a create's outcome unknown, a read
  * unavailable; the next request runs on a new thread with the store's clients open again).
  */
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { S3Thread } from '../../src/main/engine/objectio/s3-thread';
 import { bytesOf, storageFailure } from './object-io-contract';
@@ -102,5 +104,16 @@ describe('S3Thread', () => {
       );
     }
     expect(s3.requests).toEqual([]);
+  });
+
+  it('keeps the SDK out of the process that hosts the engine: requests run, the SDK loads only on the thread', () => {
+    const root = resolve(__dirname, '..', '..');
+    const child = spawnSync(
+      process.execPath,
+      [resolve(root, 'bin', 'run-ts.mjs'), resolve(__dirname, 's3-main-process.ts')],
+      { encoding: 'utf8' },
+    );
+    expect(child.status).toBe(0);
+    expect(JSON.parse(child.stdout)).toEqual({ code: 'Unavailable', sdkLoaded: false });
   });
 });
