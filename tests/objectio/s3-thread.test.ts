@@ -48,7 +48,7 @@ describe('S3Thread', () => {
     const thread = ownThread();
     const client = thread.open({
       region: 'us-east-1',
-      endpoint: `http://127.0.0.1:${new URL(s3.io().endpoint.split(' at ')[1]!).port}`,
+      endpoint: s3.endpoint,
       forcePathStyle: true,
       credentials: { accessKeyId: 'a', secretAccessKey: 's' },
       requestHandler: {

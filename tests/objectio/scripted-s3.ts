@@ -15,6 +15,8 @@ export interface ScriptedS3 {
   readonly requests: string[];
   /** Each request's body, in arrival order. */
   readonly bodies: Buffer[];
+  /** `http://127.0.0.1:port`. */
+  readonly endpoint: string;
   /** Answers requests from now on with `script`. */
   answerWith(script: Script): void;
   io(options?: { requestTimeoutMs?: number; thread?: S3Thread }): S3ObjectIo;
@@ -47,9 +49,11 @@ export async function scriptedS3(script: Script): Promise<ScriptedS3> {
   servers.add(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${port}`;
   return {
     requests,
     bodies,
+    endpoint,
     answerWith: (next) => {
       answer = next;
     },
@@ -57,7 +61,7 @@ export async function scriptedS3(script: Script): Promise<ScriptedS3> {
       new S3ObjectIo(
         {
           bucket: 'b',
-          endpoint: `http://127.0.0.1:${port}`,
+          endpoint,
           forcePathStyle: true,
           requestTimeoutMs,
           credentials: { accessKeyId: 'a', secretAccessKey: 's' },

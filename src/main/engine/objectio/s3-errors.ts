@@ -26,7 +26,7 @@ export interface S3ErrorContext {
 }
 
 /** What the SDK's errors carry; every field optional because network errors carry none. */
-interface S3ErrorShape {
+export interface S3ErrorShape {
   readonly name?: string;
   readonly code?: string;
   readonly message?: string;

@@ -162,8 +162,7 @@ export async function createBucketIfMissing(
   try {
     await thread.send(client, 'CreateBucket', { Bucket: config.bucket });
   } catch (error) {
-    const name = (error as { name?: unknown } | null)?.name;
-    if (name === 'BucketAlreadyOwnedByYou') return;
+    if (error instanceof Error && error.name === 'BucketAlreadyOwnedByYou') return;
     throw storageErrorFromS3(error, {
       operation: 'createBucket',
       key: config.bucket,

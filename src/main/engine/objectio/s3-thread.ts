@@ -17,6 +17,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
+import type { S3ErrorShape } from './s3-errors';
 import { S3_THREAD_SCRIPT } from './s3-thread-script';
 import { ThreadReplies } from './thread-replies';
 import type {
@@ -72,22 +73,13 @@ export type S3ThreadClientConfig = Omit<S3ClientConfig, 'sha256' | 'requestHandl
   };
 };
 
-/** What a failed request hands back: the fields `storageErrorFromS3` decides on. */
-export interface S3ErrorCopy {
-  readonly name?: string;
-  readonly code?: string;
-  readonly message?: string;
-  readonly $fault?: 'client' | 'server';
-  readonly $metadata?: { readonly httpStatusCode?: number };
-}
-
 /** What the SDK threw on the thread, rebuilt here as an Error with the fields that say what it was. */
-export class S3ThreadError extends Error {
+export class S3ThreadError extends Error implements S3ErrorShape {
   readonly code?: string;
   readonly $fault?: 'client' | 'server';
   readonly $metadata?: { readonly httpStatusCode?: number };
 
-  constructor(copy: S3ErrorCopy) {
+  constructor(copy: S3ErrorShape) {
     super(copy.message ?? '');
     this.name = copy.name ?? 'Error';
     this.code = copy.code;
@@ -97,7 +89,7 @@ export class S3ThreadError extends Error {
 }
 
 /** Every request in flight when the thread stopped: its connection was lost with it. */
-const THREAD_STOPPED: S3ErrorCopy = {
+const THREAD_STOPPED: S3ErrorShape = {
   name: 'S3ThreadStopped',
   code: 'ECONNRESET',
   message: 'the S3 thread stopped before the answer',
@@ -110,7 +102,7 @@ const THREAD_STOPPED: S3ErrorCopy = {
  */
 const START_RETRY_MS = 5_000;
 
-function startFailure(error: unknown): S3ErrorCopy {
+function startFailure(error: unknown): S3ErrorShape {
   const why = error instanceof Error ? error.message : String(error);
   return {
     name: 'S3ClientUnavailable',
@@ -139,13 +131,13 @@ type Reply =
       readonly id: number;
       readonly output?: object;
       readonly body?: Uint8Array;
-      readonly error?: S3ErrorCopy;
+      readonly error?: S3ErrorShape;
     };
 type Answer = Extract<Reply, { id: number }>;
 
 export class S3Thread {
   private worker: Worker | null = null;
-  private failedStart: { readonly error: S3ErrorCopy; readonly at: number } | null = null;
+  private failedStart: { readonly error: S3ErrorShape; readonly at: number } | null = null;
   private nextClient = 0;
   private readonly clients = new Map<number, S3ThreadClientConfig>();
   private readonly replies = new ThreadReplies<Answer>();
@@ -202,7 +194,7 @@ export class S3Thread {
   }
 
   /** The thread, started if need be; what to fail with while a failed start is recent. */
-  private running(): Worker | S3ErrorCopy {
+  private running(): Worker | S3ErrorShape {
     if (this.worker !== null) return this.worker;
     if (this.failedStart !== null && Date.now() - this.failedStart.at < START_RETRY_MS)
       return this.failedStart.error;
@@ -235,10 +227,9 @@ export class S3Thread {
    * No thread from now on; what it had in flight fails: as lost connections, unless the thread
    * said it never loaded the SDK (`failedStart`: then nothing was sent).
    */
-  private stopped(worker: Worker | null, failedStart?: S3ErrorCopy): void {
+  private stopped(worker: Worker | null, failedStart?: S3ErrorShape): void {
     if (worker === null || this.worker !== worker) return;
     this.worker = null;
-    void worker.terminate();
     let error = THREAD_STOPPED;
     if (failedStart !== undefined) {
       error = failedStart;
