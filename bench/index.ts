@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: every figure of spec/quality.md's table, each measured against its
  * baseline in the same run, on the local store and on S3 when CAIRN_S3_ENDPOINT is set.
- * `npm run bench -- NAME...` runs only the named figures.
+ * `npm run bench -- NAME...` runs only the named figures. It runs bundled (bench/vite.config.mts),
+ * as the engine runs in the app.
  */
 import { join } from 'node:path';
 import { printTable, writeResults, type FigureResult } from './harness';
+import { projectRoot } from './project-root';
 import { batching } from './figures/batching';
 import { catalog } from './figures/catalog';
 import { consoleListing } from './figures/console-listing';
@@ -37,6 +39,8 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
 };
 
 async function main(): Promise<void> {
+  // The SDK version is pinned (see package.json): its notice about future releases is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
   const names = wanted.length > 0 ? wanted : Object.keys(FIGURES);
   const results: FigureResult[] = [];
@@ -48,7 +52,7 @@ async function main(): Promise<void> {
     results.push(...(await figure()));
   }
   printTable(results);
-  console.log(`\nresults: ${writeResults(results, join(__dirname, 'results'))}`);
+  console.log(`\nresults: ${writeResults(results, join(projectRoot(), 'bench', 'results'))}`);
 }
 
 main().catch((error: unknown) => {

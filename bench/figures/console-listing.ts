@@ -9,11 +9,12 @@
 import { chromium } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 // Aliased: the page's own `performance` is used inside `page.evaluate`.
 import { performance as nodePerformance } from 'node:perf_hooks';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { startBenchServer } from './bench-server';
+import { projectRoot } from '../project-root';
 import { chromiumLaunchOptions } from '../../tests/support/chromium';
 import { judged, percentile, type FigureResult } from '../harness';
 
@@ -22,7 +23,7 @@ const OBJECTS = 100_000;
 const CLOCK_JITTER_MS = 0.2;
 
 export async function consoleListing(): Promise<FigureResult[]> {
-  const rendererDir = resolve(__dirname, '..', '..', 'out', 'renderer');
+  const rendererDir = join(projectRoot(), 'out', 'renderer');
   if (!existsSync(join(rendererDir, 'index.html')))
     throw new Error('run `npm run build` before the console figure');
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-console-'));
