@@ -6,7 +6,6 @@
  * folder read and sorted), a continuation page and a one-key listing, in wall and main-thread
  * time.
  */
-import { chromium } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +32,9 @@ export async function consoleListing(): Promise<FigureResult[]> {
   for (let index = 0; index < OBJECTS; index += 1)
     writeFileSync(join(folder, `${String(index).padStart(8, '0')}.wal`), 'x');
   const { server } = await startBenchServer(dataDir, rendererDir);
+  // Loaded here, not at the top: Playwright adds ~40 MB to the heap, and every other figure
+  // runs in this process, where each full collection would mark it too.
+  const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

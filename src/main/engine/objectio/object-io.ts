@@ -49,7 +49,11 @@ export interface ListPage {
 export interface ObjectIo {
   /** Where the objects live, for messages: a directory path or `s3://bucket at endpoint`. */
   readonly endpoint: string;
-  /** Create `key` with `bytes` unless it exists: `AlreadyExists` otherwise. */
+  /**
+   * Create `key` with `bytes` unless it exists: `AlreadyExists` otherwise. Once it has created
+   * the object it keeps no reference to `bytes`: the WAL writer encodes later objects into the
+   * same buffer.
+   */
   putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }>;
   get(key: string, range?: ByteRange): Promise<GetResult>;
   head(key: string): Promise<ObjectMeta>;

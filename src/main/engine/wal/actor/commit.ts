@@ -41,6 +41,8 @@ export function commitBatch(state: WriteState, batch: SealedBatch): Error | null
     metrics.appendAckSeconds.observe((now - waiter.arrivedAt) / 1000);
   }
   settleDurableWaiters(state);
+  // Created and indexed: the store has its bytes and the catalog its segment index.
+  state.objectBuffers.give(batch.encoded.bytes);
   return batch.seq === LAST_SEQ ? new SequenceExhaustedError(batch.seq) : null;
 }
 

@@ -27,12 +27,10 @@ export function seal(state: WriteState): void {
   const link = pipelineTip(state);
   let encoded: EncodedObject;
   try {
-    encoded = encodeObject({
-      seq: open.seq,
-      epoch: state.session.epoch,
-      link,
-      segments: open.segments(),
-    });
+    encoded = encodeObject(
+      { seq: open.seq, epoch: state.session.epoch, link, segments: open.segments() },
+      (size) => state.objectBuffers.take(size),
+    );
   } catch (error) {
     for (const waiter of open.waiters) waiter.reject(error);
     poison(state, new PoisonedError(error instanceof Error ? error : new Error(String(error))));

@@ -16,6 +16,7 @@ import type { RegionId } from '../region-id';
 import type { TailHint, WriterSession, ControlState } from '../session';
 import { CommandQueue } from './command-queue';
 import { GapReopener } from './gap-reopen';
+import { ObjectBuffers } from './object-buffers';
 import type { AppendWaiter, OpenBatch } from './open-batch';
 import { Pipeline } from './pipeline';
 import type { SealedBatch } from './sealed-batch';
@@ -115,6 +116,8 @@ export class WriteState {
   tailTimer: ReturnType<typeof setInterval> | null = null;
   /** Reopens after a spent start gap (gap-reopen.ts). */
   readonly gap = new GapReopener();
+  /** Committed batches' buffers, encoded into again by sealing. */
+  readonly objectBuffers: ObjectBuffers;
 
   constructor(
     readonly session: WriterSession,
@@ -129,6 +132,9 @@ export class WriteState {
       retryDelayMs: options.fenceRetryDelayMs ?? 50,
     };
     this.createRetryDelayMs = options.createRetryDelayMs ?? 100;
+    // Two idle: in steady state one commit frees a buffer and the next seal takes it. Objects
+    // of twice a full batch (one huge entry) are not kept.
+    this.objectBuffers = new ObjectBuffers(2, 2 * this.config.maxBatchBytes);
     this.nextSeq = session.nextSeq;
     this.certified = session.startObject.seq;
     this.highestLanded = session.startObject.seq;

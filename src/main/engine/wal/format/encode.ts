@@ -265,13 +265,17 @@ function writeTrailer(bytes: Uint8Array, view: DataView, trailer: ObjectTrailer)
  * The object for one batch: `UnencodableBatch` if an id does not belong to `seq` (or appears
  * twice), the link does not precede the object, or a number does not fit its field;
  * `EntryTooLarge` for a record above 4 GiB. Regions with no records get no segment; a batch
- * with no records at all is a start object.
+ * with no records at all is a start object. `allocate` must answer `size` zero bytes (the
+ * writer reuses its committed batches' buffers; only the bytes written here may be non-zero).
  */
-export function encodeObject(batch: ObjectBatch): EncodedObject {
+export function encodeObject(
+  batch: ObjectBatch,
+  allocate: (size: number) => Uint8Array = zeroBytes,
+): EncodedObject {
   checkIdentity(batch);
   const planned = planSegments(batch);
   const segmentBytes = planned.reduce((sum, segment) => sum + segment.length, 0);
-  const bytes = new Uint8Array(objectSize(planned.length, segmentBytes));
+  const bytes = allocate(objectSize(planned.length, segmentBytes));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
   writeHeader(bytes, view, batch);
@@ -294,6 +298,10 @@ export function encodeObject(batch: ObjectBatch): EncodedObject {
   };
   writeTrailer(bytes, view, trailer);
   return { bytes, trailer, segments };
+}
+
+function zeroBytes(size: number): Uint8Array {
+  return new Uint8Array(size);
 }
 
 /** The object that starts an epoch: no segments, only identity. */
