@@ -53,16 +53,12 @@ describe('ObjectBuffers', () => {
     expect(buffers.take(100).buffer).not.toBe(bytes.buffer);
   });
 
-  it('keeps no detached buffer and none above its largest capacity', () => {
+  it('keeps no buffer above its largest capacity', () => {
     const buffers = new ObjectBuffers(2, 128 * KIB);
-    const moved = buffers.take(100);
-    structuredClone(moved.buffer, { transfer: [moved.buffer] });
-    buffers.give(moved);
     const huge = buffers.take(256 * KIB);
     buffers.give(huge);
 
     const next = buffers.take(100);
-    expect(next.buffer).not.toBe(moved.buffer);
     expect(next.buffer).not.toBe(huge.buffer);
     expect(next.length).toBe(100);
   });

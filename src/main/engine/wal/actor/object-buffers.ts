@@ -45,10 +45,9 @@ export class ObjectBuffers {
   /** Takes back the buffer of a committed batch's bytes; the caller never reads them again. */
   give(bytes: Uint8Array): void {
     const buffer = bytes.buffer;
-    // A detached buffer (moved to another thread) has no bytes left to reuse; one given twice
-    // would be handed to two batches at once.
-    if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return;
-    if (buffer.byteLength > this.largest || this.idle.includes(buffer)) return;
+    // One given twice would be handed to two batches at once.
+    if (!(buffer instanceof ArrayBuffer) || this.idle.includes(buffer)) return;
+    if (buffer.byteLength > this.largest) return;
     if (this.idle.length < this.keep) {
       this.idle.push(buffer);
       return;
