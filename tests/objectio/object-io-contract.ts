@@ -10,6 +10,7 @@ import { isStorageError, type StorageErrorCode } from '../../src/main/engine/obj
 import { FaultyObjectIo } from '../../src/main/engine/objectio/faulty-object-io';
 import {
   objectsUnder,
+  readRange,
   readTail,
   type ListOptions,
   type ListPage,
@@ -246,6 +247,43 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
         const tails = await Promise.all(keys.map((key) => readTail(io, key, 2, key.length)));
         expect(tails.map((tail) => Buffer.from(tail.bytes).toString())).toEqual(
           keys.map((key) => key.slice(-2)),
+        );
+      });
+    });
+
+    describe("range reads (readRange: the backend's own, else a ranged get)", () => {
+      const text = '0123456789';
+      // [label, start, length, expected bytes]: past the end answers as the ranged get does.
+      const cases: ReadonlyArray<[string, number, number, string]> = [
+        ['a span inside the object', 2, 5, '23456'],
+        ['the whole object', 0, 10, text],
+        ['one byte at the end', 9, 1, '9'],
+        ['what there is when the span runs past the end', 7, 10, '789'],
+      ];
+      for (const [label, start, length, expected] of cases) {
+        it(`reads ${label}`, async () => {
+          const io = await makeIo();
+          await io.putIfAbsent('r/ten', bytesOf(text));
+          const bytes = await readRange(io, 'r/ten', start, length);
+          expect(Buffer.from(bytes).toString()).toBe(expected);
+        });
+      }
+
+      it('fails as get does: an absent key, a start past the end, an empty span', async () => {
+        const io = await makeIo();
+        await io.putIfAbsent('r/ten', bytesOf(text));
+        await storageFailure(readRange(io, 'r/absent', 0, 4), 'NotFound', 'r/absent');
+        await storageFailure(readRange(io, 'r/ten', 10, 4), 'Backend', 'r/ten');
+        await storageFailure(readRange(io, 'r/ten', 0, 0), 'Backend', 'r/ten');
+      });
+
+      it('reads many objects at once, each its own bytes', async () => {
+        const io = await makeIo();
+        const keys = Array.from({ length: 40 }, (_, i) => `r/many/${String(i).padStart(3, '0')}`);
+        await createAll(io, keys);
+        const spans = await Promise.all(keys.map((key) => readRange(io, key, 2, 4)));
+        expect(spans.map((span) => Buffer.from(span).toString())).toEqual(
+          keys.map((key) => key.slice(2, 6)),
         );
       });
     });

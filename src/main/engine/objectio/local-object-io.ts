@@ -9,7 +9,8 @@
  *   and stops once a page is full (`LocalListing`); a page's objects are stat'ed on the read
  *   thread once it runs.
  * - a tail read from a listed size (`readTail`, recovery's read of every object) skips the
- *   stat, and a long scan of them runs on a thread of its own (`LocalReadThread`).
+ *   stat, and a long scan of them runs on a thread of its own (`LocalReadThread`). A read of a
+ *   span the caller located (`readRange`, replay's read of a segment) skips it too.
  *
  * Must never overwrite a file, follow a symlink while walking, or hand out a key that does not
  * round-trip. It needs a filesystem where `link()` is atomic (not NFS / SMB / exFAT): the
@@ -153,7 +154,26 @@ export class LocalObjectIo implements ObjectIo {
     });
   }
 
-  /** `readTail` on libuv's pool, with callbacks: no file-handle object, no promise per step. */
+  /**
+   * `get(key, { start, end })`'s bytes for a span the caller knows the object holds: one open,
+   * one read, one close on libuv's pool, no stat. A read that comes back short (the object is
+   * shorter than the caller believed), or a span `get` would refuse, takes the full `get`: its
+   * answer and typed errors are the contract.
+   */
+  readRange(key: string, start: number, length: number): Promise<Uint8Array> {
+    const viaGet = (): Promise<Uint8Array> =>
+      this.get(key, { start, end: start + length - 1 }).then((got) => got.bytes);
+    const plain = Number.isSafeInteger(start) && start >= 0 && Number.isSafeInteger(length);
+    if (!(plain && length > 0 && length <= MAX_GET_BYTES)) return viaGet();
+    const problem = keyProblem(key);
+    if (problem !== null) return Promise.reject(this.invalidKey(key, problem));
+    // Only a full read is handed out, so every byte of the unzeroed buffer was written.
+    return this.readSpan(key, path.join(this.root, key), start, length, false).then((read) =>
+      read.bytesRead === length ? read.bytes : viaGet(),
+    );
+  }
+
+  /** `readTail` on libuv's pool: the window and one byte more, which proves the size. */
   private poolTail(
     key: string,
     file: string,
@@ -161,17 +181,30 @@ export class LocalObjectIo implements ObjectIo {
     length: number,
     suffix: number,
   ): Promise<TailResult> {
-    return new Promise<TailResult>((resolve, reject) => {
+    return this.readSpan(key, file, start, length + 1, true).then((read) =>
+      read.bytesRead === length
+        ? { bytes: read.bytes.subarray(0, length), size: start + length }
+        : this.get(key, { suffix }),
+    );
+  }
+
+  /** Up to `length` bytes of `file` from `start`, with callbacks: no file handle, no promise per step. */
+  private readSpan(
+    key: string,
+    file: string,
+    start: number,
+    length: number,
+    zeroed: boolean,
+  ): Promise<{ bytes: Uint8Array; bytesRead: number }> {
+    return new Promise((resolve, reject) => {
       openFd(file, LOCAL_READ_FLAGS, (openError, fd) => {
         if (openError !== null) return reject(this.openError(openError, key));
-        const bytes = new Uint8Array(length + 1);
-        readFd(fd, bytes, 0, length + 1, start, (readError, bytesRead) => {
+        const bytes = zeroed ? new Uint8Array(length) : uninitialized(length);
+        readFd(fd, bytes, 0, length, start, (readError, bytesRead) => {
           // A failed close changes nothing read (`get` ignores it too).
           closeFd(fd, () => {
             if (readError !== null) reject(this.storageError(readError, key));
-            else if (bytesRead === length)
-              resolve({ bytes: bytes.subarray(0, length), size: start + length });
-            else this.get(key, { suffix }).then(resolve, reject);
+            else resolve({ bytes, bytesRead });
           });
         });
       });
@@ -377,3 +410,8 @@ function metaFrom(key: string, stats: FileStamp): ObjectMeta {
 }
 
 const NS_PER_MS = 1_000_000n;
+
+/** A plain Uint8Array over memory that is not zeroed first: the caller overwrites every byte. */
+function uninitialized(length: number): Uint8Array {
+  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
+}

@@ -71,6 +71,14 @@ export interface ObjectIo {
    * the listing included. Callers go through `readTail`, which falls back to `get`.
    */
   readTail?(key: string, suffix: number, listedSize: number): Promise<TailResult>;
+  /**
+   * Optional: the bytes of `get(key, { start, end: start + length - 1 })` less the ETag and
+   * size, for a span the caller knows the object holds - a segment its catalog located, what
+   * replay reads. A backend that saves work implements it (the local directory skips the stat
+   * and the file handle: one open, one read, one close); its answer and its errors are those of
+   * the `get`. Callers go through `readRange`, which falls back to `get`.
+   */
+  readRange?(key: string, start: number, length: number): Promise<Uint8Array>;
 }
 
 /** The last `suffix` bytes of a listed object, and its size: `io.readTail`, else a `get`. */
@@ -81,6 +89,17 @@ export function readTail(
   listedSize: number,
 ): Promise<TailResult> {
   return io.readTail !== undefined ? io.readTail(key, suffix, listedSize) : io.get(key, { suffix });
+}
+
+/** The `length` bytes of `key` from `start` (fewer past the object's end): `io.readRange`, else a `get`. */
+export async function readRange(
+  io: ObjectIo,
+  key: string,
+  start: number,
+  length: number,
+): Promise<Uint8Array> {
+  if (io.readRange !== undefined) return io.readRange(key, start, length);
+  return (await io.get(key, { start, end: start + length - 1 })).bytes;
 }
 
 export const MAX_LIST_PAGE = 1000;

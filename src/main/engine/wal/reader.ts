@@ -11,7 +11,7 @@
  * record holes.
  */
 import { isStorageError } from '../objectio/errors';
-import type { ObjectIo } from '../objectio/object-io';
+import { readRange, type ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog, SegmentLocation } from './catalog';
 import type { OnCorruptedSegment } from './config';
 import type { WalEntry } from './entry';
@@ -20,8 +20,6 @@ import {
   checkHeaderForRead,
   decodeSegmentInto,
   HEADER_SIZE,
-  headerRange,
-  segmentRange,
   type ObjectTrailer,
   type SegmentIndex,
 } from './format';
@@ -94,19 +92,17 @@ async function fetchBytes(
   location: SegmentLocation,
   withHeader: boolean,
 ): Promise<{ header: Uint8Array | null; segment: Uint8Array }> {
-  if (!withHeader)
-    return { header: null, segment: (await io.get(location.key, segmentRange(location))).bytes };
-  if (location.offset === HEADER_SIZE) {
-    const both = (
-      await io.get(location.key, { start: 0, end: location.offset + location.length - 1 })
-    ).bytes;
+  const { key, offset, length } = location;
+  if (!withHeader) return { header: null, segment: await readRange(io, key, offset, length) };
+  if (offset === HEADER_SIZE) {
+    const both = await readRange(io, key, 0, offset + length);
     return { header: both.subarray(0, HEADER_SIZE), segment: both.subarray(HEADER_SIZE) };
   }
   const [header, segment] = await Promise.all([
-    io.get(location.key, headerRange()),
-    io.get(location.key, segmentRange(location)),
+    readRange(io, key, 0, HEADER_SIZE),
+    readRange(io, key, offset, length),
   ]);
-  return { header: header.bytes, segment: segment.bytes };
+  return { header, segment };
 }
 
 /** Builds the region's entries straight from the segment's records (one object per entry). */
