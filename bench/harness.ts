@@ -60,8 +60,11 @@ export function writeResults(results: readonly FigureResult[], directory: string
   const file = join(directory, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2) +
-      '\n',
+    JSON.stringify(
+      { at: new Date().toISOString(), node: process.version, v8Flags: process.execArgv, results },
+      null,
+      2,
+    ) + '\n',
   );
   return file;
 }

@@ -2,7 +2,8 @@
  * `npm run bench`: every figure of spec/quality.md's table, each measured against its
  * baseline in the same run, on the local store and on S3 when CAIRN_S3_ENDPOINT is set.
  * `npm run bench -- NAME...` runs only the named figures. It runs bundled (bench/vite.config.mts),
- * as the engine runs in the app.
+ * as the engine runs in the app, with the app's V8 flags for the engine's host
+ * (scripts/bench.mjs, scripts/engine-host-flags.mjs).
  */
 import { join } from 'node:path';
 import { printTable, writeResults, type FigureResult } from './harness';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     results.push(...(await figure()));
   }
   printTable(results);
+  console.log(`\nV8 flags: ${process.execArgv.join(' ') || 'none'}`);
   console.log(`\nresults: ${writeResults(results, join(projectRoot(), 'bench', 'results'))}`);
 }
 

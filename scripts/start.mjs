@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronBinary, tryInstallElectron } from './electron-binary.mjs';
+import { electronJsFlags, ENGINE_HOST_V8_FLAGS } from './engine-host-flags.mjs';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = spawnSync(
@@ -20,13 +21,18 @@ const binary =
   electronBinary(projectRoot) ??
   (tryInstallElectron(projectRoot) ? electronBinary(projectRoot) : null);
 const child = binary
-  ? spawn(binary, [projectRoot], { cwd: projectRoot, stdio: 'inherit' })
+  ? spawn(binary, [electronJsFlags(), projectRoot], { cwd: projectRoot, stdio: 'inherit' })
   : (console.log(
       "Electron's binary is not installed and cannot be downloaded here: starting the browser mode instead.",
     ),
     spawn(
       process.execPath,
-      [join(projectRoot, 'bin', 'cairn.mjs'), 'serve', ...process.argv.slice(2)],
+      [
+        ...ENGINE_HOST_V8_FLAGS,
+        join(projectRoot, 'bin', 'cairn.mjs'),
+        'serve',
+        ...process.argv.slice(2),
+      ],
       { cwd: projectRoot, stdio: 'inherit' },
     ));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

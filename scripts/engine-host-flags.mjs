@@ -1,0 +1,15 @@
+// V8 flags for every process that hosts the engine: Electron's main process (given through
+// `--js-flags`, which V8 reads only at start), browser mode's server and the bench.
+//
+// Why a young generation of 64 MB semi-spaces (V8's default tops out at 16): a saturating
+// writer keeps tens of thousands of appends in flight for as long as a create takes. With
+// small semi-spaces each scavenge finds most of them still alive and copies them, and those
+// pauses are what the UI's IPC waits behind. Measured in the bench's saturating durable run
+// (#13 note): event-loop delay p99 local 15-23 ms -> 10-15, S3 29-37 -> 23-29. The memory
+// is committed only as the young generation grows under such load.
+export const ENGINE_HOST_V8_FLAGS = Object.freeze(['--max-semi-space-size=64']);
+
+/** Electron's command-line form: V8 flags reach its main process only this way. */
+export function electronJsFlags() {
+  return `--js-flags=${ENGINE_HOST_V8_FLAGS.join(' ')}`;
+}
