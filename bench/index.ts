@@ -57,8 +57,8 @@ async function main(): Promise<void> {
   console.log(`\nresults: ${writeResults(results, join(projectRoot(), 'bench', 'results'))}`);
 }
 
-// Exits once the table is written: run alone, `latency` leaves a handle open (seen, not yet
-// traced; the full run exits), and a bench that never returns looks like a hang.
+// Exits once the table is written: a bench that never returns looks like a hang. (It did once:
+// the tail-read thread stayed referenced when it came online after its reads were done.)
 main().then(
   () => process.exit(0),
   (error: unknown) => {

@@ -202,7 +202,6 @@ export class LocalReadThread {
       this.state = 'stopped';
       return;
     }
-    worker.unref();
     this.worker = worker;
     worker.once('online', () => {
       if (this.state === 'starting') this.state = 'ready';
@@ -210,6 +209,9 @@ export class LocalReadThread {
     worker.on('message', (replies: readonly Reply[]) => this.settle(replies));
     worker.once('error', () => this.stopped());
     worker.once('exit', () => this.stopped());
+    // Last: a first 'message' listener references the worker again, so an idle thread that
+    // never answered a request would hold the process open for good.
+    worker.unref();
   }
 
   private settle(replies: readonly Reply[]): void {

@@ -210,13 +210,14 @@ export class S3Thread {
       this.failedStart = { error: failure, at: Date.now() };
       return failure;
     }
-    worker.unref();
     worker.on('message', (reply: Reply) => {
       if (reply.failed !== undefined) this.stopped(worker, startFailure(reply.failed));
       else if (this.worker === worker) this.replies.answer(worker, reply.id, reply);
     });
     worker.once('error', () => this.stopped(worker));
     worker.once('exit', () => this.stopped(worker));
+    // After the listener: a first 'message' listener references the worker again.
+    worker.unref();
     for (const [client, config] of this.clients)
       worker.postMessage({ open: client, config } satisfies Message);
     this.worker = worker;
