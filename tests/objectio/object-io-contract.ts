@@ -76,6 +76,19 @@ const entriesOf = (page: ListPage): string[] =>
 
 const sortedKeys = (keys: readonly string[]): string[] => [...keys].sort(compareKeys);
 
+/** Creates 40 keys under `prefix` (body = the key), reads them all at once, checks each. */
+async function readsManyAtOnce(
+  io: ObjectIo,
+  prefix: string,
+  read: (io: ObjectIo, key: string) => Promise<Uint8Array>,
+  expected: (key: string) => string,
+): Promise<void> {
+  const keys = Array.from({ length: 40 }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
+  await createAll(io, keys);
+  const got = await Promise.all(keys.map((key) => read(io, key)));
+  expect(got.map((bytes) => Buffer.from(bytes).toString())).toEqual(keys.map(expected));
+}
+
 export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
   describe(`ObjectIo contract: ${name}`, () => {
     describe('create-if-absent', () => {
@@ -241,12 +254,11 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
       });
 
       it('reads many objects at once, each its own bytes', async () => {
-        const io = await makeIo();
-        const keys = Array.from({ length: 40 }, (_, i) => `t/many/${String(i).padStart(3, '0')}`);
-        await createAll(io, keys);
-        const tails = await Promise.all(keys.map((key) => readTail(io, key, 2, key.length)));
-        expect(tails.map((tail) => Buffer.from(tail.bytes).toString())).toEqual(
-          keys.map((key) => key.slice(-2)),
+        await readsManyAtOnce(
+          await makeIo(),
+          't/many/',
+          async (io, key) => (await readTail(io, key, 2, key.length)).bytes,
+          (key) => key.slice(-2),
         );
       });
     });
@@ -278,12 +290,11 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
       });
 
       it('reads many objects at once, each its own bytes', async () => {
-        const io = await makeIo();
-        const keys = Array.from({ length: 40 }, (_, i) => `r/many/${String(i).padStart(3, '0')}`);
-        await createAll(io, keys);
-        const spans = await Promise.all(keys.map((key) => readRange(io, key, 2, 4)));
-        expect(spans.map((span) => Buffer.from(span).toString())).toEqual(
-          keys.map((key) => key.slice(2, 6)),
+        await readsManyAtOnce(
+          await makeIo(),
+          'r/many/',
+          (io, key) => readRange(io, key, 2, 4),
+          (key) => key.slice(2, 6),
         );
       });
     });
