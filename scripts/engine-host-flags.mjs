@@ -5,7 +5,7 @@
 // writer keeps tens of thousands of appends in flight for as long as a create takes. With
 // small semi-spaces each scavenge finds most of them still alive and copies them, and those
 // pauses are what the UI's IPC waits behind. Measured in the bench's saturating durable run
-// (#13 note): event-loop delay p99 local 15-23 ms -> 10-15, S3 29-37 -> 23-29. The memory
+// (#13 note): event-loop delay p99 local 15-23 ms -> 10-18, S3 29-38 -> 22-29. The memory
 // is committed only as the young generation grows under such load.
 export const ENGINE_HOST_V8_FLAGS = Object.freeze(['--max-semi-space-size=64']);
 
