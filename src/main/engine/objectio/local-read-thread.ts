@@ -14,7 +14,8 @@
  * stops, every read goes to the pool from then on.
  */
 import { constants as fsConstants } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startScriptThread } from './script-thread';
 import { ThreadReplies } from './thread-replies';
 
 /** How the local backend opens an object to read it: never through a symlink. */
@@ -194,8 +195,7 @@ export class LocalReadThread {
     this.state = 'starting';
     let worker: Worker;
     try {
-      worker = new Worker(SOURCE, {
-        eval: true,
+      worker = startScriptThread(SOURCE, {
         workerData: { flags: LOCAL_READ_FLAGS | fsConstants.O_NONBLOCK },
       });
     } catch {

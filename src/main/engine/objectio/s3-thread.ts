@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import type { S3ErrorShape } from './s3-errors';
 import { S3_THREAD_SCRIPT } from './s3-thread-script';
+import { startScriptThread } from './script-thread';
 import { ThreadReplies } from './thread-replies';
 import type {
   CreateBucketCommandInput,
@@ -200,8 +201,7 @@ export class S3Thread {
       return this.failedStart.error;
     let worker: Worker;
     try {
-      worker = new Worker(S3_THREAD_SCRIPT, {
-        eval: true,
+      worker = startScriptThread(S3_THREAD_SCRIPT, {
         env: SHARE_ENV,
         workerData: { sdkPath: this.sdkPath ?? resolveSdk() },
       });
