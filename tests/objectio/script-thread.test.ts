@@ -22,11 +22,11 @@ ${body}
 }
 
 function runAsEvaluatedModule(body: string): { status: number | null; stdout: string } {
-  const run = spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', moduleScript(body)],
-    { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 },
-  );
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', moduleScript(body)], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: run.status, stdout: run.stdout };
 }
 
