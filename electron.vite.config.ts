@@ -6,7 +6,14 @@ export default defineConfig({
   main: {
     build: {
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      // `cli`: the `cairn` command bundled as the app bundles the engine; `npm start`'s browser
+      // mode runs it, so the engine's host there runs the same code as Electron's main process.
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          cli: resolve(__dirname, 'src/main/cli/main.ts'),
+        },
+      },
     },
   },
   preload: {

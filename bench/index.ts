@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { printTable, writeResults, type FigureResult } from './harness';
-import { projectRoot } from './project-root';
+import { projectRoot } from '../src/main/project-root';
 import { batching } from './figures/batching';
 import { catalog } from './figures/catalog';
 import { consoleListing } from './figures/console-listing';

@@ -25,11 +25,13 @@ const child = binary
   : (console.log(
       "Electron's binary is not installed and cannot be downloaded here: starting the browser mode instead.",
     ),
+    // The built CLI (out/main/cli.js), not bin/cairn.mjs's tsx: the engine's host runs the
+    // bundled code Electron's main process would.
     spawn(
       process.execPath,
       [
         ...ENGINE_HOST_V8_FLAGS,
-        join(projectRoot, 'bin', 'cairn.mjs'),
+        join(projectRoot, 'out', 'main', 'cli.js'),
         'serve',
         ...process.argv.slice(2),
       ],

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance as nodePerformance } from 'node:perf_hooks';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { startBenchServer } from './bench-server';
-import { projectRoot } from '../project-root';
+import { projectRoot } from '../../src/main/project-root';
 import { chromiumLaunchOptions } from '../../tests/support/chromium';
 import { judged, percentile, type FigureResult } from '../harness';
 

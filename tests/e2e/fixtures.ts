@@ -1,6 +1,7 @@
 /**
- * Each e2e test gets its own `cairn serve` on its own data directory (no shared state),
- * reached through the URL with its token, exactly as a user would open it.
+ * Each e2e test gets its own `cairn serve` on its own data directory (no shared state), run
+ * from the built CLI as `npm start` runs it and reached through the URL with its token,
+ * exactly as a user would open it.
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { createBucketIfMissing, S3ObjectIo } from '../../src/main/engine/objectio/s3-object-io';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,12 +25,16 @@ export interface ServedApp {
 
 const projectRoot = resolve(__dirname, '..', '..');
 
+/** The built CLI, which `npm start`'s browser mode runs (`npm test` builds it first). */
+const BUILT_CLI = join(projectRoot, 'out', 'main', 'cli.js');
+
 export async function startServe(
   dataDir: string,
 ): Promise<{ app: ServedApp; child: ChildProcess }> {
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\``);
   const child = spawn(
     process.execPath,
-    [join(projectRoot, 'bin', 'cairn.mjs'), 'serve', '--dir', dataDir, '--port', '0', '--json'],
+    [BUILT_CLI, 'serve', '--dir', dataDir, '--port', '0', '--json'],
     {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -12,6 +12,10 @@ import { registerNamespaces } from './commands/namespaces';
 import { appVersion } from '../services/app-version';
 import { EXIT_USAGE } from './output';
 
+// The SDK version is pinned (see package.json): its notice about future releases is noise
+// here. Set before any client is made (the S3 thread shares this environment).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 // A closed pipe (`cairn wal replay | head`) ends the command quietly, as Unix tools do.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);

@@ -8,11 +8,12 @@ import { appVersion } from '../../services/app-version';
 import { createServices } from '../../services/services';
 import { startWebServer } from '../../web/web-server';
 import { installProcessGuard } from '../../process-guard';
+import { projectRoot } from '../../project-root';
 import { parseUnsigned } from '../connection-flags';
 import { printJson } from '../output';
 import { runAction } from '../run-action';
 
-export const PROJECT_ROOT = resolve(__dirname, '..', '..', '..', '..');
+export const PROJECT_ROOT = projectRoot();
 
 export function registerServe(program: Command): void {
   program

@@ -1,7 +1,8 @@
 /**
- * The project's root: the nearest folder above this code holding package.json. The benchmarks
- * run bundled from out/bench/ and, in a test or a probe, from bench/ itself, so their folders
- * (results, the built renderer) are found from the root, not from where the code sits.
+ * The project's root: the nearest folder above this code holding package.json. The same code
+ * runs from its source (under tsx: tests, `npx cairn`) and bundled (`out/main/cli.js` for
+ * `npm start`'s browser mode, `out/bench/index.js`), so the project's folders (the built
+ * renderer, the bench's results) are found from the root, not from where the code sits.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
