@@ -6,7 +6,9 @@
 // small semi-spaces each scavenge finds most of them still alive and copies them, and those
 // pauses are what the UI's IPC waits behind. Measured in the bench's saturating durable run
 // (#13 note): event-loop delay p99 local 15-23 ms -> 10-18, S3 29-38 -> 22-29. The memory
-// is committed only as the young generation grows under such load.
+// is committed only as the young generation grows under such load. 128 MB was measured too
+// (six runs alternating with 64): local p99 9-17 ms against 17-26, but S3 22-30 against
+// 20-26 and 130 MB more resident at peak, so not taken.
 export const ENGINE_HOST_V8_FLAGS = Object.freeze(['--max-semi-space-size=64']);
 
 /** Electron's command-line form: V8 flags reach its main process only this way. */
