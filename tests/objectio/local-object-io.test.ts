@@ -167,7 +167,16 @@ describe('LocalObjectIo', () => {
     await storageFailure(io.readRange('r/big', 100_000, 7), 'Backend', 'r/big');
   });
 
-  describe('tail reads on the tail-read thread', () => {
+  /**
+   * The bytes of a tail's buffer past the tail: the one byte more the read asked for (it proves
+   * the size) and found no data for. The buffer is not zeroed when allocated, so this shows the
+   * reader zeroed it rather than leaving what the memory held before.
+   */
+  function unreadBytesOf(tail: Uint8Array): number[] {
+    return [...new Uint8Array(tail.buffer, tail.byteOffset + tail.length)];
+  }
+
+  describe('reads on the read thread', () => {
     /** A store whose tail reads go to a thread of its own, started by its first read. */
     async function threaded(root: string): Promise<{ io: LocalObjectIo; thread: LocalReadThread }> {
       const thread = new LocalReadThread(1);
@@ -197,6 +206,59 @@ describe('LocalObjectIo', () => {
         size: big.length,
       });
       expect(Buffer.from(bigTail.bytes).toString().endsWith('TAIL')).toBe(true);
+      expect(unreadBytesOf(bigTail.bytes)).toEqual([0]);
+      const onPool = await new LocalObjectIo(root, { readThread: null }).readTail(
+        'm/big',
+        64 * 1024,
+        big.length,
+      );
+      expect(unreadBytesOf(onPool.bytes)).toEqual([0]);
+      expect(thread.running).toBe(true);
+      await thread.stop();
+    });
+
+    it('reads located spans on the thread, many at once, with the bytes the pool reads', async () => {
+      const root = await freshRoot();
+      const { io, thread } = await threaded(root);
+      const bodies = Array.from(
+        { length: 40 },
+        (_, i) => `${String(i).padStart(2, '0')}:${'z'.repeat(5000 + i)}#`,
+      );
+      await Promise.all(bodies.map((body, i) => io.putIfAbsent(`s/${i}`, bytesOf(body))));
+      const onPool = new LocalObjectIo(root, { readThread: null });
+      const spans = bodies.map((body, i) => ({ key: `s/${i}`, start: 1, length: body.length - 1 }));
+      const before = thread.answered;
+      const read = await Promise.all(spans.map((s) => io.readRange(s.key, s.start, s.length)));
+      expect(thread.answered - before).toBe(spans.length);
+      const pooled = await Promise.all(
+        spans.map((s) => onPool.readRange(s.key, s.start, s.length)),
+      );
+      expect(read.map((bytes) => Buffer.from(bytes).toString())).toEqual(
+        bodies.map((b) => b.slice(1)),
+      );
+      expect(read.map((bytes) => Buffer.from(bytes).toString())).toEqual(
+        pooled.map((bytes) => Buffer.from(bytes).toString()),
+      );
+      // Each span is a buffer of its own, exactly as long: nothing else the process held is in it.
+      expect(read.map((bytes) => [bytes.byteOffset, bytes.buffer.byteLength])).toEqual(
+        spans.map((s) => [0, s.length]),
+      );
+      await thread.stop();
+    });
+
+    it('answers a located read it cannot make exactly as the pool does: gone, a folder, a symlink, a shortened file', async () => {
+      const root = await freshRoot();
+      const outside = await freshRoot();
+      await writeFile(path.join(outside, 'secret'), 'outside the store');
+      const { io, thread } = await threaded(root);
+      await io.putIfAbsent('f/inner/k', bytesOf('x'));
+      await io.putIfAbsent('f/short', bytesOf('0123456789'));
+      await symlink(path.join(outside, 'secret'), path.join(root, 'f', 'linked'));
+      await storageFailure(io.readRange('f/absent', 0, 4), 'NotFound', 'f/absent');
+      await storageFailure(io.readRange('f/inner', 0, 4), 'NotFound', 'f/inner');
+      await storageFailure(io.readRange('f/linked', 0, 4), 'NotFound', 'f/linked');
+      expect(Buffer.from(await io.readRange('f/short', 6, 9)).toString()).toBe('6789');
+      await storageFailure(io.readRange('f/short', 10, 2), 'Backend', 'f/short');
       expect(thread.running).toBe(true);
       await thread.stop();
     });

@@ -1,6 +1,7 @@
 /**
  * File-system helpers of the local store: an immutable file's ETag, a durable directory entry,
- * a positioned read, and telling a Node system error from the store's own typed ones.
+ * a read's buffer, a positioned read, and telling a Node system error from the store's own
+ * typed ones.
  */
 import { constants as fsConstants, type BigIntStats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -22,6 +23,20 @@ export async function syncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A buffer for one read to fill, allocated by the calling thread and not zeroed first: the
+ * reader zeroes what its read left unfilled (`zeroUnread`), so nothing the process held before
+ * ever shows through, at no cost for a full read.
+ */
+export function readBuffer(length: number): Uint8Array {
+  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
+}
+
+/** Zeroes the bytes of `bytes` past what a read filled; nothing for a full read. */
+export function zeroUnread(bytes: Uint8Array, bytesRead: number): void {
+  if (bytesRead < bytes.length) bytes.fill(0, Math.max(0, bytesRead));
 }
 
 export async function readSlice(

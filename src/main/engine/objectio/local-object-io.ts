@@ -43,14 +43,16 @@ import {
   type ObjectMeta,
   type TailResult,
 } from './object-io';
-import { LOCAL_READ_FLAGS, LocalReadThread } from './local-read-thread';
+import { LOCAL_READ_FLAGS, LocalReadThread, type FileRead } from './local-read-thread';
 import {
   ABSENT_ERRNOS,
   describe,
   etagOf,
   isErrno,
+  readBuffer,
   readSlice,
   syncDir,
+  zeroUnread,
   type FileStamp,
 } from './local-files';
 import { keyProblem, LOCAL_TEMP_DIR } from './local-keys';
@@ -64,11 +66,11 @@ const TRANSIENT_ERRNOS = new Set(['EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 
 const DENIED_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS']);
 const PARENT_IS_OBJECT = 'a parent folder of the key is an object';
 
-/** The process's tail-read thread, shared by every local store (started on first heavy use). */
+/** The process's read thread, shared by every local store (started on first heavy use). */
 let sharedReadThread: LocalReadThread | null = null;
 
 export interface LocalObjectIoOptions {
-  /** Where tail reads run: the process's shared thread by default; null: libuv's pool only. */
+  /** Where tail and located reads run: the process's shared thread by default; null: libuv's pool only. */
   readonly readThread?: LocalReadThread | null;
   /** The folders' sorted names kept between listings (tests pass one with a short settle). */
   readonly sortedDirs?: SortedDirs;
@@ -135,7 +137,7 @@ export class LocalObjectIo implements ObjectIo {
    * longer object fills the extra byte, a shorter one reads short. Any other outcome, or a
    * listed size with no byte to read, takes the full `get` (the object changed since the
    * listing, or was never readable): its answer and typed errors are the contract. A scan of
-   * many objects reads on the tail-read thread (`LocalReadThread`), a few on libuv's pool.
+   * many objects reads on the read thread (`LocalReadThread`), a few on libuv's pool.
    */
   readTail(key: string, suffix: number, listedSize: number): Promise<TailResult> {
     if (!(listedSize > 0 && suffix > 0 && suffix <= MAX_GET_BYTES))
@@ -156,9 +158,11 @@ export class LocalObjectIo implements ObjectIo {
 
   /**
    * `get(key, { start, end })`'s bytes for a span the caller knows the object holds: one open,
-   * one read, one close on libuv's pool, no stat. A read that comes back short (the object is
-   * shorter than the caller believed), or a span `get` would refuse, takes the full `get`: its
-   * answer and typed errors are the contract.
+   * one read, one close, no stat - on the read thread once it runs (replay's segments: one
+   * message a read instead of three pool round trips), else on libuv's pool. A read the thread
+   * could not make is made on the pool, where errors are mapped. A read that comes back short
+   * (the object is shorter than the caller believed), or a span `get` would refuse, takes the
+   * full `get`: its answer and typed errors are the contract.
    */
   readRange(key: string, start: number, length: number): Promise<Uint8Array> {
     const viaGet = (): Promise<Uint8Array> =>
@@ -167,10 +171,11 @@ export class LocalObjectIo implements ObjectIo {
     if (!(plain && length > 0 && length <= MAX_GET_BYTES)) return viaGet();
     const problem = keyProblem(key);
     if (problem !== null) return Promise.reject(this.invalidKey(key, problem));
-    // Only a full read is handed out, so every byte of the unzeroed buffer was written.
-    return this.readSpan(key, path.join(this.root, key), start, length, false).then((read) =>
-      read.bytesRead === length ? read.bytes : viaGet(),
-    );
+    const file = path.join(this.root, key);
+    const onPool = (): Promise<FileRead> => this.readSpan(key, file, start, length);
+    const threaded = this.readThread?.read(file, start, length) ?? null;
+    const read = threaded === null ? onPool() : threaded.then((done) => done ?? onPool());
+    return read.then((done) => (done.bytesRead === length ? done.bytes : viaGet()));
   }
 
   /** `readTail` on libuv's pool: the window and one byte more, which proves the size. */
@@ -181,7 +186,7 @@ export class LocalObjectIo implements ObjectIo {
     length: number,
     suffix: number,
   ): Promise<TailResult> {
-    return this.readSpan(key, file, start, length + 1, true).then((read) =>
+    return this.readSpan(key, file, start, length + 1).then((read) =>
       read.bytesRead === length
         ? { bytes: read.bytes.subarray(0, length), size: start + length }
         : this.get(key, { suffix }),
@@ -189,22 +194,17 @@ export class LocalObjectIo implements ObjectIo {
   }
 
   /** Up to `length` bytes of `file` from `start`, with callbacks: no file handle, no promise per step. */
-  private readSpan(
-    key: string,
-    file: string,
-    start: number,
-    length: number,
-    zeroed: boolean,
-  ): Promise<{ bytes: Uint8Array; bytesRead: number }> {
+  private readSpan(key: string, file: string, start: number, length: number): Promise<FileRead> {
     return new Promise((resolve, reject) => {
       openFd(file, LOCAL_READ_FLAGS, (openError, fd) => {
         if (openError !== null) return reject(this.openError(openError, key));
-        const bytes = zeroed ? new Uint8Array(length) : uninitialized(length);
+        const bytes = readBuffer(length);
         readFd(fd, bytes, 0, length, start, (readError, bytesRead) => {
           // A failed close changes nothing read (`get` ignores it too).
           closeFd(fd, () => {
-            if (readError !== null) reject(this.storageError(readError, key));
-            else resolve({ bytes, bytesRead });
+            if (readError !== null) return reject(this.storageError(readError, key));
+            zeroUnread(bytes, bytesRead);
+            resolve({ bytes, bytesRead });
           });
         });
       });
@@ -410,8 +410,3 @@ function metaFrom(key: string, stats: FileStamp): ObjectMeta {
 }
 
 const NS_PER_MS = 1_000_000n;
-
-/** A plain Uint8Array over memory that is not zeroed first: the caller overwrites every byte. */
-function uninitialized(length: number): Uint8Array {
-  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
-}
