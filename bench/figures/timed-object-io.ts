@@ -24,11 +24,10 @@ export class TimedObjectIo implements ObjectIo {
 
   constructor(private readonly inner: ObjectIo) {
     this.endpoint = inner.endpoint;
-    const { readTail, readRange } = inner;
-    if (readTail !== undefined)
-      this.readTail = (...args) => this.timed(() => readTail.apply(inner, args));
-    if (readRange !== undefined)
-      this.readRange = (...args) => this.timed(() => readRange.apply(inner, args));
+    if (inner.readTail !== undefined)
+      this.readTail = (...args) => this.timed(() => inner.readTail!(...args));
+    if (inner.readRange !== undefined)
+      this.readRange = (...args) => this.timed(() => inner.readRange!(...args));
   }
 
   putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
