@@ -55,13 +55,23 @@ function formatValue(value: number, unit: string): string {
   return `${value.toFixed(digits)} ${unit}`.trim();
 }
 
-export function writeResults(results: readonly FigureResult[], directory: string): string {
+export function writeResults(
+  results: readonly FigureResult[],
+  directory: string,
+  context: Readonly<Record<string, unknown>> = {},
+): string {
   mkdirSync(directory, { recursive: true });
   const file = join(directory, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     file,
     JSON.stringify(
-      { at: new Date().toISOString(), node: process.version, v8Flags: process.execArgv, results },
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        v8Flags: process.execArgv,
+        ...context,
+        results,
+      },
       null,
       2,
     ) + '\n',

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { printTable, writeResults, type FigureResult } from './harness';
+import { describeMachine, machineCosts } from './machine';
 import { projectRoot } from '../src/main/project-root';
 import { batching } from './figures/batching';
 import { catalog } from './figures/catalog';
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
   const names = wanted.length > 0 ? wanted : Object.keys(FIGURES);
+  const machine = await machineCosts();
   const results: FigureResult[] = [];
   for (const name of names) {
     const figure = FIGURES[name];
@@ -54,7 +56,9 @@ async function main(): Promise<void> {
   }
   printTable(results);
   console.log(`\nV8 flags: ${process.execArgv.join(' ') || 'none'}`);
-  console.log(`\nresults: ${writeResults(results, join(projectRoot(), 'bench', 'results'))}`);
+  console.log(describeMachine(machine));
+  const file = writeResults(results, join(projectRoot(), 'bench', 'results'), { machine });
+  console.log(`\nresults: ${file}`);
 }
 
 // Exits once the table is written: a bench that never returns looks like a hang. (It did once:
