@@ -92,19 +92,23 @@ export class ScanMemo<T> {
   /**
    * True when a scan from `from` now would list exactly the objects of the last one, and no
    * whole listing is due: the caller may keep what it built from that scan. Two one-key
-   * listings (the lowest object still first, nothing after the highest); counts as a scan.
+   * listings (the lowest object still first, nothing after the highest), made at once: a
+   * console refreshing many prefixes waits for one listing's round trip, not two. Counts as a
+   * scan.
    */
   async unchanged(io: ObjectIo, prefix: string, from: Seq): Promise<boolean> {
     const known = this.known;
     if (known === null || this.scans % FULL_LISTING_EVERY === 0) return false;
     if (known.some((o) => o.seq < from)) return false;
-    if (!(await lowestStillFirst(io, prefix, from, known[0]))) return false;
     const highest = known[known.length - 1];
-    const after = await io.listPage(objectsFolder(prefix), {
-      startAfter: highest?.key ?? objectsStartAfter(prefix, from),
-      pageSize: 1,
-    });
-    if (after.objects.length > 0) return false;
+    const [lowestFirst, after] = await Promise.all([
+      lowestStillFirst(io, prefix, from, known[0]),
+      io.listPage(objectsFolder(prefix), {
+        startAfter: highest?.key ?? objectsStartAfter(prefix, from),
+        pageSize: 1,
+      }),
+    ]);
+    if (!lowestFirst || after.objects.length > 0) return false;
     this.scans += 1;
     return true;
   }
