@@ -27,18 +27,30 @@ for (let round = 0; round < 200; round++) {
 process.stdout.write(String(largest / 2 ** 20));
 `;
 
-function largestNewSpaceMb(flags: readonly string[]): number {
-  const run = spawnSync(process.execPath, [...flags, '-e', YOUNG_GENERATION_PROBE], {
-    encoding: 'utf8',
-  });
+/** The new space V8 gives a process before it has allocated anything, in MB. */
+const STARTING_SIZE_PROBE = `
+const space = require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+process.stdout.write(String(space.space_size / 2 ** 20));
+`;
+
+function newSpaceMb(flags: readonly string[], probe: string): number {
+  const run = spawnSync(process.execPath, [...flags, '-e', probe], { encoding: 'utf8' });
   expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
   return Number(run.stdout);
 }
+
+const largestNewSpaceMb = (flags: readonly string[]): number =>
+  newSpaceMb(flags, YOUNG_GENERATION_PROBE);
 
 describe('the engine host V8 flags', () => {
   it('reach V8: the young generation grows past what it may without them', () => {
     expect(largestNewSpaceMb([])).toBeLessThanOrEqual(32);
     expect(largestNewSpaceMb(ENGINE_HOST_V8_FLAGS)).toBeGreaterThan(32);
+  });
+
+  it('start the young generation at its full size, so a burst after a quiet spell meets no growth', () => {
+    expect(newSpaceMb([], STARTING_SIZE_PROBE)).toBeLessThan(16);
+    expect(newSpaceMb(ENGINE_HOST_V8_FLAGS, STARTING_SIZE_PROBE)).toBeGreaterThanOrEqual(64);
   });
 
   it('are handed to Electron as one --js-flags switch, which its main process reads at start', () => {
