@@ -9,7 +9,7 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { startScriptThread } from '../src/main/engine/objectio/script-thread';
 
 export interface MachineCosts {
   readonly cores: number;
@@ -46,9 +46,9 @@ function fstatUs(): number {
 }
 
 async function threadRoundTripUs(): Promise<number> {
-  const echo = new Worker(
-    "require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m));",
-    { eval: true, execArgv: [] },
+  const echo = startScriptThread(
+    "const { parentPort } = require('node:worker_threads'); parentPort.on('message', (m) => parentPort.postMessage(m));",
+    {},
   );
   try {
     const roundTrip = (): Promise<unknown> =>

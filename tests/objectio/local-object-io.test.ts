@@ -169,8 +169,9 @@ describe('LocalObjectIo', () => {
 
   /**
    * The bytes of a tail's buffer past the tail: the one byte more the read asked for (it proves
-   * the size) and found no data for. The buffer is not zeroed when allocated, so this shows the
-   * reader zeroed it rather than leaving what the memory held before.
+   * the size) and found no data for. The buffer is not zeroed when allocated, so the reader must
+   * zero it; fresh memory may be zero anyway, so local-files.test.ts pins the zeroing itself on
+   * a buffer known to be dirty.
    */
   function unreadBytesOf(tail: Uint8Array): number[] {
     return [...new Uint8Array(tail.buffer, tail.byteOffset + tail.length)];

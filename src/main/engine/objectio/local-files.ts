@@ -36,7 +36,7 @@ export function readBuffer(length: number): Uint8Array {
 
 /** Zeroes the bytes of `bytes` past what a read filled; nothing for a full read. */
 export function zeroUnread(bytes: Uint8Array, bytesRead: number): void {
-  if (bytesRead < bytes.length) bytes.fill(0, Math.max(0, bytesRead));
+  if (bytesRead < bytes.length) bytes.fill(0, bytesRead);
 }
 
 export async function readSlice(

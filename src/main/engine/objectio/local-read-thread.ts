@@ -9,8 +9,8 @@
  *
  * The thread reads into buffers the caller's thread allocated and sent with the request: bytes
  * the thread allocated would come from its own malloc arena and be freed by the main thread, and
- * that mix faulted fresh pages into every later read of the process (measured on replay: nine
- * times the page faults, and raw reads slowed four-fold, while the thread was in use).
+ * that mix faulted fresh pages into every later read of the process (measured on replay: four to
+ * nine times the page faults, and raw reads slowed four-fold, while the thread was in use).
  *
  * Started only once the process has made `START_AFTER` reads or stats through it (a small
  * open never waits for a thread to start), then kept for the process; it holds the process
