@@ -22,7 +22,7 @@ export class TimedObjectIo implements ObjectIo {
   /** Milliseconds the requests made so far took, added up. */
   requestMs = 0;
 
-  constructor(private readonly inner: ObjectIo) {
+  constructor(readonly inner: ObjectIo) {
     this.endpoint = inner.endpoint;
     if (inner.readTail !== undefined)
       this.readTail = (...args) => this.timed(() => inner.readTail!(...args));
