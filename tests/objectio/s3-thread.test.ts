@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { S3Thread } from '../../src/main/engine/objectio/s3-thread';
 import { bytesOf, storageFailure } from './object-io-contract';
-import { closeScriptedServers, scriptedS3, succeedWith } from './scripted-s3';
+import { closeScriptedServers, failWith, scriptedS3, succeedWith } from './scripted-s3';
 
 afterEach(closeScriptedServers);
 
@@ -41,6 +41,32 @@ describe('S3Thread', () => {
     expect(whole.byteLength).toBe(22);
     expect(Buffer.from(view).toString()).toBe('payload');
     expect(Buffer.from(exact).toString()).toBe('a whole buffer');
+  });
+
+  it('sends a large create body through a reused buffer, taken back only after a successful answer', async () => {
+    const s3 = await scriptedS3(succeedWith());
+    const thread = ownThread();
+    const io = s3.io({ thread });
+    const whole = new Uint8Array(300 * 1024).map((_, index) => index % 251);
+    const first = whole.subarray(7, 7 + 200 * 1024);
+    const second = whole.subarray(1000, 1000 + 128 * 1024);
+
+    await io.putIfAbsent('first', first);
+    expect(thread.idleBodyBuffers()).toBe(1);
+    await io.putIfAbsent('second', second);
+    expect(thread.idleBodyBuffers()).toBe(1);
+    s3.answerWith(failWith(412, 'PreconditionFailed'));
+    await storageFailure(io.putIfAbsent('third', first), 'AlreadyExists', 'third');
+    expect(thread.idleBodyBuffers()).toBe(0);
+
+    // Each sent exactly as the caller's view, though the second went in the first's buffer.
+    expect(s3.bodies.map((body) => body.length)).toEqual([200 * 1024, 128 * 1024, 200 * 1024]);
+    expect(s3.bodies[0]!.equals(first)).toBe(true);
+    expect(s3.bodies[1]!.equals(second)).toBe(true);
+    expect(s3.bodies[2]!.equals(first)).toBe(true);
+    // The caller's buffer was neither moved nor changed.
+    expect(whole.byteLength).toBe(300 * 1024);
+    expect(whole.every((byte, index) => byte === index % 251)).toBe(true);
   });
 
   it('hands back a read body, and drops one longer than the limit unread', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { BufferPool } from '../../../src/main/engine/objectio/buffer-pool';
 import { MemoryObjectIo } from '../../../src/main/engine/objectio/memory-object-io';
-import { ObjectBuffers } from '../../../src/main/engine/wal/actor/object-buffers';
 import { encodeObject } from '../../../src/main/engine/wal/format';
 import { seqOfAnyObjectKey } from '../../../src/main/engine/wal/keys';
 import { batchArbitrary } from '../wal-objects';
@@ -9,79 +9,14 @@ import { REGION_A, openStore, providerOf } from '../support/writer-harness';
 
 const KIB = 1024;
 
-/** Bytes taken from `buffers`, then scribbled over as a used object would be, and given back. */
-function used(buffers: ObjectBuffers, size: number): Uint8Array {
-  const bytes = buffers.take(size);
-  bytes.fill(0xee);
-  buffers.give(bytes);
-  return bytes;
-}
-
-describe('ObjectBuffers', () => {
-  it('answers exactly the size asked, all zero, fresh or reused', () => {
-    const buffers = new ObjectBuffers(2, 1024 * KIB);
-    const fresh = buffers.take(1000);
-    expect(fresh.length).toBe(1000);
-    expect(fresh.every((byte) => byte === 0)).toBe(true);
-
-    const given = used(buffers, 3000);
-    const reused = buffers.take(2000);
-    expect(reused.buffer).toBe(given.buffer);
-    expect(reused.length).toBe(2000);
-    expect(reused.every((byte) => byte === 0)).toBe(true);
-  });
-
-  it('takes the smallest idle buffer that holds the size, and a new one when none does', () => {
-    const buffers = new ObjectBuffers(2, 1024 * KIB);
-    const small = buffers.take(64 * KIB);
-    const large = buffers.take(512 * KIB);
-    buffers.give(large);
-    buffers.give(small);
-
-    expect(buffers.take(10).buffer).toBe(small.buffer);
-    const bigger = buffers.take(600 * KIB);
-    expect(bigger.buffer).not.toBe(large.buffer);
-    expect(buffers.take(300 * KIB).buffer).toBe(large.buffer);
-  });
-
-  it('hands a buffer given twice to one batch only', () => {
-    const buffers = new ObjectBuffers(4, 1024 * KIB);
-    const bytes = buffers.take(100);
-    buffers.give(bytes);
-    buffers.give(bytes);
-    expect(buffers.take(100).buffer).toBe(bytes.buffer);
-    expect(buffers.take(100).buffer).not.toBe(bytes.buffer);
-  });
-
-  it('keeps no buffer above its largest capacity', () => {
-    const buffers = new ObjectBuffers(2, 128 * KIB);
-    const huge = buffers.take(256 * KIB);
-    buffers.give(huge);
-
-    const next = buffers.take(100);
-    expect(next.buffer).not.toBe(huge.buffer);
-    expect(next.length).toBe(100);
-  });
-
-  it('holds at most `keep` idle buffers, keeping the larger ones', () => {
-    const buffers = new ObjectBuffers(2, 1024 * KIB);
-    const sizes = [64 * KIB, 128 * KIB, 256 * KIB];
-    const taken = sizes.map((size) => buffers.take(size));
-    for (const bytes of taken) buffers.give(bytes);
-
-    expect(buffers.take(1).buffer).toBe(taken[1]!.buffer);
-    expect(buffers.take(1).buffer).toBe(taken[2]!.buffer);
-    expect(buffers.take(1).buffer).not.toBe(taken[0]!.buffer);
-  });
-});
-
 describe('encodeObject into reused buffers', () => {
   it('writes the same bytes as into a fresh buffer', () => {
-    const buffers = new ObjectBuffers(1, 64 * 1024 * KIB);
+    const buffers = new BufferPool(1, 64 * 1024 * KIB);
     fc.assert(
       fc.property(batchArbitrary, (batch) => {
         const fresh = encodeObject(batch);
-        used(buffers, fresh.bytes.length + 100);
+        // A buffer used before: scribbled over and given back.
+        buffers.give(buffers.take(fresh.bytes.length + 100).fill(0xee));
         const reused = encodeObject(batch, (size) => buffers.take(size));
         expect(reused.bytes).toEqual(fresh.bytes);
         expect(reused.segments).toEqual(fresh.segments);

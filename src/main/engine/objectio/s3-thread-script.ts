@@ -3,7 +3,9 @@
  * there is nothing to bundle. It loads the SDK from the path it is given, keeps two clients per
  * store (one with the SDK's retries, one that sends a conditional create once), runs each
  * command it is sent and answers with the output, the body as bytes (moved, not copied) and
- * what the SDK threw as plain fields. It decides nothing: mapping and policy stay with the
+ * what the SDK threw as plain fields; a pooled create body's buffer goes back with a
+ * successful answer, never with a failed one (a server that answered early may not have read
+ * it all, and the socket may still be sending from it). It decides nothing: mapping and policy stay with the
  * caller.
  */
 export const S3_THREAD_SCRIPT = `
@@ -30,11 +32,17 @@ if (sdk !== undefined) parentPort.on('message', (message) => {
     void answer(message);
   }
 });
-async function answer({ id, client, command, input, once, maxBodyBytes }) {
+async function answer({ id, client, command, input, once, maxBodyBytes, returnBody }) {
   try {
     const pair = clients.get(client);
     if (pair === undefined) throw { name: 'ClientClosed', message: 'the S3 store was closed' };
     const { Body, $metadata, ...output } = await pair[once ? 1 : 0].send(new sdk[command + 'Command'](input));
+    if (returnBody) {
+      // Answered with success: the store read the whole body, so nothing still sends from it.
+      const returnedBody = input.Body.buffer;
+      parentPort.postMessage({ id, output, returnedBody }, [returnedBody]);
+      return;
+    }
     if (Body === undefined || (output.ContentLength ?? 0) > maxBodyBytes) {
       Body?.destroy?.();
       parentPort.postMessage({ id, output });

@@ -4,7 +4,12 @@
  * a slower box; on the thread that hosts the engine that is time the console's IPC waits
  * behind (a saturating S3 writer spent a fifth of the main thread in it). Here the main thread
  * only posts a command's input and takes its output back (0.06-0.09 ms a request); bodies
- * cross as one copy (a create's payload) or none (a read's body, transferred).
+ * cross as one copy (a create's payload) or none (a read's body, transferred). A create body
+ * from 64 KiB is copied into a reused buffer (`BufferPool`) that moves to the thread and comes
+ * back with a successful answer. Measured on radosgw with 4 creates of 1 MiB in flight, the
+ * engine's thread spent 0.60-0.80 ms a create against 0.68-1.23 ms with a fresh copy each
+ * time, and 0.6-0.7 against 2.3 ms in a process's first seconds, when every copy faults in
+ * fresh pages (a 1 MiB copy alone: 24 us into a reused buffer, ~0.8 ms into a fresh one).
  *
  * One thread per process, shared by every S3 store, kept for the process once started; it
  * holds the process open only while requests are in flight. It never maps an error: it hands
@@ -17,6 +22,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
+import { BufferPool } from './buffer-pool';
 import type { S3ErrorShape } from './s3-errors';
 import { S3_THREAD_SCRIPT } from './s3-thread-script';
 import { startScriptThread } from './script-thread';
@@ -103,6 +109,13 @@ const THREAD_STOPPED: S3ErrorShape = {
  */
 const START_RETRY_MS = 5_000;
 
+/** Create bodies from this size cross in pooled buffers: below it a copy costs little. */
+const POOLED_BODY_BYTES = 64 * 1024;
+/** One writer's creates in flight (`maxInFlightCreates` defaults to 4). */
+const BODY_BUFFERS_KEPT = 4;
+/** Twice a default full batch (8 MiB): a larger body's buffer is left to the collector. */
+const LARGEST_KEPT_BODY = 16 * 1024 * 1024;
+
 function startFailure(error: unknown): S3ErrorShape {
   const why = error instanceof Error ? error.message : String(error);
   return {
@@ -122,6 +135,8 @@ type Message =
       readonly input: object;
       readonly once: boolean;
       readonly maxBodyBytes: number;
+      /** The body's buffer is the pool's: the thread moves it back with a successful answer. */
+      readonly returnBody: boolean;
     };
 
 /** A request's answer, or the thread saying it could not load the SDK (it then ends). */
@@ -132,6 +147,8 @@ type Reply =
       readonly id: number;
       readonly output?: object;
       readonly body?: Uint8Array;
+      /** A pooled create body's buffer, moved back once the store answered with success. */
+      readonly returnedBody?: ArrayBuffer;
       readonly error?: S3ErrorShape;
     };
 type Answer = Extract<Reply, { id: number }>;
@@ -142,6 +159,8 @@ export class S3Thread {
   private nextClient = 0;
   private readonly clients = new Map<number, S3ThreadClientConfig>();
   private readonly replies = new ThreadReplies<Answer>();
+  /** Large create bodies' buffers between two creates (see the module comment). */
+  private readonly bodies = new BufferPool(BODY_BUFFERS_KEPT, LARGEST_KEPT_BODY);
 
   /** @param sdkPath the SDK's entry the thread loads; resolved from here when absent. */
   constructor(private readonly sdkPath?: string) {}
@@ -170,10 +189,12 @@ export class S3Thread {
     const reply = await new Promise<Answer>((resolve, reject) => {
       const worker = this.running();
       if (!(worker instanceof Worker)) return reject(new S3ThreadError(worker));
-      const { input: cloned, transfer } = clonable(input);
-      const id = this.replies.add(worker, (reply) =>
-        reply.error === undefined ? resolve(reply) : reject(new S3ThreadError(reply.error)),
-      );
+      const { input: cloned, transfer, pooled } = this.clonable(input);
+      const id = this.replies.add(worker, (reply) => {
+        if (reply.returnedBody !== undefined) this.bodies.give(new Uint8Array(reply.returnedBody));
+        if (reply.error === undefined) resolve(reply);
+        else reject(new S3ThreadError(reply.error));
+      });
       const message: Message = {
         id,
         client,
@@ -181,10 +202,38 @@ export class S3Thread {
         input: cloned,
         once: options.once === true,
         maxBodyBytes: options.maxBodyBytes ?? Number.MAX_SAFE_INTEGER,
+        returnBody: pooled,
       };
       worker.postMessage(message, transfer);
     });
     return { ...(reply.output as S3Commands[C]['output']), body: reply.body };
+  }
+
+  /** Idle create-body buffers held for the next large create (diagnostics and tests). */
+  idleBodyBuffers(): number {
+    return this.bodies.idleCount();
+  }
+
+  /**
+   * A create's body crosses as one copy: from `POOLED_BODY_BYTES` into a pooled buffer that
+   * is moved (a failed create's is not returned, and the pool makes another); below it, a
+   * view of a larger buffer is copied out and that copy moved, and a body that is its whole
+   * buffer is cloned. The caller's buffer stays the caller's either way.
+   */
+  private clonable(input: object): { input: object; transfer: ArrayBuffer[]; pooled: boolean } {
+    const body = (input as { Body?: unknown }).Body;
+    if (!(body instanceof Uint8Array)) return { input, transfer: [], pooled: false };
+    if (body.byteLength >= POOLED_BODY_BYTES) {
+      const copy = this.bodies.copyOf(body);
+      return {
+        input: { ...input, Body: copy },
+        transfer: [copy.buffer as ArrayBuffer],
+        pooled: true,
+      };
+    }
+    if (body.byteLength === body.buffer.byteLength) return { input, transfer: [], pooled: false };
+    const copy = body.slice();
+    return { input: { ...input, Body: copy }, transfer: [copy.buffer], pooled: false };
   }
 
   /** Ends the thread; requests in flight fail as lost connections. */
@@ -243,18 +292,6 @@ export class S3Thread {
 /** The SDK's entry, resolved from this module so the thread loads the same copy (throws if missing). */
 function resolveSdk(): string {
   return createRequire(join(__dirname, 'index.js')).resolve('@aws-sdk/client-s3');
-}
-
-/**
- * A create's body crosses as one copy: a view of a larger buffer is copied out and that copy
- * moved; a body that is its whole buffer is cloned (it stays the caller's).
- */
-function clonable(input: object): { input: object; transfer: ArrayBuffer[] } {
-  const body = (input as { Body?: unknown }).Body;
-  if (!(body instanceof Uint8Array) || body.byteLength === body.buffer.byteLength)
-    return { input, transfer: [] };
-  const copy = body.slice();
-  return { input: { ...input, Body: copy }, transfer: [copy.buffer] };
 }
 
 let shared: S3Thread | null = null;

@@ -5,6 +5,7 @@
  * step right after - may change it: it has no locks because nothing interleaves inside a
  * step. It performs no I/O and makes no decision of its own.
  */
+import { BufferPool } from '../../objectio/buffer-pool';
 import type { AppendResult, WalEntry } from '../entry';
 import { LostBacklogError } from '../errors';
 import type { ObjectStoreWalConfig } from '../config';
@@ -16,7 +17,6 @@ import type { RegionId } from '../region-id';
 import type { TailHint, WriterSession, ControlState } from '../session';
 import { CommandQueue } from './command-queue';
 import { GapReopener } from './gap-reopen';
-import { ObjectBuffers } from './object-buffers';
 import type { AppendWaiter, OpenBatch } from './open-batch';
 import { Pipeline } from './pipeline';
 import type { SealedBatch } from './sealed-batch';
@@ -117,7 +117,7 @@ export class WriteState {
   /** Reopens after a spent start gap (gap-reopen.ts). */
   readonly gap = new GapReopener();
   /** Committed batches' buffers, encoded into again by sealing. */
-  readonly objectBuffers: ObjectBuffers;
+  readonly objectBuffers: BufferPool;
 
   constructor(
     readonly session: WriterSession,
@@ -132,9 +132,12 @@ export class WriteState {
       retryDelayMs: options.fenceRetryDelayMs ?? 50,
     };
     this.createRetryDelayMs = options.createRetryDelayMs ?? 100;
-    // Two idle: in steady state one commit frees a buffer and the next seal takes it. Objects
-    // of twice a full batch (one huge entry) are not kept.
-    this.objectBuffers = new ObjectBuffers(2, 2 * this.config.maxBatchBytes);
+    // A buffer comes back only from `commitBatch`: by then its create has succeeded, so the
+    // store has taken its bytes (the backends copy or write them before they answer), and
+    // nothing of the writer reads them again (the catalog keeps the segment index, not the
+    // bytes). Two idle: in steady state one commit frees a buffer and the next seal takes it.
+    // Objects of twice a full batch (one huge entry) are not kept.
+    this.objectBuffers = new BufferPool(2, 2 * this.config.maxBatchBytes);
     this.nextSeq = session.nextSeq;
     this.certified = session.startObject.seq;
     this.highestLanded = session.startObject.seq;
