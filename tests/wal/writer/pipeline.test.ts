@@ -39,6 +39,7 @@ function sealed(seq: bigint): SealedBatch {
     phase: 'queued',
     attempt: 0,
     createStartedAt: null,
+    createRunning: false,
     retryAt: 0,
   };
 }

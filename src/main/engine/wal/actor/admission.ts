@@ -113,7 +113,7 @@ function tryAdmit(state: WriteState, command: AppendCommand, now: number): boole
   if (!state.hasPipelineRoom()) return false;
   if (config.ackMode === 'enqueued' && overUnpersistedLimits(state, command.entries, now)) {
     // Make sure there is an upload to wait for.
-    if (state.inFlight.size === 0 && state.open !== null) seal(state);
+    if (state.createsRunning === 0 && state.open !== null) seal(state);
     return false;
   }
   const open = state.open ?? openNewBatch(state, now);

@@ -8,7 +8,7 @@
  */
 import { PoisonedError, SequenceExhaustedError } from '../errors';
 import { MAX_SEQ } from '../ids';
-import { letGoOfWaiters, type SealedBatch } from './sealed-batch';
+import type { SealedBatch } from './sealed-batch';
 import type { WriteState } from './write-state';
 
 /** Read once: under tsx an imported binding is a getter, and this runs once per batch. */
@@ -40,7 +40,6 @@ export function commitBatch(state: WriteState, batch: SealedBatch): Error | null
     waiter.resolve(waiter.result);
     metrics.appendAckSeconds.observe((now - waiter.arrivedAt) / 1000);
   }
-  letGoOfWaiters(batch);
   settleDurableWaiters(state);
   // Created and indexed: the store has its bytes and the catalog its segment index.
   state.objectBuffers.give(batch.encoded.bytes);

@@ -20,7 +20,7 @@ export function startCreates(state: WriteState): void {
   if (pipeline.count('queued') === 0 && pipeline.count('retry-wait') === 0) return;
   const now = Date.now();
   for (const batch of pipeline) {
-    if (state.inFlight.size + state.orphanCreates >= state.config.maxInFlightCreates) return;
+    if (state.createsInFlight() >= state.config.maxInFlightCreates) return;
     if (batch.phase === 'retry-wait') {
       if (batch.retryAt <= now && state.withinGap(batch.seq)) startCreate(state, batch);
       continue;
@@ -35,7 +35,8 @@ function startCreate(state: WriteState, batch: SealedBatch): void {
   state.pipeline.move(batch, 'creating');
   batch.attempt += 1;
   batch.createStartedAt = Date.now();
-  state.inFlight.add(batch);
+  batch.createRunning = true;
+  state.createsRunning += 1;
   void createObject(state.session.io, batch.key, batch.encoded.bytes).then((outcome) =>
     onCreateOutcome(state, batch, outcome),
   );
@@ -43,7 +44,10 @@ function startCreate(state: WriteState, batch: SealedBatch): void {
 
 function onCreateOutcome(state: WriteState, batch: SealedBatch, outcome: CreateOutcome): void {
   // A batch retired while its create ran: that create was an orphan.
-  if (!state.inFlight.delete(batch)) state.orphanCreates -= 1;
+  if (batch.createRunning) {
+    batch.createRunning = false;
+    state.createsRunning -= 1;
+  } else state.orphanCreates -= 1;
   if (outcome.kind === 'created' || outcome.kind === 'conflict') {
     state.highestLanded = maxSeq(state.highestLanded, batch.seq);
   }

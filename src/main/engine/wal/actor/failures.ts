@@ -21,7 +21,10 @@ const LAST_SEQ = MAX_SEQ;
 /** Takes a batch out of the pipeline; a create still in flight lands as an orphan. */
 function retire(state: WriteState, batch: SealedBatch): void {
   state.pipeline.take(batch, 'failed');
-  if (state.inFlight.delete(batch)) state.orphanCreates += 1;
+  if (!batch.createRunning) return;
+  batch.createRunning = false;
+  state.createsRunning -= 1;
+  state.orphanCreates += 1;
 }
 
 export function failBatches(state: WriteState, doomed: readonly SealedBatch[], cause: Error): void {
@@ -124,7 +127,7 @@ export function healSpentGap(state: WriteState): void {
     ackFence: state.config.ackFence,
     stopping: state.stopping,
     busy: state.terminal !== null || state.halted || state.commandBusy || state.round !== null,
-    createsInFlight: state.inFlight.size + state.orphanCreates,
+    createsInFlight: state.createsInFlight(),
     onlyQueued: pipeline.count('queued') === pipeline.length,
     firstQueuedSeq: pipeline.firstQueued()?.seq ?? null,
     certified: state.certified,

@@ -43,14 +43,15 @@ export interface SealedBatch {
   readonly link: ObjectLink | null;
   readonly encoded: EncodedObject;
   readonly entries: number;
-  /** Emptied once acknowledged (`letGoOfWaiters`). */
-  readonly waiters: AppendWaiter[];
+  readonly waiters: readonly AppendWaiter[];
   readonly lastIds: ReadonlyMap<RegionId, EntryId>;
   readonly firstAdmittedAt: number;
   readonly sealedAt: number;
   phase: BatchPhase;
   attempt: number;
   createStartedAt: number | null;
+  /** Its create is running and it is still in the pipeline (not retired: not an orphan). */
+  createRunning: boolean;
   retryAt: number;
 }
 
@@ -71,20 +72,4 @@ export const UNINDEXED_PHASES: readonly BatchPhase[] = [
 
 export function isUnindexed(batch: SealedBatch): boolean {
   return UNINDEXED_PHASES.includes(batch.phase);
-}
-
-/**
- * Empties an acknowledged batch's waiters, slot by slot. A committed batch is still pointed at
- * for a while from old-generation garbage (measured with a FinalizationRegistry on the
- * saturating durable run of issue #13: committed batches, their waiter arrays and open
- * batches were collected a median 0.6 s after their commit, at the next full collection; a
- * heap snapshot, which collects fully first, shows none alive). Through its waiters it kept
- * every append it acknowledged alive as long, so each young collection moved 10-12 MB of
- * appends to the old generation and took 35-45 ms; with the slots emptied, 1.6 MB and 11 ms.
- * Filled rather than truncated: a truncated array drops its backing store with the
- * references still in it.
- */
-export function letGoOfWaiters(batch: SealedBatch): void {
-  (batch.waiters as unknown[]).fill(undefined);
-  batch.waiters.length = 0;
 }

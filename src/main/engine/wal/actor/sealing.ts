@@ -52,6 +52,7 @@ export function seal(state: WriteState): void {
     phase: 'queued',
     attempt: 0,
     createStartedAt: null,
+    createRunning: false,
     retryAt: 0,
   });
 }

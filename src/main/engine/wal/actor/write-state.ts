@@ -92,9 +92,10 @@ export class WriteState {
   /** Fenced batches waiting their turn to be committed (commit-front.ts yields between them). */
   readonly fenced: SealedBatch[] = [];
   commitTurnScheduled = false;
+  /** Creates running for batches in the pipeline (each such batch has `createRunning` set). */
+  createsRunning = 0;
+  /** Creates still running for batches retired meanwhile (their outcome lands as an orphan). */
   orphanCreates = 0;
-  /** Batches whose create is running (orphans are counted apart). */
-  readonly inFlight = new Set<SealedBatch>();
   readonly commands = new CommandQueue();
   commandBusy = false;
   round: FenceRound | null = null;
@@ -142,6 +143,17 @@ export class WriteState {
     this.certified = session.startObject.seq;
     this.highestLanded = session.startObject.seq;
     this.lastTail = session.register.current().control.tail;
+  }
+
+  /**
+   * Creates running, the orphans' included. Counted, with a flag on each batch, not kept in a
+   * set of batches: a set lives as long as the writer, so V8 makes its outgrown hash tables in
+   * the old generation, and an outgrown table keeps its entries; the young collector cannot
+   * tell those dead tables from live ones, so every batch a table had held stayed alive, with
+   * every append it acknowledged, until a full collection (docs/design/wal-protocol.md).
+   */
+  createsInFlight(): number {
+    return this.createsRunning + this.orphanCreates;
   }
 
   withinGap(seq: Seq): boolean {
