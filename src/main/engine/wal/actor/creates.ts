@@ -35,8 +35,7 @@ function startCreate(state: WriteState, batch: SealedBatch): void {
   state.pipeline.move(batch, 'creating');
   batch.attempt += 1;
   batch.createStartedAt = Date.now();
-  batch.createRunning = true;
-  state.createsRunning += 1;
+  state.createStarted(batch);
   void createObject(state.session.io, batch.key, batch.encoded.bytes).then((outcome) =>
     onCreateOutcome(state, batch, outcome),
   );
@@ -44,10 +43,7 @@ function startCreate(state: WriteState, batch: SealedBatch): void {
 
 function onCreateOutcome(state: WriteState, batch: SealedBatch, outcome: CreateOutcome): void {
   // A batch retired while its create ran: that create was an orphan.
-  if (batch.createRunning) {
-    batch.createRunning = false;
-    state.createsRunning -= 1;
-  } else state.orphanCreates -= 1;
+  if (!state.createEnded(batch)) state.orphanCreates -= 1;
   if (outcome.kind === 'created' || outcome.kind === 'conflict') {
     state.highestLanded = maxSeq(state.highestLanded, batch.seq);
   }

@@ -21,10 +21,7 @@ const LAST_SEQ = MAX_SEQ;
 /** Takes a batch out of the pipeline; a create still in flight lands as an orphan. */
 function retire(state: WriteState, batch: SealedBatch): void {
   state.pipeline.take(batch, 'failed');
-  if (!batch.createRunning) return;
-  batch.createRunning = false;
-  state.createsRunning -= 1;
-  state.orphanCreates += 1;
+  if (state.createEnded(batch)) state.orphanCreates += 1;
 }
 
 export function failBatches(state: WriteState, doomed: readonly SealedBatch[], cause: Error): void {

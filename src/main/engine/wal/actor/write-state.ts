@@ -156,6 +156,23 @@ export class WriteState {
     return this.createsRunning + this.orphanCreates;
   }
 
+  /** `batch`'s create has started: it counts as running until `createEnded`. */
+  createStarted(batch: SealedBatch): void {
+    batch.createRunning = true;
+    this.createsRunning += 1;
+  }
+
+  /**
+   * `batch`'s create no longer counts as running (it answered, or the batch was retired while
+   * it ran); false when it did not count (already answered, or an orphan's).
+   */
+  createEnded(batch: SealedBatch): boolean {
+    if (!batch.createRunning) return false;
+    batch.createRunning = false;
+    this.createsRunning -= 1;
+    return true;
+  }
+
   withinGap(seq: Seq): boolean {
     return seq < this.certified + START_GAP;
   }
