@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { crc32, crc32c } from '@node-rs/crc32';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEMP_DIR, LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
@@ -244,6 +245,49 @@ describe('LocalObjectIo', () => {
       expect(read.map((bytes) => [bytes.byteOffset, bytes.buffer.byteLength])).toEqual(
         spans.map((s) => [0, s.length]),
       );
+      await thread.stop();
+    });
+
+    it("takes a located read's checksum on the thread: the sums the pool's reads give, a short read's taken here", async () => {
+      const root = await freshRoot();
+      const { io, thread } = await threaded(root);
+      const bodies = Array.from({ length: 12 }, (_, i) => `${i}:${'q'.repeat(70_000 + i)}!`);
+      await Promise.all(bodies.map((body, i) => io.putIfAbsent(`c/${i}`, bytesOf(body))));
+      const onPool = new LocalObjectIo(root, { readThread: null });
+      const asks = bodies.map((body, i) => ({
+        key: `c/${i}`,
+        length: body.length - 1,
+        sum: { algorithm: i % 2 === 0 ? 'crc32c' : 'crc32', from: i } as const,
+      }));
+      const before = thread.answered;
+      const read = await Promise.all(
+        asks.map((a) => io.readRangeChecksummed(a.key, 1, a.length, a.sum)),
+      );
+      expect(thread.answered - before).toBe(asks.length);
+      const pooled = await Promise.all(
+        asks.map((a) => onPool.readRangeChecksummed(a.key, 1, a.length, a.sum)),
+      );
+      const expected = bodies.map((body, i) =>
+        (i % 2 === 0 ? crc32c : crc32)(bytesOf(body.slice(1 + i))),
+      );
+      expect(read.map((r) => r.checksum)).toEqual(expected);
+      expect(pooled.map((r) => r.checksum)).toEqual(expected);
+      // The thread's own answer carries the sum: it was not taken on this side.
+      const [first] = asks;
+      const direct = await thread.read(path.join(root, first!.key), 1, first!.length, first!.sum);
+      expect(direct?.checksum).toBe(expected[0]);
+      expect(read.map((r) => Buffer.from(r.bytes).toString())).toEqual(
+        bodies.map((body) => body.slice(1)),
+      );
+      // Past the end: the ranged get's bytes, their sum taken on this side.
+      const short = await io.readRangeChecksummed('c/0', 70_000, 10, {
+        algorithm: 'crc32c',
+        from: 1,
+      });
+      expect([Buffer.from(short.bytes).toString(), short.checksum]).toEqual([
+        'qq!',
+        crc32c(bytesOf('q!')),
+      ]);
       await thread.stop();
     });
 

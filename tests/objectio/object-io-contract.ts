@@ -5,12 +5,14 @@
  * create-if-absent under contention, reads and ranges, NotFound, delete, S3 listing semantics,
  * and the read-back after a create whose outcome is unknown.
  */
+import { crc32, crc32c } from '@node-rs/crc32';
 import { describe, expect, it } from 'vitest';
 import { isStorageError, type StorageErrorCode } from '../../src/main/engine/objectio/errors';
 import { FaultyObjectIo } from '../../src/main/engine/objectio/faulty-object-io';
 import {
   objectsUnder,
   readRange,
+  readRangeChecksummed,
   readTail,
   type ListOptions,
   type ListPage,
@@ -295,6 +297,32 @@ export function objectIoContract(name: string, makeIo: MakeObjectIo): void {
           'r/many/',
           (io, key) => readRange(io, key, 2, 4),
           (key) => key.slice(2, 6),
+        );
+      });
+
+      it('gives the checksum asked for with the bytes: CRC32C or CRC32 of the read from `from`', async () => {
+        const io = await makeIo();
+        await io.putIfAbsent('r/ten', bytesOf(text));
+        const c = await readRangeChecksummed(io, 'r/ten', 1, 8, { algorithm: 'crc32c', from: 3 });
+        const ieee = await readRangeChecksummed(io, 'r/ten', 0, 10, {
+          algorithm: 'crc32',
+          from: 0,
+        });
+        const short = await readRangeChecksummed(io, 'r/ten', 6, 9, {
+          algorithm: 'crc32c',
+          from: 1,
+        });
+        expect(
+          [c, ieee, short].map((read) => [Buffer.from(read.bytes).toString(), read.checksum]),
+        ).toEqual([
+          ['12345678', crc32c(bytesOf('45678'))],
+          [text, crc32(bytesOf(text))],
+          ['6789', crc32c(bytesOf('789'))],
+        ]);
+        await storageFailure(
+          readRangeChecksummed(io, 'r/absent', 0, 4, { algorithm: 'crc32', from: 0 }),
+          'NotFound',
+          'r/absent',
         );
       });
     });

@@ -228,12 +228,14 @@ export function decodeGtIndexFromTail(
 /**
  * The entries of one segment from exactly its bytes: CRC, the segment header against the
  * footer, then entries that fill it exactly with strictly increasing ids from min to max.
+ * `checksum` is the bytes' CRC32 when the store already took it as it read them.
  */
 export function decodeGtSegmentInto<T>(
   bytes: Uint8Array,
   index: SegmentIndex,
   key: string,
   make: (id: bigint, data: Uint8Array) => T,
+  checksum?: number,
 ): T[] {
   const fail = (
     check: 'segment-length' | 'segment-crc' | 'segment-framing' | 'segment-header',
@@ -243,7 +245,7 @@ export function decodeGtSegmentInto<T>(
   };
   if (bytes.length !== index.length || bytes.length < GT_SEGMENT_HEADER_SIZE)
     fail('segment-length', `${bytes.length} bytes, the footer says ${index.length}`);
-  if (crc32(bytes) !== index.segmentCrc) fail('segment-crc');
+  if ((checksum ?? crc32(bytes)) !== index.segmentCrc) fail('segment-crc');
   const view = viewOf(bytes);
   const regionId = view.getBigUint64(0, false);
   const count = view.getUint32(8, false);

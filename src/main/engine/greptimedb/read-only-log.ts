@@ -20,6 +20,7 @@ import { recoverGtPrefix, type GtRecovery } from './recover';
 
 export const GREPTIMEDB_SEGMENTS: SegmentCodec = {
   decodeInto: decodeGtSegmentInto,
+  checksum: 'crc32',
   checksHeader: false,
 };
 

@@ -21,6 +21,7 @@ import { close as closeFd, open as openFd, read as readFd, type BigIntStats } fr
 import { link, lstat, mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveRange } from './byte-range';
+import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 import {
   AlreadyExistsError,
   BackendError,
@@ -165,17 +166,45 @@ export class LocalObjectIo implements ObjectIo {
    * full `get`: its answer and typed errors are the contract.
    */
   readRange(key: string, start: number, length: number): Promise<Uint8Array> {
-    const viaGet = (): Promise<Uint8Array> =>
-      this.get(key, { start, end: start + length - 1 }).then((got) => got.bytes);
+    return this.readLocated(key, start, length).then((read) => read.bytes);
+  }
+
+  /**
+   * `readRange`, and the checksum taken on the read thread right after its read, while the
+   * bytes are in that core's cache; taken here when the read was made on the pool or the
+   * thread could not take it.
+   */
+  readRangeChecksummed(
+    key: string,
+    start: number,
+    length: number,
+    checksum: ChecksumRequest,
+  ): Promise<ChecksummedRead> {
+    return this.readLocated(key, start, length, checksum).then((read) =>
+      read.checksum === undefined
+        ? checksummedHere(read.bytes, checksum)
+        : { bytes: read.bytes, checksum: read.checksum },
+    );
+  }
+
+  /** What `readRange` reads, with the thread's checksum when it took one. */
+  private readLocated(
+    key: string,
+    start: number,
+    length: number,
+    checksum?: ChecksumRequest,
+  ): Promise<{ bytes: Uint8Array; checksum?: number }> {
+    const viaGet = (): Promise<{ bytes: Uint8Array }> =>
+      this.get(key, { start, end: start + length - 1 });
     const plain = Number.isSafeInteger(start) && start >= 0 && Number.isSafeInteger(length);
     if (!(plain && length > 0 && length <= MAX_GET_BYTES)) return viaGet();
     const problem = keyProblem(key);
     if (problem !== null) return Promise.reject(this.invalidKey(key, problem));
     const file = path.join(this.root, key);
     const onPool = (): Promise<FileRead> => this.readSpan(key, file, start, length);
-    const threaded = this.readThread?.read(file, start, length) ?? null;
+    const threaded = this.readThread?.read(file, start, length, checksum) ?? null;
     const read = threaded === null ? onPool() : threaded.then((done) => done ?? onPool());
-    return read.then((done) => (done.bytesRead === length ? done.bytes : viaGet()));
+    return read.then((done) => (done.bytesRead === length ? done : viaGet()));
   }
 
   /** `readTail` on libuv's pool: the window and one byte more, which proves the size. */

@@ -2,6 +2,7 @@
  * The only interface that touches storage. One primitive, create-if-absent, carries every
  * protocol above it; nothing here overwrites an object. Callers never assume listing order.
  */
+import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 
 /** Inclusive byte range, or the last `suffix` bytes (the whole object if it is shorter). */
 export type ByteRange =
@@ -79,6 +80,18 @@ export interface ObjectIo {
    * the `get`. Callers go through `readRange`, which falls back to `get`.
    */
   readRange?(key: string, start: number, length: number): Promise<Uint8Array>;
+  /**
+   * Optional: `readRange`'s bytes with the checksum `checksum` asks for, taken where the bytes
+   * were read (the local directory's read thread), not on the caller's thread. Its answer and
+   * errors are those of `readRange`. Callers go through `readRangeChecksummed`, which falls
+   * back to `readRange` and takes the sum itself.
+   */
+  readRangeChecksummed?(
+    key: string,
+    start: number,
+    length: number,
+    checksum: ChecksumRequest,
+  ): Promise<ChecksummedRead>;
 }
 
 /** The last `suffix` bytes of a listed object, and its size: `io.readTail`, else a `get`. */
@@ -100,6 +113,19 @@ export async function readRange(
 ): Promise<Uint8Array> {
   if (io.readRange !== undefined) return io.readRange(key, start, length);
   return (await io.get(key, { start, end: start + length - 1 })).bytes;
+}
+
+/** `readRange` and the checksum `checksum` asks for: `io.readRangeChecksummed`, else taken here. */
+export async function readRangeChecksummed(
+  io: ObjectIo,
+  key: string,
+  start: number,
+  length: number,
+  checksum: ChecksumRequest,
+): Promise<ChecksummedRead> {
+  if (io.readRangeChecksummed !== undefined)
+    return io.readRangeChecksummed(key, start, length, checksum);
+  return checksummedHere(await readRange(io, key, start, length), checksum);
 }
 
 export const MAX_LIST_PAGE = 1000;

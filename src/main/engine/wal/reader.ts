@@ -11,7 +11,8 @@
  * record holes.
  */
 import { isStorageError } from '../objectio/errors';
-import { readRange, type ObjectIo } from '../objectio/object-io';
+import type { ChecksumAlgorithm } from '../objectio/checksum';
+import { readRange, readRangeChecksummed, type ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog, SegmentLocation } from './catalog';
 import type { OnCorruptedSegment } from './config';
 import type { WalEntry } from './entry';
@@ -40,17 +41,27 @@ const READ_AHEAD_HELD = 2 * READ_AHEAD;
  * every header.
  */
 export interface SegmentCodec {
-  /** The segment's entries made by `make` straight from the bytes (views, no copy). */
+  /**
+   * The segment's entries made by `make` straight from the bytes (views, no copy), `checksum`
+   * the segment's sum already taken where it was read.
+   */
   readonly decodeInto: <T>(
     bytes: Uint8Array,
     index: SegmentIndex,
     key: string,
     make: (id: EntryId, data: Uint8Array) => T,
+    checksum: number,
   ) => T[];
+  /** The sum a segment carries, which the store takes as it reads the segment. */
+  readonly checksum: ChecksumAlgorithm;
   readonly checksHeader: boolean;
 }
 
-export const CAIRN_SEGMENTS: SegmentCodec = { decodeInto: decodeSegmentInto, checksHeader: true };
+export const CAIRN_SEGMENTS: SegmentCodec = {
+  decodeInto: decodeSegmentInto,
+  checksum: 'crc32c',
+  checksHeader: true,
+};
 
 export interface ReaderContext {
   readonly io: ObjectIo;
@@ -86,23 +97,31 @@ function identityOf(catalog: ObjectCatalog, location: SegmentLocation): ObjectTr
   };
 }
 
-/** The segment's bytes, and the header's when it must be checked (one range read when adjacent). */
+/**
+ * The segment's bytes and their checksum, and the header's bytes when it must be checked (one
+ * range read when adjacent).
+ */
 async function fetchBytes(
   io: ObjectIo,
   location: SegmentLocation,
   withHeader: boolean,
-): Promise<{ header: Uint8Array | null; segment: Uint8Array }> {
+  algorithm: ChecksumAlgorithm,
+): Promise<{ header: Uint8Array | null; segment: Uint8Array; checksum: number }> {
   const { key, offset, length } = location;
-  if (!withHeader) return { header: null, segment: await readRange(io, key, offset, length) };
-  if (offset === HEADER_SIZE) {
-    const both = await readRange(io, key, 0, offset + length);
-    return { header: both.subarray(0, HEADER_SIZE), segment: both.subarray(HEADER_SIZE) };
+  if (!withHeader || offset === HEADER_SIZE) {
+    const from = withHeader ? offset : 0;
+    const read = await readRangeChecksummed(io, key, offset - from, from + length, {
+      algorithm,
+      from,
+    });
+    const header = withHeader ? read.bytes.subarray(0, from) : null;
+    return { header, segment: read.bytes.subarray(from), checksum: read.checksum };
   }
-  const [header, segment] = await Promise.all([
+  const [header, read] = await Promise.all([
     readRange(io, key, 0, HEADER_SIZE),
-    readRange(io, key, offset, length),
+    readRangeChecksummed(io, key, offset, length, { algorithm, from: 0 }),
   ]);
-  return { header, segment };
+  return { header, segment: read.bytes, checksum: read.checksum };
 }
 
 /** Builds the region's entries straight from the segment's records (one object per entry). */
@@ -118,12 +137,12 @@ async function readOnce(
     !codec.checksHeader || context.headersChecked.has(location.seq)
       ? null
       : identityOf(context.catalog, location);
-  const { header, segment } = await fetchBytes(context.io, location, identity !== null);
-  if (header !== null && identity !== null) {
-    checkHeaderForRead(header, identity, location.regionId, location.key);
+  const fetched = await fetchBytes(context.io, location, identity !== null, codec.checksum);
+  if (fetched.header !== null && identity !== null) {
+    checkHeaderForRead(fetched.header, identity, location.regionId, location.key);
     context.headersChecked.add(location.seq);
   }
-  return codec.decodeInto(segment, location, location.key, make);
+  return codec.decodeInto(fetched.segment, location, location.key, make, fetched.checksum);
 }
 
 /** A segment failing its checks is fetched once more before it counts as corrupt. */

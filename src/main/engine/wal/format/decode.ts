@@ -335,12 +335,14 @@ const RECORD_HEADER = RECORD_HEADER_SIZE;
  * `data` a view into `bytes` (no copy), so a reader builds its own value in the same pass.
  * Replay runs this once per entry: the loop allocates only the id, the view and `make`'s value
  * (a view made on the buffer directly, since `subarray` costs a species lookup each time).
+ * `checksum` is the bytes' CRC32C when the store already took it as it read them.
  */
 export function decodeSegmentInto<T>(
   bytes: Uint8Array,
   index: SegmentIndex,
   key: string,
   make: (id: EntryId, data: Uint8Array) => T,
+  checksum?: number,
 ): T[] {
   const end = bytes.length;
   if (end !== index.length)
@@ -350,7 +352,8 @@ export function decodeSegmentInto<T>(
       'segment-length',
       `${end} bytes, the footer says ${index.length}`,
     );
-  if (crc32c(bytes) !== index.segmentCrc) throw segmentFailure(key, index, 'segment-crc');
+  if ((checksum ?? crc32c(bytes)) !== index.segmentCrc)
+    throw segmentFailure(key, index, 'segment-crc');
   const view = viewOf(bytes);
   const buffer = bytes.buffer;
   const base = bytes.byteOffset;

@@ -1,0 +1,30 @@
+/**
+ * The checksums a reader may ask a store to take of the bytes it reads, where it reads them: a
+ * store thread that has the bytes in its cache right after the read takes the sum there, so the
+ * thread hosting the engine does not (replay: the segment CRC was a third of a replay's main
+ * thread time). Cairn's segments carry a CRC32C, GreptimeDB's a CRC32 (IEEE).
+ */
+import { crc32, crc32c } from '@node-rs/crc32';
+
+export type ChecksumAlgorithm = 'crc32c' | 'crc32';
+
+/** A checksum of a read's bytes from `from` to the end of the read. */
+export interface ChecksumRequest {
+  readonly algorithm: ChecksumAlgorithm;
+  readonly from: number;
+}
+
+/** Bytes read, and the checksum asked for, of `bytes.subarray(from)`. */
+export interface ChecksummedRead {
+  readonly bytes: Uint8Array;
+  readonly checksum: number;
+}
+
+export function checksumOf(algorithm: ChecksumAlgorithm, bytes: Uint8Array): number {
+  return algorithm === 'crc32c' ? crc32c(bytes) : crc32(bytes);
+}
+
+/** The read, its checksum taken here: what a store that cannot take it elsewhere answers. */
+export function checksummedHere(bytes: Uint8Array, request: ChecksumRequest): ChecksummedRead {
+  return { bytes, checksum: checksumOf(request.algorithm, bytes.subarray(request.from)) };
+}
