@@ -5,7 +5,8 @@
  * the objects' bytes, so the ratio is raw time / replay time; the payload rate is in the
  * detail. Passes alternate the two, after one untimed pass of each: a 17 MB replay is short
  * enough that the JIT's warm-up would weigh as much as the rate (the first pass's ratio is in
- * the detail, `firstPassRatio`). Target >= 0.8.
+ * the detail, `firstPassRatio`). Target >= 0.8. `engineThreadMsPerPass` is the time a replay
+ * pass kept the engine's thread busy (its event loop's active time), of `replayMsPerPass`.
  *
  * The detail also reports what the segment CRC32C alone costs against the raw reads
  * (`crc32cGBps`, `ratioIfOnlyCrc`: raw time / (raw time + time to CRC the same segments), the
@@ -15,6 +16,7 @@
  * it beside its read (S3 replay takes it on the engine's thread).
  */
 import { crc32c } from '@node-rs/crc32';
+import { performance as nodePerformance } from 'node:perf_hooks';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { objectKey } from '../../src/main/engine/wal/keys';
 import type { SegmentLocation } from '../../src/main/engine/wal/catalog';
@@ -51,11 +53,13 @@ async function measure(io: ObjectIo, backend: 'local' | 's3'): Promise<FigureRes
   });
   const log = await openReadOnly(io, benchConfig(NODE));
   const provider = providerOf(log);
-  const replayPass = async (): Promise<{ seconds: number; payload: number }> => {
+  const replayPass = async (): Promise<{ seconds: number; payload: number; busyMs: number }> => {
     let bytes = 0;
     const started = performance.now();
+    const loop = nodePerformance.eventLoopUtilization();
     for await (const entry of log.read(provider, 0n)) bytes += entry.data.length;
-    return { seconds: (performance.now() - started) / 1000, payload: bytes };
+    const busyMs = nodePerformance.eventLoopUtilization(loop).active;
+    return { seconds: (performance.now() - started) / 1000, payload: bytes, busyMs };
   };
   const rawPass = (): Promise<number> =>
     timedPool(OBJECTS, READ_AHEAD, async (index) => {
@@ -66,10 +70,12 @@ async function measure(io: ObjectIo, backend: 'local' | 's3'): Promise<FigureRes
   let replaySeconds = 0;
   let rawSeconds = 0;
   let payload = 0;
+  let busyMs = 0;
   for (let pass = 0; pass < PASSES[backend]; pass++) {
     const replayed = await replayPass();
     replaySeconds += replayed.seconds;
     payload += replayed.payload;
+    busyMs += replayed.busyMs;
     rawSeconds += await rawPass();
   }
   const passes = PASSES[backend];
@@ -93,6 +99,8 @@ async function measure(io: ObjectIo, backend: 'local' | 's3'): Promise<FigureRes
       concurrency: READ_AHEAD,
       passes,
       firstPassRatio: rounded(cold.raw / cold.replay),
+      engineThreadMsPerPass: rounded(busyMs / passes),
+      replayMsPerPass: rounded((replaySeconds * 1000) / passes),
       crc32cGBps: rounded((crc.bytes * passes) / crc.seconds / 1e9),
       ratioIfOnlyCrc: rounded(rawSeconds / (rawSeconds + crc.seconds)),
     },
