@@ -1,8 +1,8 @@
 /**
  * The checksums a reader may ask a store to take of the bytes it reads, where it reads them: a
  * store thread that has the bytes in its cache right after the read takes the sum there, so the
- * thread hosting the engine does not (replay: the segment CRC was a third of a replay's main
- * thread time). Cairn's segments carry a CRC32C, GreptimeDB's a CRC32 (IEEE).
+ * thread hosting the engine does not (replay: the segment CRC was a quarter to a half of a
+ * replay's time on that thread). Cairn's segments carry a CRC32C, GreptimeDB's a CRC32 (IEEE).
  */
 import { crc32, crc32c } from '@node-rs/crc32';
 

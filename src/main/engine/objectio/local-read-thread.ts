@@ -23,7 +23,7 @@
  *
  * A read may ask for a checksum of its bytes (replay's segment CRCs), taken here right after
  * the read while they are in this core's cache: on replay that was 2.6-4.4 ms of the engine's
- * thread a 17 MB pass, a third to a half of its time there. The thread loads the same copy of
+ * thread a 17 MB pass, a quarter to a half of its time there. The thread loads the same copy of
  * `@node-rs/crc32` as the caller; a thread that cannot answers without the sum, and the caller
  * takes it.
  */
