@@ -12,8 +12,8 @@
  * (`crc32cGBps`, `ratioIfOnlyCrc`: raw time / (raw time + time to CRC the same segments), the
  * ratio replay would reach if decoding and handing out entries were free and the checksum did
  * not overlap any read). It is a diagnosis, never the figure: on page-cache reads the checksum
- * is a large share of the raw read's own CPU, which is why the local store's read thread takes
- * it beside its read (S3 replay takes it on the engine's thread).
+ * is a large share of the raw read's own CPU, which is why the store's thread (the local read
+ * thread, the S3 thread) takes it beside its read.
  */
 import { crc32c } from '@node-rs/crc32';
 import { performance as nodePerformance } from 'node:perf_hooks';

@@ -5,6 +5,7 @@
  * unavailable; the next request runs on a new thread with the store's clients open again).
  */
 import { spawnSync } from 'node:child_process';
+import { crc32, crc32c } from '@node-rs/crc32';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { S3Thread } from '../../src/main/engine/objectio/s3-thread';
@@ -69,7 +70,7 @@ describe('S3Thread', () => {
     expect(whole.every((byte, index) => byte === index % 251)).toBe(true);
   });
 
-  it('hands back a read body, and drops one longer than the limit unread', async () => {
+  it('hands back a read body with the checksum asked for, and drops one longer than the limit unread', async () => {
     const s3 = await scriptedS3(succeedWith('0123456789'));
     const thread = ownThread();
     const client = thread.open({
@@ -99,6 +100,25 @@ describe('S3Thread', () => {
     );
     expect(refused.body).toBeUndefined();
     expect(refused.ContentLength).toBe(10);
+    const summed = await thread.send(
+      client,
+      'GetObject',
+      { Bucket: 'b', Key: 'k' },
+      { maxBodyBytes: 10, checksum: { algorithm: 'crc32c', from: 3 } },
+    );
+    const ieee = await thread.send(
+      client,
+      'GetObject',
+      { Bucket: 'b', Key: 'k' },
+      { maxBodyBytes: 10, checksum: { algorithm: 'crc32', from: 0 } },
+    );
+    // Taken on the thread with the read: none is asked of a plain read, none of a refused body.
+    expect([summed.checksum, ieee.checksum, read.checksum, refused.checksum]).toEqual([
+      crc32c(bytesOf('3456789')),
+      crc32(bytesOf('0123456789')),
+      undefined,
+      undefined,
+    ]);
     thread.close(client);
   });
 

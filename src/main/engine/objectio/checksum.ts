@@ -5,6 +5,8 @@
  * replay's time on that thread). Cairn's segments carry a CRC32C, GreptimeDB's a CRC32 (IEEE).
  */
 import { crc32, crc32c } from '@node-rs/crc32';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 export type ChecksumAlgorithm = 'crc32c' | 'crc32';
 
@@ -22,6 +24,18 @@ export interface ChecksummedRead {
 
 export function checksumOf(algorithm: ChecksumAlgorithm, bytes: Uint8Array): number {
   return algorithm === 'crc32c' ? crc32c(bytes) : crc32(bytes);
+}
+
+/**
+ * The checksum library's entry, resolved from here so a store thread loads the same copy as this
+ * thread ('' if it cannot be resolved: the thread then takes no sums, and its callers do).
+ */
+export function checksumsModulePath(): string {
+  try {
+    return createRequire(join(__dirname, 'index.js')).resolve('@node-rs/crc32');
+  } catch {
+    return '';
+  }
 }
 
 /** The read, its checksum taken here: what a store that cannot take it elsewhere answers. */

@@ -28,10 +28,8 @@
  * takes it.
  */
 import { constants as fsConstants } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { ChecksumRequest } from './checksum';
+import { checksumsModulePath, type ChecksumRequest } from './checksum';
 import { readBuffer } from './local-files';
 import { startScriptThread } from './script-thread';
 import { ThreadReplies } from './thread-replies';
@@ -247,7 +245,7 @@ export class LocalReadThread {
       worker = startScriptThread(SOURCE, {
         workerData: {
           flags: LOCAL_READ_FLAGS | fsConstants.O_NONBLOCK,
-          checksumsPath: resolveChecksums(),
+          checksumsPath: checksumsModulePath(),
         },
       });
     } catch {
@@ -277,15 +275,6 @@ export class LocalReadThread {
     this.queuedReads = [];
     this.queuedStats = [];
     this.replies.answerAll(null);
-  }
-}
-
-/** The checksum library's entry, resolved from here so the thread loads the same copy ('' if missing). */
-function resolveChecksums(): string {
-  try {
-    return createRequire(join(__dirname, 'index.js')).resolve('@node-rs/crc32');
-  } catch {
-    return '';
   }
 }
 

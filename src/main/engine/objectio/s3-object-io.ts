@@ -11,6 +11,7 @@
  * this module never stores or logs a secret.
  */
 import type { _Object } from '@aws-sdk/client-s3';
+import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 import { BackendError, ObjectTooLargeError } from './errors';
 import {
   MAX_GET_BYTES,
@@ -80,22 +81,47 @@ export class S3ObjectIo implements ObjectIo {
   }
 
   async get(key: string, range?: ByteRange): Promise<GetResult> {
+    return (await this.getObject(key, range)).got;
+  }
+
+  /**
+   * The ranged `get`'s bytes (what `readRange` falls back to) with the checksum taken on the S3
+   * thread as the body arrives, not on the engine's; its answer and errors are the `get`'s.
+   */
+  async readRangeChecksummed(
+    key: string,
+    start: number,
+    length: number,
+    checksum: ChecksumRequest,
+  ): Promise<ChecksummedRead> {
+    const { got, sum } = await this.getObject(key, { start, end: start + length - 1 }, checksum);
+    return sum === undefined
+      ? checksummedHere(got.bytes, checksum)
+      : { bytes: got.bytes, checksum: sum };
+  }
+
+  private async getObject(
+    key: string,
+    range?: ByteRange,
+    checksum?: ChecksumRequest,
+  ): Promise<{ got: GetResult; sum?: number }> {
     const header = rangeHeaderOf(range);
     if (header === null) throw new BackendError(key, this.endpoint, 'invalid range');
     const input = { Bucket: this.bucket, Key: key, Range: header };
     const response = await this.thread
-      .send(this.client, 'GetObject', input, { maxBodyBytes: MAX_GET_BYTES })
+      .send(this.client, 'GetObject', input, { maxBodyBytes: MAX_GET_BYTES, checksum })
       .catch(this.failed('get', key));
     const length = response.ContentLength ?? 0;
     // Refused before the body was read: the thread dropped the stream, ending the transfer.
     if (length > MAX_GET_BYTES)
       throw new ObjectTooLargeError(key, this.endpoint, length, MAX_GET_BYTES);
     const bytes = response.body ?? new Uint8Array(0);
-    return {
+    const got = {
       bytes,
       etag: unquote(response.ETag),
       size: totalSizeOf(response.ContentRange) ?? bytes.length,
     };
+    return { got, sum: response.body === undefined ? undefined : response.checksum };
   }
 
   async head(key: string): Promise<ObjectMeta> {

@@ -2,11 +2,11 @@
  * What runs on the S3 thread (`S3Thread`): plain CommonJS, evaluated as the thread's script, so
  * there is nothing to bundle. It loads the SDK from the path it is given, keeps two clients per
  * store (one with the SDK's retries, one that sends a conditional create once), runs each
- * command it is sent and answers with the output, the body as bytes (moved, not copied) and
- * what the SDK threw as plain fields; a pooled create body's buffer goes back with a
- * successful answer, never with a failed one (a server that answered early may not have read
- * it all, and the socket may still be sending from it). It decides nothing: mapping and policy stay with the
- * caller.
+ * command it is sent and answers with the output, the body as bytes (moved, not copied) with
+ * the checksum a read asked for, and what the SDK threw as plain fields; a pooled create
+ * body's buffer goes back with a successful answer, never with a failed one (a server that
+ * answered early may not have read it all, and the socket may still be sending from it). It
+ * decides nothing: mapping and policy stay with the caller.
  */
 export const S3_THREAD_SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -18,6 +18,10 @@ try {
   // registered, the thread then ends.
   parentPort.postMessage({ failed: String(error?.message ?? error) });
 }
+// The checksums a read may ask for (\`@node-rs/crc32\`, the caller's copy): a thread that cannot
+// load them answers without, and the caller takes the sums itself.
+let sums = null;
+try { sums = require(workerData.checksumsPath); } catch {}
 const clients = new Map();
 if (sdk !== undefined) parentPort.on('message', (message) => {
   if (message.open !== undefined) {
@@ -32,7 +36,7 @@ if (sdk !== undefined) parentPort.on('message', (message) => {
     void answer(message);
   }
 });
-async function answer({ id, client, command, input, once, maxBodyBytes, returnBody }) {
+async function answer({ id, client, command, input, once, maxBodyBytes, returnBody, checksum }) {
   try {
     const pair = clients.get(client);
     if (pair === undefined) throw { name: 'ClientClosed', message: 'the S3 store was closed' };
@@ -51,7 +55,8 @@ async function answer({ id, client, command, input, once, maxBodyBytes, returnBo
     const bytes = await Body.transformToByteArray();
     // Transferred, so never a view of a buffer that something else shares.
     const body = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-    parentPort.postMessage({ id, output, body }, [body.buffer]);
+    const sum = checksum && sums ? sums[checksum.algorithm](body.subarray(checksum.from)) : undefined;
+    parentPort.postMessage({ id, output, body, checksum: sum }, [body.buffer]);
   } catch (error) {
     parentPort.postMessage({ id, error: copyOf(error) });
   }

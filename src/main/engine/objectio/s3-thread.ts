@@ -10,6 +10,7 @@
  * engine's thread spent 0.60-0.80 ms a create against 0.68-1.23 ms with a fresh copy each
  * time, and 0.6-0.7 against 2.3 ms in a process's first seconds, when every copy faults in
  * fresh pages (a 1 MiB copy alone: 24 us into a reused buffer, ~0.8 ms into a fresh one).
+ * A read may ask for its body's checksum (replay's segment CRCs), taken on the thread too.
  *
  * One thread per process, shared by every S3 store, kept for the process once started; it
  * holds the process open only while requests are in flight. It never maps an error: it hands
@@ -23,6 +24,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { BufferPool } from './buffer-pool';
+import { checksumsModulePath, type ChecksumRequest } from './checksum';
 import type { S3ErrorShape } from './s3-errors';
 import { S3_THREAD_SCRIPT } from './s3-thread-script';
 import { startScriptThread } from './script-thread';
@@ -62,6 +64,8 @@ export type S3Answer<C extends S3CommandName> = Omit<
 > & {
   /** The body, unless the command has none or it was longer than `maxBodyBytes`. */
   readonly body?: Uint8Array;
+  /** The body's checksum asked for in `S3SendOptions`, when the thread could take it. */
+  readonly checksum?: number;
 };
 
 export interface S3SendOptions {
@@ -69,6 +73,8 @@ export interface S3SendOptions {
   readonly once?: boolean;
   /** A longer body is not read: its stream is dropped and the answer has no `body`. */
   readonly maxBodyBytes?: number;
+  /** A checksum of the body to take on the thread, beside the read (replay's segments). */
+  readonly checksum?: ChecksumRequest;
 }
 
 /** The client settings the thread builds its clients from: plain data, cloned to the thread. */
@@ -137,6 +143,7 @@ type Message =
       readonly maxBodyBytes: number;
       /** The body's buffer is the pool's: the thread moves it back with a successful answer. */
       readonly returnBody: boolean;
+      readonly checksum?: ChecksumRequest;
     };
 
 /** A request's answer, or the thread saying it could not load the SDK (it then ends). */
@@ -147,6 +154,7 @@ type Reply =
       readonly id: number;
       readonly output?: object;
       readonly body?: Uint8Array;
+      readonly checksum?: number;
       /** A pooled create body's buffer, moved back once the store answered with success. */
       readonly returnedBody?: ArrayBuffer;
       readonly error?: S3ErrorShape;
@@ -203,10 +211,15 @@ export class S3Thread {
         once: options.once === true,
         maxBodyBytes: options.maxBodyBytes ?? Number.MAX_SAFE_INTEGER,
         returnBody: pooled,
+        checksum: options.checksum,
       };
       worker.postMessage(message, transfer);
     });
-    return { ...(reply.output as S3Commands[C]['output']), body: reply.body };
+    return {
+      ...(reply.output as S3Commands[C]['output']),
+      body: reply.body,
+      checksum: reply.checksum,
+    };
   }
 
   /** Idle create-body buffers held for the next large create (diagnostics and tests). */
@@ -252,7 +265,7 @@ export class S3Thread {
     try {
       worker = startScriptThread(S3_THREAD_SCRIPT, {
         env: SHARE_ENV,
-        workerData: { sdkPath: this.sdkPath ?? resolveSdk() },
+        workerData: { sdkPath: this.sdkPath ?? resolveSdk(), checksumsPath: checksumsModulePath() },
       });
     } catch (error) {
       const failure = startFailure(error);
