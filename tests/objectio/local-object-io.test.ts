@@ -47,6 +47,23 @@ describe('LocalObjectIo', () => {
     expect(io.endpoint).toBe(root);
   });
 
+  it('makes folders removed by another program since its last create again, and creates', async () => {
+    const root = await freshRoot();
+    const io = new LocalObjectIo(root);
+    await io.putIfAbsent('f/a/one', bytesOf('first'));
+    // The store remembers both folders it made; another program removes them.
+    await rm(path.join(root, 'f'), { recursive: true });
+    await rm(path.join(root, LOCAL_TEMP_DIR), { recursive: true });
+    const { etag } = await io.putIfAbsent('f/a/two', bytesOf('second'));
+    expect((await io.head('f/a/two')).etag).toBe(etag);
+    expect(Buffer.from((await io.get('f/a/two')).bytes).toString()).toBe('second');
+    await rm(path.join(root, 'f', 'a'), { recursive: true });
+    await io.putIfAbsent('f/a/three', bytesOf('third'));
+    const [page] = await allPages(io, 'f/');
+    expect(page!.objects.map((object) => object.key)).toEqual(['f/a/three']);
+    expect(await readdir(path.join(root, LOCAL_TEMP_DIR))).toEqual([]);
+  });
+
   it('never lists temp files, even one left behind by a crash', async () => {
     const root = await freshRoot();
     const io = new LocalObjectIo(root);
