@@ -2,11 +2,8 @@
  * `LocalObjectIo`, the embedded default: key `a/b/c` is the file `<root>/a/b/c`.
  *
  * Owns the mapping of ObjectIo's contract onto a local POSIX directory:
- * - create-if-absent = write + fsync a temp file in `<root>/.cairn-tmp/`, then `link()` it into
- *   place. `link()` fails atomically with EEXIST when the name is taken, so several processes
- *   can share one root with no lock files; the directory is fsynced so the name survives a crash.
- *   The folders a store made are remembered, so the next create into them skips `mkdir`; one
- *   that another program removed is made again on the same create's second try.
+ * - create-if-absent = a synced temp file `link()`ed into place, which fails atomically when the
+ *   name is taken (`LocalCreates`);
  * - listing walks only the directories that can hold keys under the prefix, in key order,
  *   and stops once a page is full (`LocalListing`); a page's objects are stat'ed on the read
  *   thread once it runs.
@@ -18,22 +15,12 @@
  * round-trip. It needs a filesystem where `link()` is atomic (not NFS / SMB / exFAT): the
  * create-if-absent probe runs before a writer opens.
  */
-import { randomUUID } from 'node:crypto';
 import { close as closeFd, open as openFd, read as readFd, type BigIntStats } from 'node:fs';
-import { link, lstat, mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveRange } from './byte-range';
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
-import {
-  AlreadyExistsError,
-  BackendError,
-  NotFoundError,
-  OutcomeUnknownError,
-  UnavailableError,
-  isStorageError,
-  ObjectTooLargeError,
-  type StorageError,
-} from './errors';
+import { BackendError, NotFoundError, ObjectTooLargeError, type StorageError } from './errors';
 import {
   MAX_GET_BYTES,
   pagesOf,
@@ -46,10 +33,11 @@ import {
   type ObjectMeta,
   type TailResult,
 } from './object-io';
+import { LocalCreates } from './local-create';
+import { localStorageError } from './local-errors';
 import { LOCAL_READ_FLAGS, LocalReadThread, type FileRead } from './local-read-thread';
 import {
   ABSENT_ERRNOS,
-  describe,
   etagOf,
   isErrno,
   readBuffer,
@@ -58,18 +46,12 @@ import {
   zeroUnread,
   type FileStamp,
 } from './local-files';
-import { keyProblem, LOCAL_TEMP_DIR } from './local-keys';
+import { keyProblem } from './local-keys';
 import { listSortedPage } from './sorted-listing';
 import { LocalListing } from './local-listing';
 import { SortedDirs } from './local-sorted-dirs';
 
 export { keyProblem, LOCAL_TEMP_DIR } from './local-keys';
-
-const TRANSIENT_ERRNOS = new Set(['EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EINTR']);
-const DENIED_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS']);
-const PARENT_IS_OBJECT = 'a parent folder of the key is an object';
-/** Folders a store remembers as in place, at most: a store's WAL writes into a handful. */
-const DIRS_KEPT = 1024;
 
 /** The process's read thread, shared by every local store (started on first heavy use). */
 let sharedReadThread: LocalReadThread | null = null;
@@ -84,20 +66,14 @@ export interface LocalObjectIoOptions {
 export class LocalObjectIo implements ObjectIo {
   readonly endpoint: string;
   private readonly root: string;
-  private readonly tempDir: string;
   private readonly readThread: LocalReadThread | null;
   private readonly listing: LocalListing;
-  /**
-   * Folders this store made or found in place for a create: the next create into one skips
-   * its `mkdir` (two of a create's round trips to libuv's pool, each one main-thread dispatch).
-   * Forgotten when a create finds a folder gone.
-   */
-  private readonly dirsMade = new Set<string>();
+  private readonly creates: LocalCreates;
 
   constructor(rootDir: string, options: LocalObjectIoOptions = {}) {
     this.root = path.resolve(rootDir);
     this.endpoint = this.root;
-    this.tempDir = path.join(this.root, LOCAL_TEMP_DIR);
+    this.creates = new LocalCreates(this.root, this.endpoint);
     this.listing = new LocalListing(
       this.root,
       options.sortedDirs ?? new SortedDirs(),
@@ -110,33 +86,7 @@ export class LocalObjectIo implements ObjectIo {
   }
 
   async putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
-    try {
-      return await this.createOnce(key, bytes);
-    } catch (error) {
-      // A folder removed by another program since this store made it (remembered, so not made
-      // again): the failed try forgot every folder (`createError`), so this one makes them.
-      if (!(
-        error instanceof UnavailableError &&
-        isErrno(error.cause) &&
-        error.cause.code === 'ENOENT'
-      ))
-        throw error;
-      return this.createOnce(key, bytes);
-    }
-  }
-
-  /** One create: the temp file written and synced, linked into place, its folder synced. */
-  private async createOnce(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
-    const target = this.pathOf(key);
-    const temp = path.join(this.tempDir, `${randomUUID()}.tmp`);
-    try {
-      const etag = await this.writeTemp(key, temp, bytes);
-      await this.ensureDir(key, path.dirname(target));
-      await this.linkIntoPlace(key, temp, target);
-      return { etag };
-    } finally {
-      await unlink(temp).catch(() => undefined);
-    }
+    return this.creates.create(key, this.pathOf(key), bytes);
   }
 
   async get(key: string, range?: ByteRange): Promise<GetResult> {
@@ -304,98 +254,6 @@ export class LocalObjectIo implements ObjectIo {
     });
   }
 
-  // --- create-if-absent steps --------------------------------------------------------------
-
-  /** Writes and fsyncs the temp file; its ETag is final, since link() keeps inode, size, mtime. */
-  private async writeTemp(key: string, temp: string, bytes: Uint8Array): Promise<string> {
-    try {
-      await this.ensureDir(key, this.tempDir);
-      const handle = await open(temp, 'wx');
-      try {
-        await writeWhole(handle, bytes);
-        await handle.sync();
-        return etagOf(await handle.stat({ bigint: true }));
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      throw this.createError(error, key);
-    }
-  }
-
-  private async linkIntoPlace(key: string, temp: string, target: string): Promise<void> {
-    try {
-      await link(temp, target);
-    } catch (error) {
-      if (isErrno(error) && error.code === 'EEXIST') throw await this.takenError(key, target);
-      // Anything but a clean refusal may have left the name linked: the caller reads back.
-      if (isErrno(error) && (ABSENT_ERRNOS.has(error.code) || DENIED_ERRNOS.has(error.code))) {
-        throw this.createError(error, key);
-      }
-      throw new OutcomeUnknownError(key, this.endpoint, describe(error), { cause: error });
-    }
-    try {
-      await syncDir(path.dirname(target));
-    } catch (error) {
-      // The name is linked but maybe not durable; only a read-back can settle what the caller sees.
-      throw new OutcomeUnknownError(
-        key,
-        this.endpoint,
-        `directory fsync failed: ${describe(error)}`,
-        { cause: error },
-      );
-    }
-  }
-
-  /** EEXIST means AlreadyExists only when an object holds the name, not a folder of objects. */
-  private async takenError(key: string, target: string): Promise<StorageError> {
-    const stats = await lstat(target).catch(() => null);
-    if (stats !== null && stats.isDirectory()) {
-      return new BackendError(key, this.endpoint, 'the key is a folder of other objects');
-    }
-    return new AlreadyExistsError(key, this.endpoint);
-  }
-
-  /** Creates `dir` and fsyncs every parent whose entry list changed, so the path is durable. */
-  private async ensureDir(key: string, dir: string): Promise<void> {
-    if (this.dirsMade.has(dir)) return;
-    try {
-      const firstCreated = await mkdir(dir, { recursive: true });
-      if (firstCreated !== undefined) {
-        for (let at = dir; ; at = path.dirname(at)) {
-          await syncDir(path.dirname(at));
-          if (at === firstCreated || at === this.root) break;
-        }
-      }
-      if (this.dirsMade.size >= DIRS_KEPT) this.dirsMade.clear();
-      this.dirsMade.add(dir);
-    } catch (error) {
-      // mkdir reports a file in the way as EEXIST (the last component) or ENOTDIR (an earlier one).
-      if (isErrno(error) && error.code === 'EEXIST')
-        throw new BackendError(key, this.endpoint, PARENT_IS_OBJECT);
-      throw this.createError(error, key);
-    }
-  }
-
-  /** A create that failed before its link() applied: nothing changed, so never OutcomeUnknown. */
-  private createError(error: unknown, key: string): StorageError | Error {
-    if (isErrno(error) && error.code === 'ENOTDIR') {
-      return new BackendError(key, this.endpoint, PARENT_IS_OBJECT);
-    }
-    if (isErrno(error) && error.code === 'ENOENT') {
-      // Only another program removing folders under the root does this; trying again is safe,
-      // and makes the folders again.
-      this.dirsMade.clear();
-      return new UnavailableError(
-        key,
-        this.endpoint,
-        `a folder vanished during the create (${describe(error)})`,
-        { cause: error },
-      );
-    }
-    return this.storageError(error, key);
-  }
-
   // --- reads ---------------------------------------------------------------------------------
 
   private async openObject(key: string, file: string): Promise<FileHandle> {
@@ -448,17 +306,7 @@ export class LocalObjectIo implements ObjectIo {
   }
 
   private storageError(error: unknown, key: string): StorageError | Error {
-    if (isStorageError(error) || error instanceof ObjectTooLargeError) return error;
-    if (!isErrno(error)) return error instanceof Error ? error : new Error(String(error));
-    if (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR')
-      return new NotFoundError(key, this.endpoint);
-    if (TRANSIENT_ERRNOS.has(error.code))
-      return new UnavailableError(key, this.endpoint, describe(error), { cause: error });
-    if (DENIED_ERRNOS.has(error.code))
-      return new BackendError(key, this.endpoint, `access denied (${error.code})`, {
-        cause: error,
-      });
-    return new BackendError(key, this.endpoint, describe(error), { cause: error });
+    return localStorageError(error, key, this.endpoint);
   }
 }
 
@@ -472,15 +320,3 @@ function metaFrom(key: string, stats: FileStamp): ObjectMeta {
 }
 
 const NS_PER_MS = 1_000_000n;
-
-/**
- * All of `bytes` into a file just opened, from its start, in as few writes as the kernel takes
- * (`writeFile` cuts a body into 512 KiB writes: two pool round trips for a 1 MiB object).
- */
-async function writeWhole(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) {
-    const { bytesWritten } = await handle.write(bytes, at, bytes.length - at, at);
-    if (bytesWritten <= 0) throw new Error(`a write made no progress at byte ${at}`);
-    at += bytesWritten;
-  }
-}
