@@ -71,9 +71,10 @@ export async function withBusyThread<T>(
   });
   try {
     const result = await work();
-    const report = new Promise<{ cpuMs: number; wallMs: number }>((resolve) =>
-      worker.once('message', resolve),
-    );
+    const report = new Promise<{ cpuMs: number; wallMs: number }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
     worker.postMessage('stop');
     const { cpuMs, wallMs } = await report;
     return { result, busyShare: wallMs > 0 ? cpuMs / wallMs : 0 };

@@ -149,13 +149,17 @@ async function rawLoops(
   raw: { result: LoopCount; delay: EventLoopDelay };
   besideBusyThread: { result: LoopCount; busyShare: number } | null;
 }> {
-  const loop = (name: string) => async () => {
+  const loop = (name: string) => () =>
+    createLoop(io, `raw/throughput-${name}-${round}`, body, CONCURRENCY, RAW_WINDOW);
+  const plain = async () => {
     await emptyStore(io);
-    return createLoop(io, `raw/throughput-${name}-${round}`, body, CONCURRENCY, RAW_WINDOW);
+    return withEventLoopDelay(loop('alone'));
   };
-  const plain = () => withEventLoopDelay(loop('alone'));
   if (share === null) return { raw: await plain(), besideBusyThread: null };
-  const beside = () => withBusyThread(share, loop('beside'));
+  const beside = async () => {
+    await emptyStore(io);
+    return withBusyThread(share, loop('beside'));
+  };
   if (round % 2 === 0) {
     const raw = await plain();
     return { raw, besideBusyThread: await beside() };
