@@ -56,9 +56,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
   let objectBytes = 0;
   const delays: EventLoopDelay[] = [];
   const rawDelays: EventLoopDelay[] = [];
-  const rawBesideLoad: LoopCount[] = [];
-  const engineCpu: number[] = [];
-  const secondThreadCpu: number[] = [];
+  const besideRounds: BesideBusyThread[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const store = await openBenchStore(io, 100 + round, {
       flushIntervalMs: 10,
@@ -78,11 +76,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
     const loops = await rawLoops(io, round, new Uint8Array(meanSize).fill(7), cpuShare);
     raw.push(loops.raw.result);
     rawDelays.push(loops.raw.delay);
-    if (loops.besideBusyThread !== null && cpuShare !== null) {
-      rawBesideLoad.push(loops.besideBusyThread.result);
-      engineCpu.push(cpuShare);
-      secondThreadCpu.push(loops.besideBusyThread.busyShare);
-    }
+    if (loops.besideBusyThread !== null) besideRounds.push(loops.besideBusyThread);
     await emptyStore(io);
   }
   const batched = await batchedRound(io, objects === 0 ? 0 : Math.round(objectBytes / objects));
@@ -108,7 +102,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
         rawMBps: rounded(rawRate / 1e6),
         rawCreatesPerSecond: rounded(sumCounts(raw).operations / sumCounts(raw).seconds, 0),
         concurrency: CONCURRENCY,
-        ...contention(rawBesideLoad, rawRate, engineCpu, secondThreadCpu),
+        ...contention(besideRounds, rawRate),
         rounds: ROUNDS,
         batchedAppends: `${BATCHED.appenders} appenders x ${BATCHED.entriesPerAppend} entries`,
         batchedWalMBps: rounded(batched.walRate / 1e6),
@@ -133,6 +127,14 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
   ];
 }
 
+/** A round's raw creates beside a busy thread: the share asked for (the engine thread's). */
+interface BesideBusyThread {
+  readonly result: LoopCount;
+  readonly engineShare: number;
+  /** The share the busy thread really got. */
+  readonly busyShare: number;
+}
+
 /**
  * A round's raw creates, on the store emptied first as the WAL round found it (a store's
  * create rate moves with how many objects it holds: on this box's ext4 raw creates on top of
@@ -147,7 +149,7 @@ async function rawLoops(
   share: number | null,
 ): Promise<{
   raw: { result: LoopCount; delay: EventLoopDelay };
-  besideBusyThread: { result: LoopCount; busyShare: number } | null;
+  besideBusyThread: BesideBusyThread | null;
 }> {
   const loop = (name: string) => () =>
     createLoop(io, `raw/throughput-${name}-${round}`, body, CONCURRENCY, RAW_WINDOW);
@@ -158,7 +160,7 @@ async function rawLoops(
   if (share === null) return { raw: await plain(), besideBusyThread: null };
   const beside = async () => {
     await emptyStore(io);
-    return withBusyThread(share, loop('beside'));
+    return { ...(await withBusyThread(share, loop('beside'))), engineShare: share };
   };
   if (round % 2 === 0) {
     const raw = await plain();
@@ -170,17 +172,16 @@ async function rawLoops(
 
 /** The detail's contention fields; none where they were not measured. */
 function contention(
-  rawBesideLoad: readonly LoopCount[],
+  rounds: readonly BesideBusyThread[],
   rawRate: number,
-  engineCpu: readonly number[],
-  secondThreadCpu: readonly number[],
 ): Record<string, number | string> {
-  if (rawBesideLoad.length === 0) return {};
-  const beside = bytesPerSecond(sumCounts(rawBesideLoad));
-  const shares = (values: readonly number[]) => values.map((v) => rounded(v)).join(' / ');
+  if (rounds.length === 0) return {};
+  const beside = bytesPerSecond(sumCounts(rounds.map((round) => round.result)));
+  const shares = (share: (round: BesideBusyThread) => number) =>
+    rounds.map((round) => rounded(share(round))).join(' / ');
   return {
-    engineThreadCpu: shares(engineCpu),
-    secondThreadCpu: shares(secondThreadCpu),
+    engineThreadCpu: shares((round) => round.engineShare),
+    secondThreadCpu: shares((round) => round.busyShare),
     rawBesideBusyThreadMBps: rounded(beside / 1e6),
     contentionBound: rounded(beside / rawRate),
   };
