@@ -6,54 +6,55 @@ const KIB = 1024;
 
 /** Bytes taken from `buffers`, then scribbled over as a used object would be, and given back. */
 function used(buffers: BufferPool, size: number): Uint8Array {
-  const bytes = buffers.take(size);
+  const bytes = buffers.takeToOverwrite(size);
   bytes.fill(0xee);
   buffers.give(bytes);
   return bytes;
 }
 
 describe('BufferPool', () => {
-  it('answers exactly the size asked, all zero, fresh or reused', () => {
+  it('answers exactly the size asked: fresh all zero, reused as its last user left it', () => {
     const buffers = new BufferPool(2, 1024 * KIB);
-    const fresh = buffers.take(1000);
+    const fresh = buffers.takeToOverwrite(1000);
     expect(fresh.length).toBe(1000);
     expect(fresh.every((byte) => byte === 0)).toBe(true);
 
     const given = used(buffers, 3000);
-    const reused = buffers.take(2000);
+    const reused = buffers.takeToOverwrite(2000);
     expect(reused.buffer).toBe(given.buffer);
     expect(reused.length).toBe(2000);
-    expect(reused.every((byte) => byte === 0)).toBe(true);
+    // Not zeroed again: the caller overwrites every byte.
+    expect(reused.every((byte) => byte === 0xee)).toBe(true);
   });
 
   it('takes the smallest idle buffer that holds the size, and a new one when none does', () => {
     const buffers = new BufferPool(2, 1024 * KIB);
-    const small = buffers.take(64 * KIB);
-    const large = buffers.take(512 * KIB);
+    const small = buffers.takeToOverwrite(64 * KIB);
+    const large = buffers.takeToOverwrite(512 * KIB);
     buffers.give(large);
     buffers.give(small);
 
-    expect(buffers.take(10).buffer).toBe(small.buffer);
-    const bigger = buffers.take(600 * KIB);
+    expect(buffers.takeToOverwrite(10).buffer).toBe(small.buffer);
+    const bigger = buffers.takeToOverwrite(600 * KIB);
     expect(bigger.buffer).not.toBe(large.buffer);
-    expect(buffers.take(300 * KIB).buffer).toBe(large.buffer);
+    expect(buffers.takeToOverwrite(300 * KIB).buffer).toBe(large.buffer);
   });
 
   it('hands a buffer given twice to one batch only', () => {
     const buffers = new BufferPool(4, 1024 * KIB);
-    const bytes = buffers.take(100);
+    const bytes = buffers.takeToOverwrite(100);
     buffers.give(bytes);
     buffers.give(bytes);
-    expect(buffers.take(100).buffer).toBe(bytes.buffer);
-    expect(buffers.take(100).buffer).not.toBe(bytes.buffer);
+    expect(buffers.takeToOverwrite(100).buffer).toBe(bytes.buffer);
+    expect(buffers.takeToOverwrite(100).buffer).not.toBe(bytes.buffer);
   });
 
   it('keeps no buffer above its largest capacity', () => {
     const buffers = new BufferPool(2, 128 * KIB);
-    const huge = buffers.take(256 * KIB);
+    const huge = buffers.takeToOverwrite(256 * KIB);
     buffers.give(huge);
 
-    const next = buffers.take(100);
+    const next = buffers.takeToOverwrite(100);
     expect(next.buffer).not.toBe(huge.buffer);
     expect(next.length).toBe(100);
   });
@@ -61,12 +62,12 @@ describe('BufferPool', () => {
   it('holds at most `keep` idle buffers, keeping the larger ones', () => {
     const buffers = new BufferPool(2, 1024 * KIB);
     const sizes = [64 * KIB, 128 * KIB, 256 * KIB];
-    const taken = sizes.map((size) => buffers.take(size));
+    const taken = sizes.map((size) => buffers.takeToOverwrite(size));
     for (const bytes of taken) buffers.give(bytes);
 
-    expect(buffers.take(1).buffer).toBe(taken[1]!.buffer);
-    expect(buffers.take(1).buffer).toBe(taken[2]!.buffer);
-    expect(buffers.take(1).buffer).not.toBe(taken[0]!.buffer);
+    expect(buffers.takeToOverwrite(1).buffer).toBe(taken[1]!.buffer);
+    expect(buffers.takeToOverwrite(1).buffer).toBe(taken[2]!.buffer);
+    expect(buffers.takeToOverwrite(1).buffer).not.toBe(taken[0]!.buffer);
   });
 
   it('copies bytes into a reused buffer, or a new one, of exactly their length', () => {

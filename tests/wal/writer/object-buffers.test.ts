@@ -10,14 +10,14 @@ import { REGION_A, openStore, providerOf } from '../support/writer-harness';
 const KIB = 1024;
 
 describe('encodeObject into reused buffers', () => {
-  it('writes the same bytes as into a fresh buffer', () => {
+  it('writes every byte: the same object into a scribbled, unzeroed buffer as into a fresh one', () => {
     const buffers = new BufferPool(1, 64 * 1024 * KIB);
     fc.assert(
       fc.property(batchArbitrary, (batch) => {
         const fresh = encodeObject(batch);
         // A buffer used before: scribbled over and given back.
-        buffers.give(buffers.take(fresh.bytes.length + 100).fill(0xee));
-        const reused = encodeObject(batch, (size) => buffers.take(size));
+        buffers.give(buffers.takeToOverwrite(fresh.bytes.length + 100).fill(0xee));
+        const reused = encodeObject(batch, (size) => buffers.takeToOverwrite(size));
         expect(reused.bytes).toEqual(fresh.bytes);
         expect(reused.segments).toEqual(fresh.segments);
         buffers.give(reused.bytes);

@@ -29,7 +29,7 @@ export function seal(state: WriteState): void {
   try {
     encoded = encodeObject(
       { seq: open.seq, epoch: state.session.epoch, link, segments: open.segments() },
-      (size) => state.objectBuffers.take(size),
+      (size) => state.objectBuffers.takeToOverwrite(size),
     );
   } catch (error) {
     for (const waiter of open.waiters) waiter.reject(error);

@@ -265,8 +265,9 @@ function writeTrailer(bytes: Uint8Array, view: DataView, trailer: ObjectTrailer)
  * The object for one batch: `UnencodableBatch` if an id does not belong to `seq` (or appears
  * twice), the link does not precede the object, or a number does not fit its field;
  * `EntryTooLarge` for a record above 4 GiB. Regions with no records get no segment; a batch
- * with no records at all is a start object. `allocate` must answer `size` zero bytes (the
- * writer reuses its committed batches' buffers; only the bytes written here may be non-zero).
+ * with no records at all is a start object. `allocate` answers `size` bytes holding anything:
+ * the layout has no gap, so every byte is written here, each before any checksum reads it (the
+ * writer encodes into its committed batches' buffers as they were left, unzeroed).
  */
 export function encodeObject(
   batch: ObjectBatch,
