@@ -14,16 +14,19 @@
  * Target <= 20 ms. The detail gives the same p99 during the raw rounds (`rawRoundsP99Ms`):
  * what the machine and the store alone leave the loop, with no engine in it.
  *
- * The detail adds `contentionBound`: raw creates made while a second thread uses as much of a
- * CPU as the engine's thread used in the WAL round before (`thread-load.ts`) / the raw creates
- * alone. The WAL's creates share the machine with the CPU its engine needs; on 2 shared cores
- * that alone takes this much off the store's own creates.
+ * The detail adds what the engine's CPU costs the store's own creates (`throughput-raw.ts`):
+ * `contentionBound` (raw creates beside a second thread using the engine thread's share of a
+ * CPU / alone) and `callbackBound` (raw creates with this thread kept that busy / alone); and
+ * where the machine's CPU went in the WAL and the raw rounds (`cpu-budget.ts`): the box's busy
+ * cores, this process's, and every other process's (on the S3 lane, the store server's).
  */
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { WAL_CONFIG_DEFAULTS } from '../../src/main/engine/wal/config';
 import { judged, type FigureResult } from '../harness';
+import { withCpuBudget, type CpuBudget } from './cpu-budget';
 import { RESOLUTION_MS, withEventLoopDelay, type EventLoopDelay } from './event-loop';
-import { withBusyThread, withThreadCpu } from './thread-load';
+import { withThreadCpu } from './thread-load';
+import { cpuBudgetDetail, loadBounds, rawRound, type RawRound } from './throughput-raw';
 import {
   appendLoop,
   bytesPerSecond,
@@ -51,34 +54,35 @@ export async function throughput(): Promise<FigureResult[]> {
 
 async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
   const wal: LoopCount[] = [];
-  const raw: LoopCount[] = [];
+  const walBudgets: (CpuBudget | null)[] = [];
+  const rawRounds: RawRound[] = [];
   let objects = 0;
   let objectBytes = 0;
   const delays: EventLoopDelay[] = [];
-  const rawDelays: EventLoopDelay[] = [];
-  const besideRounds: BesideBusyThread[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const store = await openBenchStore(io, 100 + round, {
       flushIntervalMs: 10,
       maxBatchBytes: SATURATING_BATCH_BYTES,
     });
-    const { result: measured, cpuShare } = await withThreadCpu(() =>
-      withEventLoopDelay(() => appendLoop(store, SATURATING_APPENDERS, WAL_WINDOW)),
+    const { result: measured, budget } = await withCpuBudget(() =>
+      withThreadCpu(() =>
+        withEventLoopDelay(() => appendLoop(store, SATURATING_APPENDERS, WAL_WINDOW)),
+      ),
     );
-    const { result, delay } = measured;
+    const { result, delay } = measured.result;
     wal.push(result);
+    walBudgets.push(budget);
     delays.push(delay);
     await stopStore(store);
     const created = createdObjects(store);
     objects += created.objects;
     objectBytes += created.bytes;
-    const meanSize = Math.round(objectBytes / objects);
-    const loops = await rawLoops(io, round, new Uint8Array(meanSize).fill(7), cpuShare);
-    raw.push(loops.raw.result);
-    rawDelays.push(loops.raw.delay);
-    if (loops.besideBusyThread !== null) besideRounds.push(loops.besideBusyThread);
+    const body = new Uint8Array(Math.round(objectBytes / objects)).fill(7);
+    const shape = { body, concurrency: CONCURRENCY, window: RAW_WINDOW };
+    rawRounds.push(await rawRound(io, round, shape, measured.load));
     await emptyStore(io);
   }
+  const raw = rawRounds.map((round) => round.alone);
   const batched = await batchedRound(io, objects === 0 ? 0 : Math.round(objectBytes / objects));
   const walRate = bytesPerSecond(sumCounts(wal));
   const rawRate = bytesPerSecond(sumCounts(raw));
@@ -102,7 +106,11 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
         rawMBps: rounded(rawRate / 1e6),
         rawCreatesPerSecond: rounded(sumCounts(raw).operations / sumCounts(raw).seconds, 0),
         concurrency: CONCURRENCY,
-        ...contention(besideRounds, rawRate),
+        ...loadBounds(rawRounds, rawRate),
+        ...cpuBudgetDetail(
+          walBudgets,
+          rawRounds.map((round) => round.budget),
+        ),
         rounds: ROUNDS,
         batchedAppends: `${BATCHED.appenders} appenders x ${BATCHED.entriesPerAppend} entries`,
         batchedWalMBps: rounded(batched.walRate / 1e6),
@@ -120,71 +128,11 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
         p50Ms: rounded(delay.p50Ms),
         maxMs: rounded(delay.maxMs),
         roundsP99Ms: delays.map((d) => rounded(d.p99Ms)).join(' / '),
-        rawRoundsP99Ms: rawDelays.map((d) => rounded(d.p99Ms)).join(' / '),
+        rawRoundsP99Ms: rawRounds.map((round) => rounded(round.delay.p99Ms)).join(' / '),
         resolutionMs: RESOLUTION_MS,
       },
     },
   ];
-}
-
-/** A round's raw creates beside a busy thread: the share asked for (the engine thread's). */
-interface BesideBusyThread {
-  readonly result: LoopCount;
-  readonly engineShare: number;
-  /** The share the busy thread really got. */
-  readonly busyShare: number;
-}
-
-/**
- * A round's raw creates, on the store emptied first as the WAL round found it (a store's
- * create rate moves with how many objects it holds: on this box's ext4 raw creates on top of
- * a WAL round's objects ran at 327-443 MB/s, on the emptied store at 345-554). With a share,
- * also the same beside a thread using `share` of a CPU, on the store emptied again; the two
- * loops' order alternates by round.
- */
-async function rawLoops(
-  io: ObjectIo,
-  round: number,
-  body: Uint8Array,
-  share: number | null,
-): Promise<{
-  raw: { result: LoopCount; delay: EventLoopDelay };
-  besideBusyThread: BesideBusyThread | null;
-}> {
-  const loop = (name: string) => () =>
-    createLoop(io, `raw/throughput-${name}-${round}`, body, CONCURRENCY, RAW_WINDOW);
-  const plain = async () => {
-    await emptyStore(io);
-    return withEventLoopDelay(loop('alone'));
-  };
-  if (share === null) return { raw: await plain(), besideBusyThread: null };
-  const beside = async () => {
-    await emptyStore(io);
-    return { ...(await withBusyThread(share, loop('beside'))), engineShare: share };
-  };
-  if (round % 2 === 0) {
-    const raw = await plain();
-    return { raw, besideBusyThread: await beside() };
-  }
-  const besideBusyThread = await beside();
-  return { raw: await plain(), besideBusyThread };
-}
-
-/** The detail's contention fields; none where they were not measured. */
-function contention(
-  rounds: readonly BesideBusyThread[],
-  rawRate: number,
-): Record<string, number | string> {
-  if (rounds.length === 0) return {};
-  const beside = bytesPerSecond(sumCounts(rounds.map((round) => round.result)));
-  const shares = (share: (round: BesideBusyThread) => number) =>
-    rounds.map((round) => rounded(share(round))).join(' / ');
-  return {
-    engineThreadCpu: shares((round) => round.engineShare),
-    secondThreadCpu: shares((round) => round.busyShare),
-    rawBesideBusyThreadMBps: rounded(beside / 1e6),
-    contentionBound: rounded(beside / rawRate),
-  };
 }
 
 /**
