@@ -31,7 +31,7 @@ export interface ThreadLoad {
 }
 
 /** Runs `work`, and how busy this thread was meanwhile. */
-export async function withThreadCpu<T>(
+export async function withThreadLoad<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; load: ThreadLoad }> {
   const cpuBefore = threadCpuMs();

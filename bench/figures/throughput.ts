@@ -14,9 +14,10 @@
  * Target <= 20 ms. The detail gives the same p99 during the raw rounds (`rawRoundsP99Ms`):
  * what the machine and the store alone leave the loop, with no engine in it.
  *
- * The detail adds what the engine's CPU costs the store's own creates (`throughput-raw.ts`):
+ * The detail adds what the engine's load costs the store's own creates (`throughput-raw.ts`):
  * `contentionBound` (raw creates beside a second thread using the engine thread's share of a
- * CPU / alone) and `callbackBound` (raw creates with this thread kept that busy / alone); and
+ * CPU / alone) and `callbackBound` (raw creates with this thread's event loop kept as busy as
+ * the engine's / alone); and
  * where the machine's CPU went in the WAL and the raw rounds (`cpu-budget.ts`): the box's busy
  * cores, this process's, and every other process's (on the S3 lane, the store server's).
  */
@@ -25,7 +26,7 @@ import { WAL_CONFIG_DEFAULTS } from '../../src/main/engine/wal/config';
 import { judged, type FigureResult } from '../harness';
 import { withCpuBudget, type CpuBudget } from './cpu-budget';
 import { RESOLUTION_MS, withEventLoopDelay, type EventLoopDelay } from './event-loop';
-import { withThreadCpu } from './thread-load';
+import { withThreadLoad } from './thread-load';
 import { cpuBudgetDetail, loadBounds, rawRound, type RawRound } from './throughput-raw';
 import {
   appendLoop,
@@ -65,7 +66,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
       maxBatchBytes: SATURATING_BATCH_BYTES,
     });
     const { result: measured, budget } = await withCpuBudget(() =>
-      withThreadCpu(() =>
+      withThreadLoad(() =>
         withEventLoopDelay(() => appendLoop(store, SATURATING_APPENDERS, WAL_WINDOW)),
       ),
     );
