@@ -33,7 +33,7 @@ export class BufferPool {
    * `size` bytes for a caller that writes every one of them before anything reads them: the
    * smallest idle buffer that holds them, not zeroed first (it still holds an earlier object's
    * bytes until they are overwritten), else a new one. Zeroing a reused 1 MiB buffer cost the
-   * saturating writer as much of its thread as encoding the batch into it.
+   * saturating writer more of its thread than copying the batch's payloads into it.
    */
   takeToOverwrite(size: number): Uint8Array {
     return this.reuse(size) ?? new Uint8Array(new ArrayBuffer(roundUp(size)), 0, size);
