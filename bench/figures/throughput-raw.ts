@@ -1,6 +1,6 @@
 /**
- * The throughput figure's raw side: a round's raw creates, each loop on the store emptied
- * first as the WAL round found it (a store's create rate moves with how many objects it
+ * The throughput figure's raw side: a round's raw creates, each loop on the store emptied and
+ * settled first as the WAL round found it (a store's create rate moves with how many objects it
  * holds: on this box's ext4 raw creates on top of a WAL round's objects ran at 327-443 MB/s,
  * on the emptied store at 345-554). Given how busy the engine's thread was in the WAL round
  * before, two more loops show what that load costs the store's own creates:
@@ -17,7 +17,7 @@ import { BUSY_TURN_MS, withBusyEventLoop, withBusyThread, type ThreadLoad } from
 import {
   bytesPerSecond,
   createLoop,
-  emptyStore,
+  emptySettledStore,
   rounded,
   sumCounts,
   type LoopCount,
@@ -51,24 +51,26 @@ export async function rawRound(
   shape: RawShape,
   engine: ThreadLoad,
 ): Promise<RawRound> {
-  const loop = (name: string) => async () => {
-    await emptyStore(io);
-    const key = `raw/throughput-${name}-${round}`;
-    return createLoop(io, key, shape.body, shape.concurrency, shape.window);
-  };
+  const loop = (name: string) => () =>
+    createLoop(io, `raw/throughput-${name}-${round}`, shape.body, shape.concurrency, shape.window);
   const alone = async () => {
+    await emptySettledStore(io);
     const { result, budget } = await withCpuBudget(() => withEventLoopDelay(loop('alone')));
     return { alone: result.result, delay: result.delay, budget };
   };
   const cpuShare = engine.cpuShare;
-  const beside = async (): Promise<BesideLoad | null> =>
-    cpuShare === null
-      ? null
-      : { ...(await withBusyThread(cpuShare, loop('beside'))), engineShare: cpuShare };
-  const busyLoop = async (): Promise<BesideLoad> => ({
-    ...(await withBusyEventLoop(engine.loopUtilization, loop('busy-loop'))),
-    engineShare: engine.loopUtilization,
-  });
+  const beside = async (): Promise<BesideLoad | null> => {
+    if (cpuShare === null) return null;
+    await emptySettledStore(io);
+    return { ...(await withBusyThread(cpuShare, loop('beside'))), engineShare: cpuShare };
+  };
+  const busyLoop = async (): Promise<BesideLoad> => {
+    await emptySettledStore(io);
+    return {
+      ...(await withBusyEventLoop(engine.loopUtilization, loop('busy-loop'))),
+      engineShare: engine.loopUtilization,
+    };
+  };
   if (round % 2 === 0) {
     const first = await alone();
     const besideBusyThread = await beside();

@@ -291,6 +291,24 @@ export async function emptyStore(io: ObjectIo): Promise<void> {
   );
 }
 
+/**
+ * How long memory freed by an emptying takes to settle. A guest that hands freed memory back
+ * to its host (Linux's free page reporting, 2 s after the free) writes into it slowly from then
+ * on: on the box of issue #13, 1 GB into the page cache ran at 6.8-8.7 GB/s right after another
+ * 1 GB file was removed, and at 0.8-1.2 GB/s 2-4 s after. A loop started sooner writes its
+ * first objects into the memory its store's last objects freed, faster than the loop after it.
+ */
+const FREED_MEMORY_SETTLE_MS = 3_000;
+
+/**
+ * Empties the store and lets the memory it freed settle, so that loops compared with each other
+ * each start from the same machine: an empty store and no memory freed just before.
+ */
+export async function emptySettledStore(io: ObjectIo): Promise<void> {
+  await emptyStore(io);
+  await new Promise((resolve) => setTimeout(resolve, FREED_MEMORY_SETTLE_MS));
+}
+
 /** Runs `measure` on a fresh store of each backend in turn (local, then S3 when set). */
 export async function onEachBackend<T>(
   measure: (io: ObjectIo, backend: BenchBackend['name']) => Promise<T[]>,
