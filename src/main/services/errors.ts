@@ -25,6 +25,12 @@ export class BuiltInConnectionError extends CairnError {
   }
 }
 
+export class ConnectionInUseError extends CairnError {
+  constructor(id: string, reason: string) {
+    super('ConnectionInUse', `connection ${id} cannot be removed: ${reason}`, { id, reason });
+  }
+}
+
 export class InvalidInputError extends CairnError {
   constructor(procedure: string, field: string, problem: string) {
     super('InvalidInput', `${procedure}: ${field || 'input'}: ${problem}`, {

@@ -31,13 +31,17 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
   await mkdir(identity.dataDir, { recursive: true });
   const events = new EventBus();
   const connections = new ConnectionsService(identity.dataDir, events);
+  const tiering = new TieringService(connections, events);
+  const namespaces = new NamespaceService(connections, (event) => events.publish(event));
+  const wal = new WalService(connections, events);
+  for (const user of [tiering, namespaces, wal]) connections.attach(user);
   return {
     identity,
     events,
     connections,
     audit: new AuditLog(identity.dataDir, events),
-    tiering: new TieringService(connections, events),
-    namespaces: new NamespaceService(connections, (event) => events.publish(event)),
-    wal: new WalService(connections, events),
+    tiering,
+    namespaces,
+    wal,
   };
 }

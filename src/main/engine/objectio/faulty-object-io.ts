@@ -89,6 +89,10 @@ export class FaultyObjectIo implements ObjectIo {
     return this.run('listPage', prefix, () => this.inner.listPage(prefix, options));
   }
 
+  destroy(): void {
+    this.inner.destroy?.();
+  }
+
   list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage> {
     return pagesOf(this, prefix, options);
   }

@@ -92,6 +92,11 @@ export interface ObjectIo {
     length: number,
     checksum: ChecksumRequest,
   ): Promise<ChecksummedRead>;
+  /**
+   * Optional: releases what the backend holds open for this store (an S3 store's clients and
+   * their sockets); every call made afterwards fails. A backend that holds nothing omits it.
+   */
+  destroy?(): void;
 }
 
 /** The last `suffix` bytes of a listed object, and its size: `io.readTail`, else a `get`. */

@@ -8,14 +8,16 @@ import { isCairnError } from '../../engine/errors';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { assertWritable, probeCreateIfAbsent } from '../../engine/objectio/probe';
 import type { EventBus } from '../event-bus';
-import { BuiltInConnectionError, ConnectionNotFoundError } from '../errors';
+import { BuiltInConnectionError, ConnectionInUseError, ConnectionNotFoundError } from '../errors';
 import { ConnectionStore, EMBEDDED_CONNECTION_ID, type SavedProfile } from './connection-store';
+import type { ConnectionUser } from './connection-users';
 import { openObjectIo, rootOf } from './open-object-io';
 
 export class ConnectionsService {
   private readonly store: ConnectionStore;
   private readonly operators = new Set<string>();
   private readonly opened = new Map<string, Promise<ObjectIo>>();
+  private readonly users: ConnectionUser[] = [];
 
   constructor(
     dataDir: string,
@@ -39,11 +41,32 @@ export class ConnectionsService {
     return this.present(profile);
   }
 
+  /** A service that keeps state per connection: asked before a removal, told after it. */
+  attach(user: ConnectionUser): void {
+    this.users.push(user);
+  }
+
+  /**
+   * Refused while a service holds the connection (`ConnectionInUse` names what to stop first);
+   * otherwise the profile goes, every service drops what it kept for it, and its storage
+   * client is closed (an S3 client's sockets on the S3 thread).
+   */
   async remove(id: string): Promise<void> {
     if (id === EMBEDDED_CONNECTION_ID) throw new BuiltInConnectionError(id);
+    await this.profile(id);
+    for (const user of this.users) {
+      const reason = user.holdOn(id);
+      if (reason !== null) throw new ConnectionInUseError(id, reason);
+    }
     if (!(await this.store.remove(id))) throw new ConnectionNotFoundError(id);
     this.operators.delete(id);
+    const opening = this.opened.get(id);
     this.opened.delete(id);
+    await Promise.all(this.users.map((user) => user.release(id)));
+    await opening?.then(
+      (io) => io.destroy?.(),
+      () => undefined,
+    );
     await this.announce();
   }
 

@@ -16,6 +16,7 @@ import {
 } from '../../engine/namespaces';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ListedNamespace, NamespaceCreatedEvent } from '../../../shared/contract/namespaces';
+import type { ConnectionUser } from '../connections/connection-users';
 import { explicitRecord } from './explicit-record';
 
 /** Where a connection's data lives: what ConnectionsService.io answers. */
@@ -35,7 +36,7 @@ interface OpenedStore {
   readonly store: ObjectNamespaceStore;
 }
 
-export class NamespaceService {
+export class NamespaceService implements ConnectionUser {
   readonly nodeId: number;
   private readonly clock: () => number;
   private readonly stores = new Map<string, OpenedStore>();
@@ -110,6 +111,15 @@ export class NamespaceService {
     // A listed record proves the meta cell exists, so its shard is always known here.
     const shard = (await store.shardOf(record.name)) ?? -1;
     return { ...record, shard };
+  }
+
+  /** Every mint is a conditional create on its own: nothing here outlives a call. */
+  holdOn(): string | null {
+    return null;
+  }
+
+  async release(connectionId: string): Promise<void> {
+    this.stores.delete(connectionId);
   }
 
   /**

@@ -5,6 +5,7 @@
  * Never enforces access (the router does) and never opens storage itself.
  */
 import type { ObjectIo } from '../../engine/objectio/object-io';
+import type { ConnectionUser } from '../connections/connection-users';
 import type { EventBus } from '../event-bus';
 import { TieringConsole } from './tiering-console';
 
@@ -13,7 +14,7 @@ export interface ConnectionStorage {
   io(connectionId: string): Promise<{ io: ObjectIo; root: string }>;
 }
 
-export class TieringService {
+export class TieringService implements ConnectionUser {
   private readonly consoles = new Map<string, Promise<TieringConsole>>();
 
   constructor(
@@ -31,6 +32,17 @@ export class TieringService {
       opening.catch(() => this.consoles.delete(connectionId));
     }
     return opening;
+  }
+
+  /** Every publish is a conditional create on its own: nothing here outlives a call. */
+  holdOn(): string | null {
+    return null;
+  }
+
+  async release(connectionId: string): Promise<void> {
+    const opening = this.consoles.get(connectionId);
+    this.consoles.delete(connectionId);
+    await opening?.catch(() => undefined);
   }
 
   private async open(connectionId: string): Promise<TieringConsole> {

@@ -56,6 +56,15 @@ export class PrefixListings {
     return { stopped: this.fleets.get(connectionId)?.stop() ?? false };
   }
 
+  /** Drops a removed connection's directory and fleet reader, once its reads in flight end. */
+  async forget(connectionId: string): Promise<void> {
+    const reader = this.fleets.get(connectionId);
+    this.fleets.delete(connectionId);
+    this.directories.delete(connectionId);
+    reader?.stop();
+    await reader?.settled();
+  }
+
   /** Stops every fleet pass and waits for the reads in flight. */
   async closeAll(): Promise<void> {
     for (const reader of this.fleets.values()) reader.stop();

@@ -13,12 +13,20 @@ const FINISHED_KEPT = 32;
 
 export class ReplayJobs {
   private readonly jobs = new Map<string, ReplayJob>();
+  /** The connection each job reads through. */
+  private readonly owners = new Map<ReplayJob, string>();
 
-  start(source: AsyncIterable<WalEntry>, spec: ReplaySpec, sink: ReplaySink): ReplayJob {
+  start(
+    connectionId: string,
+    source: AsyncIterable<WalEntry>,
+    spec: ReplaySpec,
+    sink: ReplaySink,
+  ): ReplayJob {
     const running = [...this.jobs.values()].filter((job) => job.active).length;
     if (running >= MAX_RUNNING_REPLAYS) throw new TooManyReplayJobsError(MAX_RUNNING_REPLAYS);
     const job = new ReplayJob(randomUUID(), source, spec, sink);
     this.jobs.set(job.id, job);
+    this.owners.set(job, connectionId);
     void job.finished.then(() => this.forgetOldFinished());
     return job;
   }
@@ -34,14 +42,29 @@ export class ReplayJobs {
   }
 
   async cancelAll(): Promise<void> {
-    const jobs = [...this.jobs.values()];
+    await this.cancel([...this.jobs.values()]);
+  }
+
+  /** Cancels and forgets the jobs that read through a removed connection. */
+  async cancelOwnedBy(connectionId: string): Promise<void> {
+    const owned = [...this.jobs.values()].filter((job) => this.owners.get(job) === connectionId);
+    for (const job of owned) this.forget(job);
+    await this.cancel(owned);
+  }
+
+  private async cancel(jobs: readonly ReplayJob[]): Promise<void> {
     for (const job of jobs) job.cancel();
     await Promise.all(jobs.map((job) => job.finished));
+  }
+
+  private forget(job: ReplayJob): void {
+    this.jobs.delete(job.id);
+    this.owners.delete(job);
   }
 
   private forgetOldFinished(): void {
     const finished = [...this.jobs.values()].filter((job) => !job.active);
     for (const job of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT)))
-      this.jobs.delete(job.id);
+      this.forget(job);
   }
 }

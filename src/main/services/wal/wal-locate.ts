@@ -37,6 +37,12 @@ export function slotOf(connectionId: string, prefix: string): string {
   return `${connectionId}\n${prefix}`;
 }
 
+/** The connection and the prefix a slot names. */
+export function slotParts(slot: string): { connectionId: string; prefix: string } {
+  const at = slot.indexOf('\n');
+  return { connectionId: slot.slice(0, at), prefix: slot.slice(at + 1) };
+}
+
 /** True when `key` lies under the connection root `root` ('' = the whole bucket). */
 function isUnder(root: string, key: string): boolean {
   const folder = root.replace(/\/+$/, '');

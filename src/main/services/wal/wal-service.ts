@@ -30,6 +30,7 @@ import {
 } from './object-page';
 import { replaySourceOf } from './replay-source';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
+import type { ConnectionUser } from '../connections/connection-users';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
 import { PrefixListings } from './prefix-listings';
@@ -50,7 +51,14 @@ import {
   regionsViewOfSnapshot,
 } from './read-model/snapshot-views';
 import { describeObject } from './object-parts';
-import { cairnOnly, checkObjectKey, checkWritable, locatePrefix, type Located } from './wal-locate';
+import {
+  cairnOnly,
+  checkObjectKey,
+  checkWritable,
+  locatePrefix,
+  slotParts,
+  type Located,
+} from './wal-locate';
 
 /** What the service needs of ConnectionsService. */
 export interface ConnectionStorage {
@@ -77,7 +85,7 @@ export interface ReplayRequest {
  */
 const VIEW_MAX_AGE_MS = 0;
 
-export class WalService {
+export class WalService implements ConnectionUser {
   private readonly writers = new Map<string, AppWriter>();
   /** Opens in progress, so two calls never open two writers on one prefix. */
   private readonly opening = new Set<string>();
@@ -326,6 +334,7 @@ export class WalService {
       request.fromId,
     );
     const job = this.replays.start(
+      connectionId,
       source,
       {
         chunkSize: request.chunkSize,
@@ -362,6 +371,24 @@ export class WalService {
 
   replayProgress(jobId: string): ReplayProgress {
     return this.replays.progress(jobId);
+  }
+
+  /** A writer open (or opening) in the app holds its connection: it holds an epoch. */
+  holdOn(connectionId: string): string | null {
+    for (const slot of [...this.writers.keys(), ...this.opening]) {
+      const { connectionId: holder, prefix } = slotParts(slot);
+      if (holder === connectionId) return `a writer is open on prefix ${prefix}: close it first`;
+    }
+    return null;
+  }
+
+  /** Drops a removed connection's views: read models, listings, and its replays, cancelled. */
+  async release(connectionId: string): Promise<void> {
+    this.models.forget(connectionId);
+    await Promise.all([
+      this.listings.forget(connectionId),
+      this.replays.cancelOwnedBy(connectionId),
+    ]);
   }
 
   /** Cancels every replay and stops every writer (app shutdown, tests). */

@@ -163,6 +163,12 @@ function ConnectionRow({ connection }: { connection: Connection }) {
                       title: `Connection "${connection.name}" removed`,
                       description: 'Its data is untouched.',
                     }),
+                  onError: (error) =>
+                    push({
+                      tone: 'error',
+                      title: `Connection "${connection.name}" kept`,
+                      description: `${error.code}: ${error.message}`,
+                    }),
                 },
               )
             }

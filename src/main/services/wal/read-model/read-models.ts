@@ -5,7 +5,7 @@
  * the model just read is never the one evicted, so a single prefix larger than the budget
  * still opens, alone.
  */
-import type { Located } from '../wal-locate';
+import { slotParts, type Located } from '../wal-locate';
 import { PrefixModel, type PrefixSnapshot } from './prefix-model';
 
 export const DEFAULT_READ_MODEL_BUDGET_BYTES = 256 * 1024 * 1024;
@@ -38,6 +38,12 @@ export class ReadModels {
     } finally {
       this.evictBeyondBudget(at.slot);
     }
+  }
+
+  /** Drops the models of a connection that was removed. */
+  forget(connectionId: string): void {
+    for (const slot of [...this.models.keys()])
+      if (slotParts(slot).connectionId === connectionId) this.models.delete(slot);
   }
 
   stats(): ReadModelStats {
