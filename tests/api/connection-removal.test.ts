@@ -14,6 +14,8 @@ import { S3ObjectIo } from '../../src/main/engine/objectio/s3-object-io';
 import { ConnectionsService } from '../../src/main/services/connections/connections-service';
 import type { SavedProfile } from '../../src/main/services/connections/connection-store';
 import { EventBus } from '../../src/main/services/event-bus';
+import { ReadModels } from '../../src/main/services/wal/read-model/read-models';
+import { WalService } from '../../src/main/services/wal/wal-service';
 import { makeTestApp, type TestApp } from '../support/app-services';
 import { s3Lane } from '../support/s3';
 import { failureOf } from '../support/typed-failure';
@@ -83,6 +85,28 @@ describe('connections.remove', () => {
     expect(done).toMatchObject({ progress: { state: 'cancelled' } });
     const progress = app.router.call('wal.replay.progress', { jobId: started.jobId });
     expect((await failureOf(progress)).code).toBe('ReplayJobNotFound');
+  });
+});
+
+describe('the views of a removed connection', () => {
+  it('are dropped: its read models go, another connection keeps its own', async () => {
+    const events = new EventBus();
+    const connections = new ConnectionsService(app.dataDir, events);
+    const models = new ReadModels();
+    const wal = new WalService(connections, events, models);
+    connections.attach(wal);
+    const { id: added } = await connections.add({ kind: 'local', name: 'Again', path: scratch });
+    for (const connectionId of [added, 'embedded']) {
+      await wal.prefixes(connectionId);
+      await wal.inspect(connectionId, PREFIX).catch(() => undefined);
+    }
+    expect(models.stats().models).toBe(2);
+
+    await connections.remove(added);
+
+    expect(models.stats().models).toBe(1);
+    expect((await failureOf(wal.prefixes(added))).code).toBe('ConnectionNotFound');
+    await wal.closeAll();
   });
 });
 
