@@ -37,7 +37,8 @@ async function writeFleet(io: ObjectIo): Promise<void> {
 async function fleetFill(
   io: ObjectIo,
 ): Promise<{ firstRows: number; allRows: number; p99: number }> {
-  const wal = new WalService({ io: async () => ({ io, root: '' }) }, new EventBus());
+  const connections = { io: async () => ({ io, root: '' }), assertPresent: () => undefined };
+  const wal = new WalService(connections, new EventBus());
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
   const started = performance.now();

@@ -18,7 +18,7 @@ import { ReadModels } from '../../src/main/services/wal/read-model/read-models';
 import { WalService } from '../../src/main/services/wal/wal-service';
 import { makeTestApp, type TestApp } from '../support/app-services';
 import { s3Lane } from '../support/s3';
-import { failureOf } from '../support/typed-failure';
+import { codeOf, failureOf } from '../support/typed-failure';
 import { PREFIX, seed } from '../wal-api/support';
 
 let app: TestApp;
@@ -67,6 +67,36 @@ describe('connections.remove', () => {
     expect((await failureOf(call('wal.inspect', { prefix: PREFIX }))).code).toBe(
       'ConnectionNotFound',
     );
+  });
+
+  it('never leaves a writer open on a removed connection, whichever of the two calls wins', async () => {
+    for (let ticks = 0; ticks < 12; ticks++) {
+      const { id: raced } = await app.services.connections.add({
+        kind: 'local',
+        name: `Raced ${ticks}`,
+        path: scratch,
+      });
+      const opened = app.services.wal.openWriter(raced, PREFIX, {
+        takeOver: true,
+        ackMode: 'durable',
+        flushIntervalMs: 20,
+      });
+      for (let tick = 0; tick < ticks; tick++) await new Promise((next) => setImmediate(next));
+      const [open, removal] = await Promise.allSettled([
+        opened,
+        app.services.connections.remove(raced),
+      ]);
+      if (open.status === 'fulfilled') {
+        // The writer was first: the removal was refused, and passes once it is closed.
+        expect(removal.status === 'rejected' && codeOf(removal.reason)).toBe('ConnectionInUse');
+        await app.services.wal.closeWriter(raced, PREFIX);
+        await app.services.connections.remove(raced);
+      } else {
+        expect(removal.status).toBe('fulfilled');
+        expect(codeOf(open.reason)).toBe('ConnectionNotFound');
+      }
+      expect(app.services.wal.holdOn(raced)).toBeNull();
+    }
   });
 
   it('cancels the replays that read through the connection and forgets them', async () => {

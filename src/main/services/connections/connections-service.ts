@@ -18,6 +18,8 @@ export class ConnectionsService {
   private readonly operators = new Set<string>();
   private readonly opened = new Map<string, Promise<ObjectIo>>();
   private readonly users: ConnectionUser[] = [];
+  /** Ids being or already removed (ids are random and never come back). */
+  private readonly removed = new Set<string>();
 
   constructor(
     dataDir: string,
@@ -58,7 +60,13 @@ export class ConnectionsService {
       const reason = user.holdOn(id);
       if (reason !== null) throw new ConnectionInUseError(id, reason);
     }
-    if (!(await this.store.remove(id))) throw new ConnectionNotFoundError(id);
+    // In the same turn as the checks: a writer open that got past them now fails `assertPresent`.
+    this.removed.add(id);
+    const gone = await this.store.remove(id).catch((error: unknown) => {
+      this.removed.delete(id);
+      throw error;
+    });
+    if (!gone) throw new ConnectionNotFoundError(id);
     this.operators.delete(id);
     const opening = this.opened.get(id);
     this.opened.delete(id);
@@ -87,9 +95,18 @@ export class ConnectionsService {
     return this.operators.has(id);
   }
 
+  /**
+   * Throws `ConnectionNotFound` once a removal of `id` has passed its checks. Synchronous, so
+   * a caller that must not act on a removed connection checks in the turn it acts.
+   */
+  assertPresent(id: string): void {
+    if (this.removed.has(id)) throw new ConnectionNotFoundError(id);
+  }
+
   /** The connection's storage, opened once and shared by every view. */
   async io(id: string): Promise<{ io: ObjectIo; root: string }> {
     const profile = await this.profile(id);
+    this.assertPresent(id);
     let opening = this.opened.get(id);
     if (opening === undefined) {
       opening = this.open(profile);

@@ -63,6 +63,8 @@ import {
 /** What the service needs of ConnectionsService. */
 export interface ConnectionStorage {
   io(connectionId: string): Promise<{ io: ObjectIo; root: string }>;
+  /** Throws once the connection's removal has passed its checks (see `holdOn`). */
+  assertPresent(connectionId: string): void;
 }
 
 export interface OpenWriterOptions {
@@ -188,6 +190,8 @@ export class WalService implements ConnectionUser {
     options: OpenWriterOptions,
   ): Promise<WriterView> {
     const at = cairnOnly(await this.locate(connectionId, prefix));
+    // With `opening.add` in one turn: a removal either sees this open in `holdOn` or fails it.
+    this.connections.assertPresent(connectionId);
     if (this.writers.has(at.slot) || this.opening.has(at.slot))
       throw new WriterAlreadyOpenError(at.prefix);
     this.opening.add(at.slot);
