@@ -126,16 +126,16 @@ describe('the views of a removed connection', () => {
     const wal = new WalService(connections, events, models);
     connections.attach(wal);
     const { id: added } = await connections.add({ kind: 'local', name: 'Again', path: scratch });
-    for (const connectionId of [added, 'embedded']) {
-      await wal.prefixes(connectionId);
-      await wal.inspect(connectionId, PREFIX).catch(() => undefined);
-    }
+    const { id: kept } = await connections.add({ kind: 'local', name: 'Kept', path: scratch });
+    for (const connectionId of [added, kept]) await wal.inspect(connectionId, PREFIX);
     expect(models.stats().models).toBe(2);
 
     await connections.remove(added);
 
     expect(models.stats().models).toBe(1);
-    expect((await failureOf(wal.prefixes(added))).code).toBe('ConnectionNotFound');
+    expect((await failureOf(wal.inspect(added, PREFIX))).code).toBe('ConnectionNotFound');
+    await wal.inspect(kept, PREFIX);
+    expect(models.stats().models).toBe(1);
     await wal.closeAll();
   });
 });
