@@ -19,6 +19,12 @@ export interface FloorShape {
   readonly flushIntervalMs: number;
   readonly concurrency: number;
   readonly window: LoopWindow;
+  /**
+   * `copied`: the payloads copied into the object's buffer and checksummed, as any writer must.
+   * `untouched`: the buffer created as it is, no copy and no checksum: what is left is only the
+   * appends' promises and the creates, less than any writer can do.
+   */
+  readonly bodies: 'copied' | 'untouched';
 }
 
 /** Closed-loop one-entry appenders on a floor writer over `io`, counted like `appendLoop`. */
@@ -79,12 +85,7 @@ class FloorWriter {
     this.timer = null;
     if (this.payloads.length === 0) return;
     const body = this.buffers.takeToOverwrite(this.bytes + 4);
-    let at = 0;
-    for (const payload of this.payloads) {
-      body.set(payload, at);
-      at += payload.length;
-    }
-    new DataView(body.buffer, body.byteOffset).setUint32(at, crc32c(body.subarray(0, at)), true);
+    if (this.shape.bodies === 'copied') copyWithChecksum(this.payloads, body);
     this.sealed.push({ body, resolves: this.resolves, rejects: this.rejects });
     this.payloads = [];
     this.resolves = [];
@@ -112,4 +113,14 @@ class FloorWriter {
     else for (const reject of batch.rejects) reject(outcome.error);
     this.startCreates();
   }
+}
+
+/** The payloads one after another at the start of `body`, their CRC32C after them. */
+function copyWithChecksum(payloads: readonly Uint8Array[], body: Uint8Array): void {
+  let at = 0;
+  for (const payload of payloads) {
+    body.set(payload, at);
+    at += payload.length;
+  }
+  new DataView(body.buffer, body.byteOffset).setUint32(at, crc32c(body.subarray(0, at)), true);
 }

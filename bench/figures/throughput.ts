@@ -17,7 +17,8 @@
  * The detail adds `floorRatio`: the same appenders on a writer that does only what any writer
  * must for them (`floor-writer.ts`), over the same window / raw creates. The WAL's ratio is read
  * against it: below it lies what any writer pays for these appenders on this machine, between
- * the two what the engine adds.
+ * the two what the engine adds. `answersOnlyRatio` is the same writer with neither copy nor
+ * checksum, below anything a writer can do.
  *
  * And what the engine's load costs the store's own creates (`throughput-raw.ts`):
  * `contentionBound` (raw creates beside a second thread using the engine thread's share of a
@@ -75,6 +76,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
   const delays: EventLoopDelay[] = [];
   const floors: LoopCount[] = [];
   const floorLoads: ThreadLoad[] = [];
+  const answersOnly: LoopCount[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     await emptySettledStore(io);
     const store = await openBenchStore(io, 100 + round, {
@@ -101,6 +103,8 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
     const floor = await withThreadLoad(() => floorLoop(io, `floor/throughput-${round}`, FLOOR));
     floors.push(floor.result);
     floorLoads.push(floor.load);
+    await emptySettledStore(io);
+    answersOnly.push(await floorLoop(io, `floor/answers-${round}`, ANSWERS_ONLY));
   }
   const raw = rawRounds.map((round) => round.alone);
   const batched = await batchedRound(io, objects === 0 ? 0 : Math.round(objectBytes / objects));
@@ -129,6 +133,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
         floorMBps: rounded(bytesPerSecond(sumCounts(floors)) / 1e6),
         floorRatio: rounded(bytesPerSecond(sumCounts(floors)) / rawRate),
         ...floorThreadCpu(floorLoads),
+        answersOnlyRatio: rounded(bytesPerSecond(sumCounts(answersOnly)) / rawRate),
         ...loadBounds(rawRounds, rawRate),
         ...cpuBudgetDetail(
           walBudgets,
@@ -172,7 +177,16 @@ const FLOOR: FloorShape = {
   flushIntervalMs: 10,
   concurrency: CONCURRENCY,
   window: WINDOW,
+  bodies: 'copied',
 };
+
+/**
+ * Less than any writer can do for the same appenders: the floor writer creating its buffers
+ * as they are, no copy and no checksum (`answersOnlyRatio`). Left are the appends' promises,
+ * answered a batch at a time, and the creates: if this reads under the target, no writer
+ * serving these appenders can meet it on the machine.
+ */
+const ANSWERS_ONLY: FloorShape = { ...FLOOR, bodies: 'untouched' };
 
 /**
  * Reported beside the figure, not judged: the same outstanding bytes from appenders that hand
