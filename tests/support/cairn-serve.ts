@@ -22,7 +22,7 @@ export async function startServe(env: NodeJS.ProcessEnv = {}): Promise<ServeProc
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-serve-'));
   const child = spawn(
     process.execPath,
-    [CAIRN_BIN, 'serve', '--dir', dataDir, '--port', '0', '--json'],
+    [CAIRN_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--json'],
     { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env } },
   );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -18,8 +18,6 @@ import { detectFormat, formatOfObject } from '../../src/main/engine/wal-read/for
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { inspectPrefix } from '../../src/main/engine/wal/inspect';
 import { objectKey, walPrefix } from '../../src/main/engine/wal/keys';
-import { ObjectStoreLogStore } from '../../src/main/engine/wal/store';
-import { runLoad } from '../../src/main/services/wal/load-generator';
 import { runCairn } from '../support/cairn-cli';
 import {
   callOverSocket,
@@ -28,6 +26,7 @@ import {
   type ServeProcess,
 } from '../support/cairn-serve';
 import { s3Lane } from '../support/s3';
+import { seed } from '../wal-api/support';
 
 const PREFIX = walPrefix('wal', 0n, 0);
 const EMPTY_KEY = objectKey(PREFIX, 99_999n);
@@ -35,10 +34,7 @@ const CORRUPT = { code: 'CorruptObject', key: EMPTY_KEY };
 
 /** A few acknowledged entries on the prefix, then the zero-byte object above its chain. */
 async function seedWithEmptyObject(io: ObjectIo): Promise<void> {
-  const store = await ObjectStoreLogStore.open(io, { root: 'wal', nodeId: 0n, generation: 0 });
-  const report = await runLoad(store, { regions: 1, writers: 1, count: 4, size: 16 }, () => {});
-  await store.stop();
-  expect(report.acknowledged).toBe(4);
+  await seed(io, 4, 1);
   await io.putIfAbsent(EMPTY_KEY, new Uint8Array(0));
 }
 
@@ -138,7 +134,7 @@ describe('a zero-byte object on the local store', () => {
   });
 
   it('is object-size damage through the CLI', () => {
-    expectTypedThroughCli(['--dir', store()]);
+    expectTypedThroughCli(['--store', store()]);
   });
 });
 
