@@ -5,8 +5,8 @@
  */
 import type { InspectReport } from '../../engine/wal/inspect';
 import type { RecoveredObject } from '../../engine/wal/session';
-import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
 import { table } from '../output';
+import { regionTable } from './wal-inspect-regions';
 
 function objectRows(title: string, rows: readonly RecoveredObject[]): string[] {
   if (rows.length === 0) return [];
@@ -42,17 +42,7 @@ export function describeCairnInspect(report: InspectReport, withChain: boolean):
     );
   lines.push(
     '',
-    ...table(
-      ['REGION', 'LATEST', 'WATERMARK', 'ENTRIES', 'OBJECTS', 'BYTES'],
-      report.regions.map((r) => [
-        formatRegionId(r.regionId),
-        formatEntryId(r.latestId),
-        formatEntryId(r.watermark),
-        String(r.entries),
-        String(r.objects),
-        String(r.bytes),
-      ]),
-    ),
+    ...regionTable(['LATEST', 'WATERMARK'], report.regions, (r) => [r.latestId, r.watermark]),
   );
   return lines;
 }

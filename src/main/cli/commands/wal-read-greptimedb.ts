@@ -4,8 +4,8 @@
  * orphans and objects below the boundary only when asked (`--chain`).
  */
 import type { GtInspectReport, GtObjectRow } from '../../engine/greptimedb/inspect';
-import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
 import { table } from '../output';
+import { regionTable } from './wal-inspect-regions';
 
 function objectRows(title: string, rows: readonly GtObjectRow[]): string[] {
   if (rows.length === 0) return [];
@@ -49,17 +49,7 @@ export function describeGtInspect(report: GtInspectReport, withChain: boolean): 
     );
   lines.push(
     '',
-    ...table(
-      ['REGION', 'FIRST', 'LATEST', 'ENTRIES', 'OBJECTS', 'BYTES'],
-      report.regions.map((r) => [
-        formatRegionId(r.regionId),
-        formatEntryId(r.firstId),
-        formatEntryId(r.latestId),
-        String(r.entries),
-        String(r.objects),
-        String(r.bytes),
-      ]),
-    ),
+    ...regionTable(['FIRST', 'LATEST'], report.regions, (r) => [r.firstId, r.latestId]),
   );
   return lines;
 }
