@@ -10,9 +10,9 @@ import { readFleetOnce } from '../../services/wal/fleet/fleet-once';
 import { fleetSourceOf } from '../../services/wal/fleet/fleet-source';
 import { ReadModels } from '../../services/wal/read-model/read-models';
 import { locatePrefix } from '../../services/wal/wal-locate';
+import { openConnection, withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { EXIT_ERROR, printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
-import { openWalConnection, withWalFlags, type WalOptions } from './wal-config';
 
 /** The CLI holds no saved connection: one name for the store the flags open. */
 const CLI_CONNECTION = 'cli';
@@ -69,7 +69,7 @@ function fleetLines(rows: readonly FleetRow[]): string[] {
 }
 
 export function registerWalFleetCommand(wal: Command): void {
-  withWalFlags(
+  withConnectionFlags(
     wal
       .command('fleet')
       .description(
@@ -78,8 +78,8 @@ export function registerWalFleetCommand(wal: Command): void {
   )
     .option('--json', 'JSON output: {truncated, unhealthy, rows: [...{..., problems}]}')
     .action(
-      runAction(async (options: WalOptions & { json?: boolean }) => {
-        const { io, root } = await openWalConnection(options);
+      runAction(async (options: ConnectionOptions & { json?: boolean }) => {
+        const { io, root } = await openConnection(options);
         const source = fleetSourceOf(CLI_CONNECTION, {
           io: async () => ({ io, root }),
           locate: (connectionId, prefix) => locatePrefix(io, root, connectionId, prefix),
