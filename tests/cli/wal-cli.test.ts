@@ -89,7 +89,10 @@ describe('cairn wal', () => {
     const before = readdirSync(objects).length;
     const above = run('obsolete', '--region', '1:1', '--to', '99999999999', '--take-over');
     expect(above.code).toBe(1);
-    expect(above.stderr).toMatch(/^ObsoleteAboveLatest: /);
+    // 99999999999 is 95367:452607 as seq:position: the message and the fields say it so.
+    const [message, fields] = above.stderr.split('\n');
+    expect(message).toMatch(/^ObsoleteAboveLatest: .* up to 95367:452607: .* is \d+:\d+$/);
+    expect(JSON.parse(fields!)).toMatchObject({ id: '95367:452607', idU64: '99999999999' });
     const live = run('obsolete', '--region', '1:1', '--to', '1');
     expect(live.code).toBe(1);
     expect(live.stderr).toMatch(/^LiveWriter: /);
