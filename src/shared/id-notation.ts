@@ -2,8 +2,9 @@
  * How people read and type WAL ids: an entry id as `seq:position` (`65:1`: the object with
  * sequence 65, first entry of its region there; seq = id >> 20, position = id & (2^20 - 1))
  * and a region id as `table:region` (the u64 `table << 32 | region`). Both also as the raw
- * decimal u64. The one place that parses and formats them: the contract, the views and their
- * search fields all call these. Pure; it never says whether an id was assigned.
+ * decimal u64. The one place that parses and formats them: the contract, the views, their
+ * search fields and the CLI's output all call these. Pure; it never says whether an id was
+ * assigned.
  */
 
 const POSITION_BITS = 20n;
@@ -56,4 +57,32 @@ function parseU64(trimmed: string): bigint | null {
   if (!DECIMAL.test(trimmed)) return null;
   const raw = BigInt(trimmed);
   return raw < U64_LIMIT ? raw : null;
+}
+
+/**
+ * The fields that hold an entry id or a region id wherever they appear in a report the CLI
+ * or an export prints (`regions[].latestId`, a replay line's `id`...): named by the domain, so
+ * a new report with the same words is printed the same way.
+ */
+const ENTRY_ID_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'firstId',
+  'lastId',
+  'latestId',
+  'latest',
+  'watermark',
+]);
+const REGION_ID_FIELDS: ReadonlySet<string> = new Set(['regionId', 'region']);
+
+/**
+ * An id field as scripts read it: the notation people type under its own name and the decimal
+ * u64 beside it (`{"id":"1500:17","idU64":"1572864017"}`); null when `field` names no id.
+ */
+export function idFieldsOf(field: string, id: bigint): Record<string, string> | null {
+  const shown = ENTRY_ID_FIELDS.has(field)
+    ? formatEntryId(id)
+    : REGION_ID_FIELDS.has(field)
+      ? formatRegionId(id)
+      : null;
+  return shown === null ? null : { [field]: shown, [`${field}U64`]: id.toString() };
 }

@@ -30,7 +30,7 @@ describe('the cairn CLI', () => {
   });
 
   it("exits 1 with the typed error's name and fields on stderr, no stack", () => {
-    const missing = run('objects', 'get', 'nope/missing', '--dir', join(dir, 'store'));
+    const missing = run('objects', 'get', 'nope/missing', '--store', join(dir, 'store'));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^NotFound: object not found: nope\/missing/);
     expect(JSON.parse(missing.stderr.split('\n')[1]!)).toMatchObject({

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const cairn = (...args: string[]) =>
-  runCairn([...args, '--dir', join(dir, 'store')], { CAIRN_DATA_DIR: join(dir, 'data') });
+  runCairn([...args, '--store', join(dir, 'store')], { CAIRN_DATA_DIR: join(dir, 'data') });
 
 describe('damaged listings', () => {
   it('ns ls and ns shards list the healthy shards and name the damaged one', async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
 import { gtObjectKey, GtPrefixBuilder } from '../greptimedb/gt-encoder';
+import { formatEntryId } from '../../src/shared/id-notation';
 import { runCairn } from '../support/cairn-cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-gt-cli-'));
@@ -35,7 +36,7 @@ beforeAll(async () => {
 });
 
 function run(...args: string[]) {
-  return runCairn(['wal', ...args, '--dir', store]);
+  return runCairn(['wal', ...args, '--store', store]);
 }
 
 /** Every file of the store with its size and mtime: proves a command wrote nothing. */
@@ -51,22 +52,33 @@ function storeState(): string {
 }
 
 describe('cairn wal on a GreptimeDB prefix', () => {
-  it('ls lists the prefix with its format', () => {
-    const listed = run('ls', '--root', 'datanodes', '--json');
-    expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([
-      { prefix: PREFIX, format: 'greptimedb-v1', nodeId: null, generation: null },
-    ]);
+  it('ls lists the prefix with its format, from the bucket root or under --root', () => {
+    for (const root of [[], ['--root', 'datanodes']]) {
+      const listed = run('ls', ...root, '--json');
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([
+        { prefix: PREFIX, format: 'greptimedb-v1', nodeId: null, generation: null },
+      ]);
+    }
   });
 
-  it('inspect --json prints the format, chain, orphans, boundary and instances', () => {
-    const result = run('inspect', '--prefix', PREFIX, '--json');
+  it('inspect --json prints a summary, and with --chain the chain, orphans and instances', () => {
+    const summary = run('inspect', '--prefix', PREFIX, '--json');
+    expect(summary.code).toBe(0);
+    const brief = JSON.parse(summary.stdout) as Record<string, unknown>;
+    expect(brief).not.toHaveProperty('chain');
+    expect(brief).toMatchObject({
+      format: 'greptimedb-v1',
+      tip: { seq: '8', epoch: '8' },
+      objects: { chain: 5, orphans: 1, belowBoundary: 0, missing: 0 },
+    });
+    const result = run('inspect', '--prefix', PREFIX, '--json', '--chain');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as Record<string, unknown> & {
       chain: Array<{ seq: string; epoch: string; key: string; prev: unknown }>;
       orphans: Array<{ seq: string; epoch: string; key: string; size: number; prev: unknown }>;
       instances: Array<{ epoch: string; startSeq: string | null }>;
-      regions: Array<{ regionId: string; entries: number }>;
+      regions: Array<{ regionId: string; regionIdU64: string; entries: number }>;
     };
     expect(report.format).toBe('greptimedb-v1');
     expect(report.chain.map((o) => [o.seq, o.epoch])).toEqual([
@@ -89,11 +101,14 @@ describe('cairn wal on a GreptimeDB prefix', () => {
       ['1', '0'],
       ['8', '7'],
     ]);
-    expect(report.regions.map((r) => [r.regionId, r.entries])).toEqual([
-      [String(R1), 4],
-      [String(makeRegionId(2, 1)), 1],
+    expect(report.regions.map((r) => [r.regionId, r.regionIdU64, r.entries])).toEqual([
+      ['1:1', String(R1), 4],
+      ['2:1', String(makeRegionId(2, 1)), 1],
     ]);
-    expect(run('inspect', '--prefix', PREFIX).stdout).toMatch(/greptimedb-v1, read-only/);
+    const text = run('inspect', '--prefix', PREFIX).stdout;
+    expect(text).toMatch(/greptimedb-v1, read-only/);
+    expect(text).not.toMatch(/^chain$/m);
+    expect(run('inspect', '--prefix', PREFIX, '--chain').stdout).toMatch(/^chain$/m);
   });
 
   it('replay prints every entry of the chain with its bytes, never the orphan', () => {
@@ -106,7 +121,9 @@ describe('cairn wal on a GreptimeDB prefix', () => {
         (line) =>
           JSON.parse(line) as {
             region: string;
+            regionU64: string;
             id: string;
+            idU64: string;
             size: number;
             sha256: string;
             data: string;
@@ -121,8 +138,10 @@ describe('cairn wal on a GreptimeDB prefix', () => {
     ]);
     expect(lines).toEqual(
       expected.map((e) => ({
-        region: String(R1),
-        id: String(e.id),
+        region: '1:1',
+        regionU64: String(R1),
+        id: formatEntryId(e.id),
+        idU64: String(e.id),
         size: e.payload.length,
         sha256: createHash('sha256').update(e.payload).digest('hex'),
         data: Buffer.from(e.payload).toString('base64'),

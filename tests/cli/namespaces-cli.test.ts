@@ -131,7 +131,7 @@ describe('cairn ns on a local directory', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
   const ns = (...args: string[]) =>
-    runWith({ CAIRN_DATA_DIR: join(dir, 'data') }, [...args, '--dir', join(dir, 'store')]);
+    runWith({ CAIRN_DATA_DIR: join(dir, 'data') }, [...args, '--store', join(dir, 'store')]);
 
   it('registers, puts, places, deprecates, and is fenced after another node takes the shard', () => {
     exerciseRegistry(ns);

@@ -18,7 +18,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 function segments(...args: string[]) {
   const result = spawnSync(
     process.execPath,
-    [cairn, 'segments', ...args, '--dir', join(dir, 'store')],
+    [cairn, 'segments', ...args, '--store', join(dir, 'store')],
     {
       encoding: 'utf8',
       env: { ...process.env, CAIRN_DATA_DIR: join(dir, 'data') },

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatEntryId,
   formatRegionId,
+  idFieldsOf,
   parseEntryId,
   parseRegionId,
 } from '../../src/shared/id-notation';
@@ -73,5 +74,27 @@ describe('region ids as table:region', () => {
         expect(parseRegionId(formatRegionId(region))).toBe(region);
       }),
     );
+  });
+});
+
+describe('id fields as scripts read them', () => {
+  it('prints an entry id field as seq:position with its decimal beside it', () => {
+    expect(idFieldsOf('id', 1_572_864_017n)).toEqual({ id: '1500:17', idU64: '1572864017' });
+    expect(idFieldsOf('latestId', (65n << 20n) | 1n)).toEqual({
+      latestId: '65:1',
+      latestIdU64: String((65n << 20n) | 1n),
+    });
+  });
+
+  it('prints a region id field as table:region with its decimal beside it', () => {
+    expect(idFieldsOf('region', 4_415_226_380_288n)).toEqual({
+      region: '1028:0',
+      regionU64: '4415226380288',
+    });
+  });
+
+  it('leaves fields that hold no id alone', () => {
+    for (const field of ['seq', 'epoch', 'boundary', 'size'])
+      expect(idFieldsOf(field, 7n)).toBeNull();
   });
 });

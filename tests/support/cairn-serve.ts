@@ -17,14 +17,13 @@ export interface ServeProcess {
   readonly exited: Promise<number | null>;
 }
 
-export async function startServe(): Promise<ServeProcess> {
+/** `env` is added to this process's environment (the S3 credential chain, say). */
+export async function startServe(env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-serve-'));
   const child = spawn(
     process.execPath,
-    [CAIRN_BIN, 'serve', '--dir', dataDir, '--port', '0', '--json'],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
+    [CAIRN_BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--json'],
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env } },
   );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const printed = JSON.parse(

@@ -5,6 +5,7 @@
  */
 import type { ApiEvent } from '../../src/shared/contract';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
+import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { walPrefix } from '../../src/main/engine/wal/keys';
 import { ObjectStoreLogStore } from '../../src/main/engine/wal/store';
 import { embeddedStoreDir } from '../../src/main/services/app-paths';
@@ -43,7 +44,7 @@ export async function walApp(): Promise<WalApp> {
  * Appends `count` entries over regions 1:1..1:regions, then stops the writer. One appender:
  * the generator's region choice spreads evenly over all regions only then.
  */
-export async function seed(io: LocalObjectIo, count: number, regions = 4): Promise<void> {
+export async function seed(io: ObjectIo, count: number, regions = 4): Promise<void> {
   const store = await ObjectStoreLogStore.open(io, {
     root: 'wal',
     nodeId: 0n,

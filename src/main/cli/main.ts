@@ -11,10 +11,12 @@ import { registerSegments } from './commands/segments';
 import { registerNamespaces } from './commands/namespaces';
 import { appVersion } from '../services/app-version';
 import { EXIT_USAGE } from './output';
+import { runtimeNotice, silenceSdkVersionNotice } from './runtime-notice';
 
-// The SDK version is pinned (see package.json): its notice about future releases is noise
-// here. Set before any client is made (the S3 thread shares this environment).
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Before any S3 client is made (the S3 thread shares this environment).
+silenceSdkVersionNotice();
+const notice = runtimeNotice();
+if (notice !== null) process.stderr.write(`${notice}\n`);
 
 // A closed pipe (`cairn wal replay | head`) ends the command quietly, as Unix tools do.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

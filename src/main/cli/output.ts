@@ -4,18 +4,39 @@
  */
 import { isCairnError } from '../engine/errors';
 import { escapeUnsafeText } from '../../shared/display-text';
+import { idFieldsOf } from '../../shared/id-notation';
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_USAGE = 2;
 
-/** JSON with bigint ids as decimal strings and bytes as base64, as the CLI prints them. */
+/**
+ * JSON as the CLI prints it: an entry or region id as people type it with its decimal u64
+ * beside it (`"id":"1500:17","idU64":"1572864017"`, `idFieldsOf`), any other bigint
+ * (sequences, epochs) as a decimal string, bytes as base64.
+ */
 export function toJsonText(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => {
     if (typeof item === 'bigint') return item.toString();
     if (item instanceof Uint8Array) return Buffer.from(item).toString('base64');
+    if (isPlainObject(item)) return withIdNotation(item);
     return item;
   });
+}
+
+function isPlainObject(item: unknown): item is Record<string, unknown> {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  const prototype: unknown = Object.getPrototypeOf(item);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function withIdNotation(object: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(object).flatMap(([field, item]) => {
+      const ids = typeof item === 'bigint' ? idFieldsOf(field, item) : null;
+      return ids === null ? [[field, item]] : Object.entries(ids);
+    }),
+  );
 }
 
 export function printJson(value: unknown): void {

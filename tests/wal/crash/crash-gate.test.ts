@@ -27,13 +27,24 @@ interface Ack {
   readonly sha256: string;
 }
 
+/** A line of the acks file: ids as `table:region` / `seq:position`, each with its decimal u64. */
+interface AckLine {
+  readonly regionU64: string;
+  readonly idU64: string;
+  readonly sha256: string;
+}
+
 function readAcks(file: string): Ack[] {
   if (!existsSync(file)) return [];
   // A kill can cut the last line short: only whole lines were acknowledged to the file.
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.endsWith('}'))
-    .map((line) => JSON.parse(line) as Ack);
+  return (
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.endsWith('}'))
+      .map((line) => JSON.parse(line) as AckLine)
+      // Keyed as the engine's replay below keys them: the decimal u64s printed beside the ids.
+      .map((line) => ({ region: line.regionU64, id: line.idU64, sha256: line.sha256 }))
+  );
 }
 
 /**

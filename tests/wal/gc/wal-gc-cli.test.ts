@@ -88,10 +88,10 @@ describe('cairn wal gc', () => {
     const inspected = JSON.parse(inspect.stdout) as {
       listed: number;
       register: { boundary: string };
-      regions: Array<{ regionId: string; entries: number }>;
+      regions: Array<{ regionIdU64: string; entries: number }>;
     };
     expect(BigInt(inspected.register.boundary)).toBe(lastB >> 20n);
     expect(inspected.listed).toBe(2); // B's newest object and the gc's start object
-    expect(inspected.regions.find((r) => r.regionId === REGION_B.toString())?.entries).toBe(1);
+    expect(inspected.regions.find((r) => r.regionIdU64 === REGION_B.toString())?.entries).toBe(1);
   }, 60_000);
 });

@@ -18,7 +18,7 @@ describe('the actor command queue', () => {
     const step = fc.oneof(fc.constant(-1), fc.integer({ min: 1, max: 3000 }));
     fc.assert(
       fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
-        const queue = new CommandQueue();
+        const queue = new CommandQueue<ControlCommand>();
         const model: ControlCommand[] = [];
         let made = 0;
         for (const s of steps) {
@@ -50,7 +50,7 @@ describe('the actor command queue', () => {
   });
 
   it('shifting an empty queue changes nothing', () => {
-    const queue = new CommandQueue();
+    const queue = new CommandQueue<ControlCommand>();
     queue.shift();
     expect(queue.length).toBe(0);
     queue.push(command(1));

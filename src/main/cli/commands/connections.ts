@@ -2,19 +2,19 @@
 import type { Command } from 'commander';
 import type { Connection } from '../../../shared/contract';
 import { NewConnectionSpec, type ConnectionSpec } from '../../../shared/contract/connections';
-import { defaultDataDir } from '../../services/app-paths';
 import { ConnectionsService } from '../../services/connections/connections-service';
 import { EventBus } from '../../services/event-bus';
+import { dataDirOf, withDataDirFlag, type DataDirOptions } from '../data-dir-flag';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 
-interface DataDirOption {
-  dataDir: string;
+interface DataDirOption extends DataDirOptions {
   json?: boolean;
 }
 
-const service = (options: DataDirOption) => new ConnectionsService(options.dataDir, new EventBus());
+const service = (options: DataDirOption) =>
+  new ConnectionsService(dataDirOf(options), new EventBus());
 
 function where(connection: Connection): string {
   return connection.kind === 'local'
@@ -33,10 +33,7 @@ export function registerConnections(program: Command): void {
   const connections = program
     .command('connections')
     .description('Saved connection profiles (shared with the app)');
-  const common = (command: Command) =>
-    command
-      .option('--data-dir <path>', 'app data directory', defaultDataDir())
-      .option('--json', 'JSON output');
+  const common = (command: Command) => withDataDirFlag(command).option('--json', 'JSON output');
 
   common(connections.command('ls').description('List saved connections')).action(
     runAction(async (options: DataDirOption) => {

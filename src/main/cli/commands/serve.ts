@@ -3,38 +3,51 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createRouter } from '../../api/create-router';
-import { defaultDataDir } from '../../services/app-paths';
 import { appVersion } from '../../services/app-version';
 import { createServices } from '../../services/services';
 import { startWebServer } from '../../web/web-server';
 import { installProcessGuard } from '../../process-guard';
 import { projectRoot } from '../../project-root';
 import { parseUnsigned } from '../connection-flags';
+import { dataDirOf, withDataDirFlag, type DataDirOptions } from '../data-dir-flag';
+import { eitherSpelling, withOldSpelling } from '../old-spelling';
 import { printJson } from '../output';
 import { runAction } from '../run-action';
 
 export const PROJECT_ROOT = projectRoot();
 
 export function registerServe(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description(
       'Run the console in browser mode on 127.0.0.1 (prints the URL with its access token)',
-    )
-    .option(
-      '--dir <path>',
-      'app data directory; its embedded store is <dir>/cairn-data',
-      defaultDataDir(),
-    )
+    );
+  withDataDirFlag(
+    serve,
+    "app data directory; its embedded store is DATA_DIR/cairn-data (default: CAIRN_DATA_DIR, else the desktop app's)",
+  );
+  withOldSpelling(serve, 'dir');
+  serve
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '7467')
     .option('--renderer <path>', 'built renderer directory', join(PROJECT_ROOT, 'out', 'renderer'))
     .option('--json', 'print {"url","port","dataDir"} as JSON')
     .action(
       runAction(
-        async (options: { dir: string; port: string; renderer: string; json?: boolean }) => {
+        async (
+          options: DataDirOptions & {
+            dir?: string;
+            port: string;
+            renderer: string;
+            json?: boolean;
+          },
+        ) => {
           installProcessGuard();
           const port = Number(parseUnsigned('--port', options.port, 32));
-          const dataDir = resolve(options.dir);
+          const dataDir = resolve(
+            dataDirOf({
+              dataDir: eitherSpelling(options.dataDir, options.dir, '--data-dir', '--dir'),
+            }),
+          );
           const services = await createServices({
             name: 'Cairn',
             version: appVersion(PROJECT_ROOT),

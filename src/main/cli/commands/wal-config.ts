@@ -1,7 +1,8 @@
 /**
- * How WAL commands turn the shared connection flags into a store and a prefix: `--prefix P`
- * names any prefix (objects at `P/objects/`, either format) and overrides `--root`, `--node`
- * and `--generation`. Reads get the prefix with its format; writes get a WAL configuration,
+ * How WAL commands turn the shared connection flags into a store and a prefix, as the app
+ * does for a saved connection: Cairn's prefix is `<root>/wal/nodes/<node>/generations/<gen>`
+ * (`wal/...` at the bucket root); `--prefix P` names any prefix (objects at `P/objects/`,
+ * either format) and overrides `--root`, `--node` and `--generation`. Reads get the prefix with its format; writes get a WAL configuration,
  * and a GreptimeDB prefix is refused there with `ReadOnlyFormat` before anything is written.
  */
 import type { Command } from 'commander';
@@ -12,15 +13,13 @@ import {
   resolveWriteTarget,
   type ReadTarget,
 } from '../../engine/wal-read/target';
+import { walRootOf } from '../../services/wal/wal-target';
 import {
   openConnection,
   withConnectionFlags,
   type ConnectionOptions,
   type OpenedConnection,
 } from '../connection-flags';
-
-/** WAL data lives under `--root` (default `wal`): a relative path without empty or `..` parts. */
-export const DEFAULT_WAL_ROOT = 'wal';
 
 export interface WalOptions extends ConnectionOptions {
   prefix?: string;
@@ -41,13 +40,14 @@ export interface WalReadTarget extends OpenedConnection {
   readonly target: ReadTarget;
 }
 
+/** The connection, and the prefix the flags name (`root` stays the connection's root). */
 export async function openWalConnection(
   options: WalOptions,
 ): Promise<OpenedConnection & { prefix: string }> {
   const connection = await openConnection(options);
-  const root = connection.root === '' ? DEFAULT_WAL_ROOT : connection.root;
-  const prefix = options.prefix ?? walPrefix(root, connection.node, connection.generation);
-  return { ...connection, root, prefix };
+  const walRoot = walRootOf(connection.root);
+  const prefix = options.prefix ?? walPrefix(walRoot, connection.node, connection.generation);
+  return { ...connection, prefix };
 }
 
 /** A prefix a writer opens: Cairn's format only. */

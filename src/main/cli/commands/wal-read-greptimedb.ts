@@ -1,7 +1,11 @@
-/** How `cairn wal inspect` prints a GreptimeDB prefix for people (its --json is the report). */
+/**
+ * How `cairn wal inspect` prints a GreptimeDB prefix for people: tip, reclaim boundary,
+ * counts, instances, damage and each region with its ids as the console shows them; the chain,
+ * orphans and objects below the boundary only when asked (`--chain`).
+ */
 import type { GtInspectReport, GtObjectRow } from '../../engine/greptimedb/inspect';
-import { formatRegionId } from '../../engine/wal/region-id';
 import { table } from '../output';
+import { regionTable } from './wal-inspect-regions';
 
 function objectRows(title: string, rows: readonly GtObjectRow[]): string[] {
   if (rows.length === 0) return [];
@@ -23,7 +27,7 @@ function objectRows(title: string, rows: readonly GtObjectRow[]): string[] {
   ];
 }
 
-export function describeGtInspect(report: GtInspectReport): string[] {
+export function describeGtInspect(report: GtInspectReport, withChain: boolean): string[] {
   const lines = [
     `prefix          ${report.prefix} (greptimedb-v1, read-only)`,
     `tip             ${report.tip ? `seq ${report.tip.seq} (epoch ${report.tip.epoch})` : 'none'}`,
@@ -37,21 +41,15 @@ export function describeGtInspect(report: GtInspectReport): string[] {
     lines.push(
       `DAMAGED  ${damaged.key}: ${damaged.check}${damaged.detail === '' ? '' : ` (${damaged.detail})`}`,
     );
+  if (withChain)
+    lines.push(
+      ...objectRows('chain', report.chain),
+      ...objectRows('orphans', report.orphans),
+      ...objectRows('below the reclaim boundary', report.belowBoundary),
+    );
   lines.push(
-    ...objectRows('chain', report.chain),
-    ...objectRows('orphans', report.orphans),
     '',
-    ...table(
-      ['REGION', 'FIRST', 'LATEST', 'ENTRIES', 'OBJECTS', 'BYTES'],
-      report.regions.map((r) => [
-        formatRegionId(r.regionId),
-        String(r.firstId),
-        String(r.latestId),
-        String(r.entries),
-        String(r.objects),
-        String(r.bytes),
-      ]),
-    ),
+    ...regionTable(['FIRST', 'LATEST'], report.regions, (r) => [r.firstId, r.latestId]),
   );
   return lines;
 }

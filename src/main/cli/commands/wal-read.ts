@@ -1,44 +1,45 @@
 /** `cairn wal ls | inspect | verify`: read-only views of WAL prefixes of both formats; they never write. */
 import type { Command } from 'commander';
-import { discoverPrefixes } from '../../engine/wal-read/discover';
+import { discoverPrefixes, type DiscoveredPrefix } from '../../engine/wal-read/discover';
 import { inspectTarget, verifyTarget } from '../../engine/wal-read/read-side';
-import type { InspectReport } from '../../engine/wal/inspect';
-import { formatRegionId } from '../../engine/wal/region-id';
+import { isListedPrefix } from '../../services/wal/fleet/fleet-source';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
+import { describeCairnInspect } from './wal-read-cairn';
 import { describeGtInspect } from './wal-read-greptimedb';
+import { inspectSummary } from './wal-inspect-summary';
 import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
 
 type JsonOption = WalOptions & { json?: boolean };
+
+/** Where `wal ls` looked, in words: the bucket root or the prefix it walked. */
+function placeOf(walked: string): string {
+  return walked === '' ? 'the bucket root' : walked;
+}
 
 export function registerWalReadCommands(wal: Command): void {
   withWalFlags(
     wal
       .command('ls')
       .description(
-        'WAL prefixes under the root, Cairn and GreptimeDB formats (delimiter listing, bounded)',
+        "WAL prefixes under --root, as the console's Overview lists them: Cairn's under ROOT/wal, GreptimeDB's anywhere (delimiter listing, bounded)",
       ),
   )
     .option('--json', 'JSON output')
     .action(
       runAction(async (options: JsonOption) => {
-        const { io, root, prefix } = await openWalConnection(options);
-        const found = await discoverPrefixes(io, options.prefix === undefined ? root : prefix);
+        const { io, root } = await openWalConnection(options);
+        // --prefix walks under that prefix and lists all it finds; else the console's view.
+        const walked = options.prefix ?? root;
+        const found = await discoverPrefixes(io, walked);
+        const prefixes = found.prefixes.filter(
+          (p) => options.prefix !== undefined || isListedPrefix(root, p.prefix),
+        );
         if (found.truncated)
           process.stderr.write('cairn: the listing stopped at a bound; narrow it with --root\n');
-        if (options.json) printJson(found.prefixes);
-        else
-          printLines(
-            table(
-              ['FORMAT', 'NODE', 'GENERATION', 'PREFIX'],
-              found.prefixes.map((p) => [
-                p.format ?? 'empty',
-                p.nodeId === null ? '-' : String(p.nodeId),
-                p.generation === null ? '-' : String(p.generation),
-                p.prefix,
-              ]),
-            ),
-          );
+        if (options.json) printJson(prefixes);
+        else if (prefixes.length === 0) printLines([`no WAL prefix under ${placeOf(walked)}`]);
+        else printLines(prefixTable(prefixes));
       }),
     );
 
@@ -46,18 +47,22 @@ export function registerWalReadCommands(wal: Command): void {
     wal
       .command('inspect')
       .description(
-        'Recover a prefix read-only: tip, chain, orphans, regions, writer (either format)',
+        'Recover a prefix read-only and print a summary: writer, tip, counts, failure, regions (either format)',
       ),
   )
-    .option('--json', 'JSON output')
+    .option('--chain', 'also print every object: the chain, orphans, excluded')
+    .option('--json', 'JSON output (the summary; with --chain the whole report)')
     .action(
-      runAction(async (options: JsonOption) => {
+      runAction(async (options: JsonOption & { chain?: boolean }) => {
         const { io, target } = await openWalReadTarget(options);
         const report = await inspectTarget(io, target);
-        if (options.json) printJson(report);
+        const withChain = options.chain === true;
+        if (options.json) printJson(withChain ? report : inspectSummary(report));
         else
           printLines(
-            report.format === 'greptimedb-v1' ? describeGtInspect(report) : describeInspect(report),
+            report.format === 'greptimedb-v1'
+              ? describeGtInspect(report, withChain)
+              : describeCairnInspect(report, withChain),
           );
         if (report.failure) process.exitCode = 1;
       }),
@@ -95,33 +100,14 @@ export function registerWalReadCommands(wal: Command): void {
     );
 }
 
-function describeInspect(report: InspectReport): string[] {
-  const register = report.register;
-  const lines = [
-    `prefix        ${report.prefix} (cairn-v1)`,
-    `writer        ${register.exists ? `epoch ${register.writerEpoch}, id ${register.writerId}` : 'none (no writer ever opened this prefix)'}`,
-    `tail hint     ${register.tail ? `seq ${register.tail.seq}, epoch ${register.tail.epoch}` : 'none'}`,
-    `boundary      ${register.boundary}`,
-    `tip           ${report.tip ? `seq ${report.tip.seq} (epoch ${report.tip.epoch})` : 'none'}`,
-    `next start    ${report.nextSeq ?? 'exhausted'}`,
-    `objects       ${report.listed} listed, ${report.chain.length} on the chain, ${report.orphans.length} orphans, ${report.excluded.length} excluded`,
-    `sealed epochs ${register.sealed.map((s) => `${s.firstEpoch === s.lastEpoch ? s.lastEpoch : `${s.firstEpoch}-${s.lastEpoch}`}:${s.lastSeq ?? 'none'} (${s.reason})`).join(', ') || 'none'}`,
-  ];
-  if (report.failure)
-    lines.push(`OPEN WOULD FAIL  ${report.failure.code}: ${report.failure.message}`);
-  lines.push(
-    '',
-    ...table(
-      ['REGION', 'LATEST', 'WATERMARK', 'ENTRIES', 'OBJECTS', 'BYTES'],
-      report.regions.map((r) => [
-        formatRegionId(r.regionId),
-        String(r.latestId),
-        String(r.watermark),
-        String(r.entries),
-        String(r.objects),
-        String(r.bytes),
-      ]),
-    ),
+function prefixTable(prefixes: readonly DiscoveredPrefix[]): string[] {
+  return table(
+    ['FORMAT', 'NODE', 'GENERATION', 'PREFIX'],
+    prefixes.map((p) => [
+      p.format ?? 'empty',
+      p.nodeId === null ? '-' : String(p.nodeId),
+      p.generation === null ? '-' : String(p.generation),
+      p.prefix,
+    ]),
   );
-  return lines;
 }

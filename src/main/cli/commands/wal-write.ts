@@ -19,7 +19,7 @@ import { printJson, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
-import { parseEntryId } from '../../../shared/id-notation';
+import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -71,7 +71,7 @@ export function registerWalWriteCommands(wal: Command): void {
     .option('--flush-ms <ms>', 'flush interval', '20')
     .option(
       '--acks-out <file>',
-      'append each acknowledgement as an NDJSON line to this file (default: stdout)',
+      'append each acknowledgement as an NDJSON line {region,regionU64,id,idU64,sha256} to this file (default: stdout)',
     )
     .option('--json', 'print the summary as JSON')
     .action(runAction(appendAction));
@@ -79,7 +79,9 @@ export function registerWalWriteCommands(wal: Command): void {
   withWalFlags(
     wal
       .command('replay')
-      .description('Stream one region as NDJSON {region,id,size,sha256} (read-only)'),
+      .description(
+        'Stream one region as NDJSON {region,regionU64,id,idU64,size,sha256} (read-only)',
+      ),
   )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
     .option('--from <id>', 'first entry id', '1')
@@ -91,14 +93,14 @@ export function registerWalWriteCommands(wal: Command): void {
         const { io, target } = await openWalReadTarget(options);
         const log = await openTargetReadOnly(io, target);
         for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
-          const line: Record<string, string | number> = {
-            region: region.toString(),
-            id: entry.id.toString(),
+          const line: Record<string, bigint | string | number> = {
+            region,
+            id: entry.id,
             size: entry.data.length,
             sha256: createHash('sha256').update(entry.data).digest('hex'),
           };
           if (options.data) line.data = Buffer.from(entry.data).toString('base64');
-          process.stdout.write(JSON.stringify(line) + '\n');
+          process.stdout.write(toJsonText(line) + '\n');
         }
       }),
     );
@@ -141,16 +143,10 @@ export function registerWalWriteCommands(wal: Command): void {
           } finally {
             await store.stop();
           }
-          if (options.json)
-            printJson({
-              prefix,
-              region: region.toString(),
-              watermark: to.toString(),
-              epoch: store.epoch.toString(),
-            });
+          if (options.json) printJson({ prefix, region, watermark: to, epoch: store.epoch });
           else
             process.stdout.write(
-              `watermark of region ${options.region} raised to ${to} (epoch ${store.epoch})\n`,
+              `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${store.epoch})\n`,
             );
         },
       ),
@@ -171,7 +167,7 @@ async function appendAction(options: AppendOptions): Promise<void> {
   const store = await ObjectStoreLogStore.open(io, config);
   const out = options.acksOut === undefined ? 1 : openSync(options.acksOut, 'a');
   const report = await runLoad(store, spec, (ack) => {
-    writeSync(out, `{"region":"${ack.region}","id":"${ack.id}","sha256":"${ack.sha256}"}\n`);
+    writeSync(out, toJsonText({ region: ack.region, id: ack.id, sha256: ack.sha256 }) + '\n');
   });
   const stopped = await store.stop();
   if (out !== 1) closeSync(out);

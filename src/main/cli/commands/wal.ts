@@ -1,5 +1,6 @@
 /** `cairn wal …`: the object-store WAL from the command line. */
 import type { Command } from 'commander';
+import { registerWalFleetCommand } from './wal-fleet';
 import { registerWalGcCommand } from './wal-gc';
 import { registerWalReadCommands } from './wal-read';
 import { registerWalWriteCommands } from './wal-write';
@@ -7,8 +8,11 @@ import { registerWalWriteCommands } from './wal-write';
 export function registerWal(program: Command): void {
   const wal = program
     .command('wal')
-    .description('The object-store WAL: prefixes, inspect, verify, append, replay, obsolete');
+    .description(
+      'The object-store WAL: prefixes, fleet health, inspect, verify, append, replay, obsolete, gc',
+    );
   registerWalReadCommands(wal);
+  registerWalFleetCommand(wal);
   registerWalWriteCommands(wal);
   registerWalGcCommand(wal);
 }

@@ -25,14 +25,35 @@ function formatOfMagic(bytes: Uint8Array): WalFormat | 'unknown' {
   return 'unknown';
 }
 
-/** The format of the object at `key`, from its first 8 bytes; null when it is gone. */
+/**
+ * The format of the object at `key`, from its first 8 bytes; null when it is gone. An empty
+ * object has no magic ('unknown'), and no byte a range read could start at: a store answers
+ * that read 416 (a `Backend` error), so the size is asked - the listed one when the caller has
+ * it, else one `head` after the refused read - before the refusal is passed on.
+ */
 export async function formatOfObject(
   io: ObjectIo,
   key: string,
+  listedSize?: number,
 ): Promise<WalFormat | 'unknown' | null> {
+  if (listedSize === 0) return 'unknown';
   try {
     const head = await io.get(key, { start: 0, end: MAGIC_SIZE - 1 });
     return formatOfMagic(head.bytes);
+  } catch (error) {
+    if (isStorageError(error, 'NotFound')) return null;
+    if (isStorageError(error, 'Backend') && listedSize === undefined) {
+      const size = await sizeOf(io, key);
+      if (size === null) return null;
+      if (size === 0) return 'unknown';
+    }
+    throw error;
+  }
+}
+
+async function sizeOf(io: ObjectIo, key: string): Promise<number | null> {
+  try {
+    return (await io.head(key)).size;
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return null;
     throw error;
@@ -40,14 +61,15 @@ export async function formatOfObject(
 }
 
 /**
- * The format of the prefix's lowest-keyed WAL object, or null when it has none. An object of
- * neither format counts as Cairn's, whose recovery then names what is wrong with it.
+ * The format of the prefix's lowest-keyed WAL object that has bytes, or null when it has none:
+ * an empty object tells nothing (the layout then decides, and recovery names the damage). An
+ * object of neither format counts as Cairn's, whose recovery then names what is wrong with it.
  */
 export async function detectFormat(io: ObjectIo, prefix: string): Promise<WalFormat | null> {
   const page = await io.listPage(objectsFolder(prefix), { pageSize: DETECT_PAGE });
   for (const object of page.objects) {
-    if (seqOfObjectKey(prefix, object.key) === null) continue;
-    const format = await formatOfObject(io, object.key);
+    if (object.size === 0 || seqOfObjectKey(prefix, object.key) === null) continue;
+    const format = await formatOfObject(io, object.key, object.size);
     if (format === null) continue;
     return format === 'unknown' ? CAIRN_FORMAT : format;
   }

@@ -1,13 +1,38 @@
 /**
  * One region of the catalog (see catalog.ts): its segments in sequence order as typed-array
  * columns, its latest and watermark ids and the holes reads met. It keeps no rule of its own:
- * the catalog checks an object before any region takes its segment.
+ * the catalog checks an object before any region takes its segment. Owns the types of what a
+ * region reports (`RegionSummary`, `Hole`), which the catalog passes on.
  */
 import { doubles, lowerBound, u32s } from './catalog-columns';
-import type { Hole, RegionSummary } from './catalog';
 import type { SegmentIndex } from './format';
-import { NO_ENTRY, POSITION_BITS, positionOf, type EntryId } from './ids';
+import { NO_ENTRY, POSITION_BITS, positionOf, type EntryId, type Seq } from './ids';
 import type { RegionId } from './region-id';
+
+/** A segment a read could not use (`onCorruptedSegment: skip`): its ids are missing. */
+export interface Hole {
+  readonly regionId: RegionId;
+  readonly key: string;
+  readonly seq: Seq;
+  readonly firstId: EntryId;
+  readonly lastId: EntryId;
+}
+
+export interface RegionSummary {
+  readonly regionId: RegionId;
+  /** Entries in the objects still indexed. */
+  readonly entries: number;
+  /** First id still indexed, 0 if none. */
+  readonly firstId: EntryId;
+  /** The region's latest id: the larger of the largest id ever indexed (kept when GC drops
+   * its object) and the watermark, so a wholly collected region never reports 0 (or any id)
+   * below its own watermark. 0 if neither. */
+  readonly latestId: EntryId;
+  readonly watermark: EntryId;
+  readonly objects: number;
+  readonly bytes: number;
+  readonly holes: number;
+}
 
 const idOf = (seq: number, position: number): EntryId =>
   (BigInt(seq) << POSITION_BITS) | BigInt(position);

@@ -18,7 +18,9 @@ import { objectKey } from './keys';
 import { formatRegionId, type RegionId } from './region-id';
 import type { ObjectLink, SegmentIndex } from './format';
 import { doubles, lowerBound, u32s, u64s } from './catalog-columns';
-import { RegionState } from './catalog-region';
+import { RegionState, type Hole, type RegionSummary } from './catalog-region';
+
+export type { Hole, RegionSummary } from './catalog-region';
 
 /** An object to index: its identity, size and footer (key derived from the prefix). */
 export interface IndexableObject {
@@ -37,31 +39,6 @@ export interface CatalogObject extends IndexableObject {
 export interface SegmentLocation extends SegmentIndex {
   readonly key: string;
   readonly seq: Seq;
-}
-
-/** A segment a read could not use (`onCorruptedSegment: skip`): its ids are missing. */
-export interface Hole {
-  readonly regionId: RegionId;
-  readonly key: string;
-  readonly seq: Seq;
-  readonly firstId: EntryId;
-  readonly lastId: EntryId;
-}
-
-export interface RegionSummary {
-  readonly regionId: RegionId;
-  /** Entries in the objects still indexed. */
-  readonly entries: number;
-  /** First id still indexed, 0 if none. */
-  readonly firstId: EntryId;
-  /** The region's latest id: the larger of the largest id ever indexed (kept when GC drops
-   * its object) and the watermark, so a wholly collected region never reports 0 (or any id)
-   * below its own watermark. 0 if neither. */
-  readonly latestId: EntryId;
-  readonly watermark: EntryId;
-  readonly objects: number;
-  readonly bytes: number;
-  readonly holes: number;
 }
 
 /** True when `id` is an entry position (not 0) of the object `seq`. */

@@ -1,5 +1,6 @@
 /** Errors of the console's WAL service (the engine's own catalogue is engine/wal/errors.ts). */
 import { CairnError } from '../../engine/errors';
+import { formatEntryId } from '../../../shared/id-notation';
 
 export class NotAWalPrefixError extends CairnError {
   constructor(prefix: string, root: string) {
@@ -31,7 +32,7 @@ export class ObsoleteAboveLatestError extends CairnError {
   constructor(prefix: string, region: string, id: bigint, latest: bigint) {
     super(
       'ObsoleteAboveLatest',
-      `cannot obsolete region ${region} of ${prefix} up to ${id}: its latest durable id is ${latest}`,
+      `cannot obsolete region ${region} of ${prefix} up to ${formatEntryId(id)}: its latest durable id is ${formatEntryId(latest)}`,
       { prefix, region, id, latest },
     );
   }

@@ -4,13 +4,14 @@
  * store that large (V8 keeps it in large-object space, which it cannot trim from the front)
  * copies every element behind the head - once per admitted append. Here taking the head
  * moves an index, and the taken slots are dropped in one copy once they are half the array.
+ * Generic over what it holds, so it imports nothing of the actor (write-state.ts owns the
+ * command types and makes a queue of them).
  */
-import type { Command } from './write-state';
 
 /** Below this many taken slots the array is left as it is: a copy would cost more. */
 const COMPACT_FROM = 1024;
 
-export class CommandQueue {
+export class CommandQueue<Command> {
   /** Taken slots hold undefined, so a taken command is not kept alive. */
   private items: Array<Command | undefined> = [];
   private head = 0;

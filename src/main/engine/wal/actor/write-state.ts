@@ -96,7 +96,7 @@ export class WriteState {
   createsRunning = 0;
   /** Creates still running for batches retired meanwhile (their outcome lands as an orphan). */
   orphanCreates = 0;
-  readonly commands = new CommandQueue();
+  readonly commands = new CommandQueue<Command>();
   commandBusy = false;
   round: FenceRound | null = null;
   /**
