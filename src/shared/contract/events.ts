@@ -18,6 +18,10 @@ export type ApiEvent =
 export interface AuditEntry {
   readonly at: string;
   readonly connectionId: string | null;
+  /** The connection's name when the action was taken. */
+  readonly connection?: string;
+  /** Which session acted: a browser session, a desktop window, the process (sessions-and-sockets.md). */
+  readonly session?: string;
   readonly action: string;
   readonly target: string;
   readonly parameters: unknown;

@@ -30,7 +30,7 @@ export function ActivityView() {
           onClick={() =>
             downloadText(
               'cairn-activity.ndjson',
-              entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n',
+              entries.map((entry) => JSON.stringify(entry, bigintAsText)).join('\n') + '\n',
             )
           }
         >
@@ -79,4 +79,9 @@ export function ActivityView() {
       )}
     </section>
   );
+}
+
+/** Parameters carry bigint ids, which JSON has no number for: exported as exact text. */
+function bigintAsText(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
 }
