@@ -48,12 +48,12 @@ function countCalls(target: WalApp): { started: () => number; peak: () => number
   let started = 0;
   let running = 0;
   let peak = 0;
-  target.router.call = async (name, input) => {
+  target.router.call = async (name, input, caller) => {
     started += 1;
     running += 1;
     peak = Math.max(peak, running);
     try {
-      return await original(name, input);
+      return await original(name, input, caller);
     } finally {
       running -= 1;
     }
@@ -96,7 +96,8 @@ describe('per-socket limits', () => {
   it('caps the replay jobs of a socket and cancels them when it closes', async () => {
     const { app, server } = await start();
     await seed(app.io, 40);
-    const socket = await openApiSocket(server.port, server.token);
+    const cookie = `cairn_session_${server.port}=${'s'.repeat(32)}`;
+    const socket = await openApiSocket(server.port, server.token, cookie);
     const replay = { connectionId: 'embedded', prefix: PREFIX, region: '1:1', chunkSize: 1 };
     const paced = { ...replay, ratePerSecond: 1 };
     const first = await callOverSocket(socket, 1, 'wal.replay.start', paced);
@@ -107,14 +108,17 @@ describe('per-socket limits', () => {
 
     socket.close();
     await closed(socket);
+    // The same browser session, on a new socket, sees why they ended.
+    const again = await openApiSocket(server.port, server.token, cookie);
     for (const reply of [first, second]) {
       const jobId = (reply.result as ReplayProgress).jobId;
-      let progress = (await app.router.call('wal.replay.progress', { jobId })) as ReplayProgress;
-      while (progress.state === 'running' || progress.state === 'paused') {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        progress = (await app.router.call('wal.replay.progress', { jobId })) as ReplayProgress;
-      }
-      expect(progress.state).toBe('cancelled');
+      await expect
+        .poll(async () => (await callOverSocket(again, 9, 'wal.replay.progress', { jobId })).result)
+        .toMatchObject({
+          state: 'cancelled',
+          cancelReason: 'the console that started it disconnected',
+        });
     }
+    again.close();
   });
 });
