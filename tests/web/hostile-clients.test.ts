@@ -20,13 +20,13 @@ import { ObjectStoreLogStore } from '../../src/main/engine/wal/store';
 import { runLoad } from '../../src/main/services/wal/load-generator';
 import {
   SERVER_LIMITS,
-  startWebServer,
   type RunningWebServer,
   type ServerLimits,
 } from '../../src/main/web/web-server';
 import { SOCKET_LIMITS, type SocketLimits } from '../../src/main/web/socket-session';
 import { callOverSocket, openApiSocket } from '../support/cairn-serve';
-import { walApp, type WalApp } from '../wal-api/support';
+import type { WalApp } from '../wal-api/support';
+import { countCalls, serveWalApp } from './web-support';
 
 const PREFIX = walPrefix('wal', 0n, 0);
 const KIB = 1024;
@@ -46,15 +46,7 @@ async function start(
   socketLimits: SocketLimits,
   serverLimits: ServerLimits,
 ): Promise<{ app: WalApp; server: RunningWebServer }> {
-  app = await walApp();
-  server = await startWebServer({
-    router: app.router,
-    events: app.services.events,
-    rendererDir: app.dataDir,
-    port: 0,
-    socketLimits,
-    serverLimits,
-  });
+  ({ app, server } = await serveWalApp(socketLimits, serverLimits));
   return { app, server };
 }
 
@@ -215,12 +207,7 @@ describe('hostile clients', () => {
     const { app, server } = await start(perSocket, { ...SERVER_LIMITS, maxQueuedBytes: global });
     await app.io.putIfAbsent('big/object', new Uint8Array(256 * KIB).fill(7));
     const reply = (256 * KIB * 4) / 3; // base64
-    const started = { count: 0 };
-    const call = app.router.call.bind(app.router);
-    app.router.call = (name, input, caller) => {
-      started.count += 1;
-      return call(name, input, caller);
-    };
+    const calls = countCalls(app);
     const floods = await Promise.all([open(), open(), open()]);
     const frame = encodeWire({ connectionId: 'embedded', key: 'big/object' });
     for (const socket of floods) {
@@ -233,14 +220,14 @@ describe('hostile clients', () => {
     let still = 0;
     while (still < 10) {
       peak = Math.max(peak, server.stats().queuedBytes);
-      still = started.count === last ? still + 1 : 0;
-      last = started.count;
+      still = calls.started() === last ? still + 1 : 0;
+      last = calls.started();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // Each socket alone could hold 2 MiB; together they hold the global cap and one reply each.
     expect(peak).toBeLessThanOrEqual(global + floods.length * (reply + KIB));
-    expect(started.count).toBeLessThan(3 * 200);
+    expect(calls.started()).toBeLessThan(3 * 200);
     for (const socket of floods) socket.resume();
-    await expect.poll(() => started.count, { timeout: 30_000 }).toBe(3 * 200);
+    await expect.poll(() => calls.started(), { timeout: 30_000 }).toBe(3 * 200);
   });
 });

@@ -8,10 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { ReplayProgress } from '../../src/shared/contract/wal';
 import { encodeWire } from '../../src/shared/wire';
-import { startWebServer, type RunningWebServer } from '../../src/main/web/web-server';
+import type { RunningWebServer } from '../../src/main/web/web-server';
 import type { SocketLimits } from '../../src/main/web/socket-session';
 import { callOverSocket, openApiSocket } from '../support/cairn-serve';
-import { PREFIX, seed, walApp, type WalApp } from '../wal-api/support';
+import { PREFIX, seed, type WalApp } from '../wal-api/support';
+import { countCalls, serveWalApp } from './web-support';
 
 const LIMITS: SocketLimits = {
   maxCallsInFlight: 4,
@@ -31,34 +32,8 @@ afterEach(async () => {
 });
 
 async function start(): Promise<{ app: WalApp; server: RunningWebServer }> {
-  app = await walApp();
-  server = await startWebServer({
-    router: app.router,
-    events: app.services.events,
-    rendererDir: app.dataDir,
-    port: 0,
-    socketLimits: LIMITS,
-  });
+  ({ app, server } = await serveWalApp(LIMITS));
   return { app, server };
-}
-
-/** Counts the router calls started and the most running at once. */
-function countCalls(target: WalApp): { started: () => number; peak: () => number } {
-  const original = target.router.call.bind(target.router);
-  let started = 0;
-  let running = 0;
-  let peak = 0;
-  target.router.call = async (name, input, caller) => {
-    started += 1;
-    running += 1;
-    peak = Math.max(peak, running);
-    try {
-      return await original(name, input, caller);
-    } finally {
-      running -= 1;
-    }
-  };
-  return { started: () => started, peak: () => peak };
 }
 
 function closed(socket: WebSocket): Promise<void> {

@@ -2,10 +2,9 @@
  * The audit log's rows, newest first, only those in view rendered: when, connection (by
  * name), session, action, target, the call's parameters, result.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
 import { RelativeTime } from '../../components/RelativeTime';
+import { useVirtualRows } from '../../components/use-virtual-rows';
 import { connectionText, PARAMETERS_SHOWN, parametersText } from './audit-text';
 
 const ROW_HEIGHT = 34;
@@ -17,16 +16,7 @@ export function AuditTable({
   entries: readonly AuditEntry[];
   namesById: ReadonlyMap<string, string>;
 }) {
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const virtualizer = useVirtualizer({
-    count: entries.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  const { scroller, items, before, after } = useVirtualRows(entries.length, ROW_HEIGHT);
   return (
     <div ref={scroller} className="activity-scroller">
       <table className="table" aria-label="Audit log" aria-rowcount={entries.length + 1}>
