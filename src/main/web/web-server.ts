@@ -171,7 +171,10 @@ async function serveHttp(
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
   };
-  const { setCookie } = context.sessions.forPage(request, context.port);
+  // Pages make sessions; a script fetching assets without a cookie does not churn them.
+  const { setCookie } = asset.contentType.startsWith('text/html')
+    ? context.sessions.forPage(request, context.port)
+    : { setCookie: null };
   const cookies = [strictCookie(TOKEN_COOKIE, context.token), ...(setCookie ? [setCookie] : [])];
   response.writeHead(200, { ...headers, 'set-cookie': cookies, 'content-type': asset.contentType });
   response.end(asset.body);

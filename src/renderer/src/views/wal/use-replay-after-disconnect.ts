@@ -24,7 +24,18 @@ export function useReplayAfterDisconnect(
     () =>
       api.onDisconnect(() => {
         const id = jobId.current;
-        if (id !== null) void readUntilSettled(id, onProgress, onLost);
+        if (id === null) return;
+        // A replay started meanwhile is another job: this one's answers no longer apply.
+        const current = (): boolean => jobId.current === id;
+        void readUntilSettled(
+          id,
+          (progress) => {
+            if (current()) onProgress(progress);
+          },
+          (error) => {
+            if (current()) onLost(error);
+          },
+        );
       }),
     [jobId, onProgress, onLost],
   );
