@@ -7,6 +7,7 @@ import { app, BrowserWindow, ipcMain, protocol, shell } from 'electron';
 import { join } from 'node:path';
 import { createRouter } from './api/create-router';
 import { forwardEvents, registerIpcTransport } from './ipc/ipc-transport';
+import { WindowCallers, windowSession } from './ipc/window-sessions';
 import { defaultDataDir } from './services/app-paths';
 import { appVersion } from './services/app-version';
 import { createServices } from './services/services';
@@ -34,7 +35,8 @@ async function main(): Promise<void> {
     dataDir: app.getPath('userData'),
   });
   serveAppProtocol(protocol, join(__dirname, '..', 'renderer'));
-  registerIpcTransport(ipcMain, createRouter(services), APP_ORIGIN);
+  const windows = new WindowCallers();
+  registerIpcTransport(ipcMain, createRouter(services), APP_ORIGIN, windows);
   app.on('web-contents-created', (_event, contents) => {
     guardNavigation(contents, APP_ORIGIN, (url) => shell.openExternal(url));
   });
@@ -46,6 +48,11 @@ async function main(): Promise<void> {
     webPreferences: secureWebPreferences(join(__dirname, '..', 'preload', 'index.js')),
   });
   forwardEvents(services.events, window.webContents);
+  const contentsId = window.webContents.id;
+  window.once('closed', () => {
+    windows.closed(contentsId);
+    services.connections.endSession(windowSession(contentsId));
+  });
   await window.loadURL(APP_ENTRY_URL);
   app.on('window-all-closed', () => app.quit());
   // Writers opened in the app stop cleanly before exit, so their epochs are sealed.

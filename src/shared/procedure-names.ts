@@ -14,6 +14,7 @@ export const PROCEDURE_NAMES = [
   'objects.head',
   'objects.get',
   'audit.recent',
+  'audit.page',
   'segments.partitions',
   'segments.list',
   'segments.find',

@@ -99,7 +99,7 @@ describe('connections.remove', () => {
     }
   });
 
-  it('cancels the replays that read through the connection and forgets them', async () => {
+  it('cancels the replays that read through the connection, which then say why', async () => {
     const started = (await call('wal.replay.start', {
       prefix: PREFIX,
       region: '1:1',
@@ -113,8 +113,10 @@ describe('connections.remove', () => {
       (event) => event.type === 'wal.replay.done' && event.jobId === started.jobId,
     );
     expect(done).toMatchObject({ progress: { state: 'cancelled' } });
-    const progress = app.router.call('wal.replay.progress', { jobId: started.jobId });
-    expect((await failureOf(progress)).code).toBe('ReplayJobNotFound');
+    expect(await app.router.call('wal.replay.progress', { jobId: started.jobId })).toMatchObject({
+      state: 'cancelled',
+      cancelReason: 'its connection was removed',
+    });
   });
 });
 

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { procedureNames } from '../../src/shared/contract';
 import { dispatchCall } from '../../src/main/api/dispatch';
+import { PROCESS_CALLER } from '../../src/main/services/caller';
 import { decodeWire, encodeWire } from '../../src/shared/wire';
 import { makeTestApp, type TestApp } from '../support/app-services';
 
@@ -42,7 +43,9 @@ describe('fuzzing every procedure', () => {
         async (name, junk) => {
           const encoded = encodableOrNull(junk);
           if (encoded === null) return;
-          const reply = decodeWire(await dispatchCall(app.router, 1, name, encoded)) as {
+          const reply = decodeWire(
+            await dispatchCall(app.router, 1, name, encoded, PROCESS_CALLER),
+          ) as {
             ok: boolean;
             error?: { code: string };
           };
@@ -58,16 +61,26 @@ describe('fuzzing every procedure', () => {
   });
 
   it('refuses undecodable and oversized calls before touching the router', async () => {
-    const bad = decodeWire(await dispatchCall(app.router, 7, 'connections.list', '{not json')) as {
+    const bad = decodeWire(
+      await dispatchCall(app.router, 7, 'connections.list', '{not json', PROCESS_CALLER),
+    ) as {
       id: number;
       error: { code: string };
     };
     expect(bad).toMatchObject({ id: 7, error: { code: 'MalformedCall' } });
     const huge = decodeWire(
-      await dispatchCall(app.router, 8, 'connections.add', 'x'.repeat(5 * 1024 * 1024)),
+      await dispatchCall(
+        app.router,
+        8,
+        'connections.add',
+        'x'.repeat(5 * 1024 * 1024),
+        PROCESS_CALLER,
+      ),
     ) as { error: { code: string } };
     expect(huge.error.code).toBe('PayloadTooLarge');
-    const notText = decodeWire(await dispatchCall(app.router, 9, 'app.info', 42)) as {
+    const notText = decodeWire(
+      await dispatchCall(app.router, 9, 'app.info', 42, PROCESS_CALLER),
+    ) as {
       error: { code: string };
     };
     expect(notText.error.code).toBe('MalformedCall');

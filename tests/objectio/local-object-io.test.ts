@@ -4,7 +4,7 @@
  * safely on one root, and its listing walk pages exactly like the in-memory S3 model.
  */
 import { execFile } from 'node:child_process';
-import { appendFile, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { crc32, crc32c } from '@node-rs/crc32';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEMP_DIR, LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
+import { KeyCrossesLinkError } from '../../src/main/engine/objectio/local-errors';
 import { LocalReadThread } from '../../src/main/engine/objectio/local-read-thread';
 import { SortedDirs } from '../../src/main/engine/objectio/local-sorted-dirs';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
@@ -28,6 +29,16 @@ async function freshRoot(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'cairn-local-'));
   roots.push(root);
   return root;
+}
+
+/** A store whose reads run on a read thread of its own, started (after one read of `warm/up`). */
+async function threaded(root: string): Promise<{ io: LocalObjectIo; thread: LocalReadThread }> {
+  const thread = new LocalReadThread(1);
+  const io = new LocalObjectIo(root, { readThread: thread });
+  await io.putIfAbsent('warm/up', bytesOf('warm'));
+  expect(Buffer.from((await io.readTail('warm/up', 64, 4)).bytes).toString()).toBe('warm');
+  await expect.poll(() => thread.running, { timeout: 10_000 }).toBe(true);
+  return { io, thread };
 }
 
 const keysOf = async (io: ObjectIo, prefix: string, options?: ListOptions): Promise<string[]> =>
@@ -129,10 +140,57 @@ describe('LocalObjectIo', () => {
     await symlink(path.join(outside, 'secret'), path.join(root, 's', 'linked-file'));
     expect(await keysOf(io, '')).toEqual(['s/real']);
     expect(await keysOf(io, 's/', { delimiter: '/' })).toEqual(['s/real']);
-    await storageFailure(io.get('s/linked-file'), 'NotFound', 's/linked-file');
-    await storageFailure(io.readTail('s/linked-file', 64, 17), 'NotFound', 's/linked-file');
-    await storageFailure(io.readRange('s/linked-file', 0, 4), 'NotFound', 's/linked-file');
-    await storageFailure(io.head('s/linked-file'), 'NotFound', 's/linked-file');
+    for (const read of [
+      () => io.get('s/linked-file'),
+      () => io.readTail('s/linked-file', 64, 17),
+      () => io.readRange('s/linked-file', 0, 4),
+      () => io.head('s/linked-file'),
+    ])
+      expect(await storageFailure(read(), 'Backend', 's/linked-file')).toBeInstanceOf(
+        KeyCrossesLinkError,
+      );
+  });
+
+  // Issue #38's reproduction: with `etcl -> <a folder outside>` in a store, an explicit key
+  // through the link returned the outside file and a listing of `etcl/` listed the outside folder.
+  it('refuses every call on a key whose path crosses a linked folder, and changes nothing outside', async () => {
+    const root = await freshRoot();
+    const outside = await freshRoot();
+    await writeFile(path.join(outside, 'hostname'), 'outside the store');
+    await mkdir(path.join(outside, 'sub'));
+    await writeFile(path.join(outside, 'sub', 'deep'), 'deeper outside');
+    const pooled = new LocalObjectIo(root, { readThread: null });
+    await pooled.putIfAbsent('inside/k', bytesOf('inside'));
+    await symlink(outside, path.join(root, 'etcl'));
+    await symlink(outside, path.join(root, 'inside', 'linked'));
+    const { io: threadedIo, thread } = await threaded(root);
+    for (const io of [pooled, threadedIo]) {
+      for (const key of ['etcl/hostname', 'etcl/sub/deep', 'inside/linked/hostname']) {
+        for (const call of [
+          () => io.get(key),
+          () => io.get(key, { start: 0, end: 3 }),
+          () => io.readTail(key, 8, 17),
+          () => io.readRange(key, 0, 4),
+          () => io.head(key),
+          () => io.putIfAbsent(key.replace(/[^/]+$/, 'new'), bytesOf('x')),
+          () => io.delete(key),
+        ])
+          expect(
+            await storageFailure(call(), 'Backend', key.replace(/\/[^/]+$/, '')),
+          ).toBeInstanceOf(KeyCrossesLinkError);
+      }
+      for (const prefix of ['etcl/', 'etcl/sub/', 'inside/linked/'])
+        expect(await storageFailure(io.listPage(prefix), 'Backend', prefix)).toBeInstanceOf(
+          KeyCrossesLinkError,
+        );
+      // The link itself is never shown; the store's own objects read as before.
+      expect(await keysOf(io, '')).toEqual(['inside/k', 'warm/up']);
+      expect(Buffer.from((await io.get('inside/k')).bytes).toString()).toBe('inside');
+    }
+    expect(thread.running).toBe(true);
+    expect((await readdir(outside)).sort()).toEqual(['hostname', 'sub']);
+    expect(await readdir(path.join(outside, 'sub'))).toEqual(['deep']);
+    await thread.stop();
   });
 
   it('reads a tail from the listed size, and reads a file changed since the listing as it is now', async () => {
@@ -197,15 +255,6 @@ describe('LocalObjectIo', () => {
 
   describe('reads on the read thread', () => {
     /** A store whose tail reads go to a thread of its own, started by its first read. */
-    async function threaded(root: string): Promise<{ io: LocalObjectIo; thread: LocalReadThread }> {
-      const thread = new LocalReadThread(1);
-      const io = new LocalObjectIo(root, { readThread: thread });
-      await io.putIfAbsent('warm/up', bytesOf('warm'));
-      expect(Buffer.from((await io.readTail('warm/up', 64, 4)).bytes).toString()).toBe('warm');
-      await expect.poll(() => thread.running, { timeout: 10_000 }).toBe(true);
-      return { io, thread };
-    }
-
     it('reads each object its own tail, many at once, as the pool does', async () => {
       const root = await freshRoot();
       const { io, thread } = await threaded(root);
@@ -316,10 +365,12 @@ describe('LocalObjectIo', () => {
       await io.putIfAbsent('e/inner/k', bytesOf('x'));
       await io.putIfAbsent('e/changed', bytesOf('0123456789'));
       await symlink(path.join(outside, 'secret'), path.join(root, 'e', 'linked'));
-      for (const key of ['e/absent', 'e/inner', 'e/linked']) {
+      for (const key of ['e/absent', 'e/inner']) {
         await storageFailure(io.readTail(key, 64, 17), 'NotFound', key);
         await storageFailure(io.readRange(key, 0, 4), 'NotFound', key);
       }
+      await storageFailure(io.readTail('e/linked', 64, 17), 'Backend', 'e/linked');
+      await storageFailure(io.readRange('e/linked', 0, 4), 'Backend', 'e/linked');
       // A span the file no longer holds whole falls back to the ranged get, as on the pool.
       expect(Buffer.from(await io.readRange('e/changed', 6, 9)).toString()).toBe('6789');
       await storageFailure(io.readRange('e/changed', 10, 2), 'Backend', 'e/changed');

@@ -15,9 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => app.dispose());
 
-const frame = (url: string, parent: unknown = null): IpcInvokeEvent => ({
-  senderFrame: { url, parent },
-});
+/** A window's contents that keeps what was sent to it. */
+function windowContents(id: number): IpcInvokeEvent['sender'] & { sent: string[] } {
+  const sent: string[] = [];
+  return { id, sent, isDestroyed: () => false, send: (_channel, payload) => sent.push(payload) };
+}
+
+const firstWindow = windowContents(1);
+
+const frame = (
+  url: string,
+  parent: unknown = null,
+  sender: IpcInvokeEvent['sender'] = firstWindow,
+): IpcInvokeEvent => ({ senderFrame: { url, parent }, sender });
 
 describe('the IPC transport', () => {
   it("trusts only the app's own top frame", () => {
@@ -51,12 +61,37 @@ describe('the IPC transport', () => {
     ).toBe('InvalidInput');
     // A frame disposed mid-call throws when read (Electron does): still a typed reply.
     const disposed = {
+      sender: firstWindow,
       get senderFrame(): never {
         throw new Error('Render frame was disposed before WebFrameMain could be accessed');
       },
     };
     expect((await call(disposed, 'app.info', encodeWire({}))).error?.code).toBe('UntrustedSender');
     expect((await call(frame(`${APP_ORIGIN}/`), 'app.info', encodeWire({}))).ok).toBe(true);
+  });
+
+  it('keeps operator mode per window and names the window in the audit log', async () => {
+    let listener: ((event: IpcInvokeEvent, ...args: unknown[]) => Promise<unknown>) | undefined;
+    registerIpcTransport(
+      { handle: (_channel, handler) => (listener = handler), removeHandler: () => undefined },
+      app.router,
+      APP_ORIGIN,
+    );
+    const secondWindow = windowContents(2);
+    const call = async (sender: IpcInvokeEvent['sender'], name: string, input: unknown) =>
+      decodeWire(
+        (await listener!(frame(`${APP_ORIGIN}/`, null, sender), name, encodeWire(input))) as string,
+      ) as { ok: boolean; result?: unknown };
+    const operatorIn = async (sender: IpcInvokeEvent['sender']) =>
+      ((await call(sender, 'connections.list', {})).result as Array<{ operator: boolean }>)[0]
+        ?.operator;
+    await call(firstWindow, 'connections.setOperator', { id: 'embedded', operator: true });
+    expect([await operatorIn(firstWindow), await operatorIn(secondWindow)]).toEqual([true, false]);
+    expect((await app.services.audit.recent(1))[0]).toMatchObject({
+      action: 'connections.setOperator',
+      session: 'window 1',
+    });
+    await call(firstWindow, 'connections.setOperator', { id: 'embedded', operator: false });
   });
 
   it('forwards events until the window is gone', async () => {

@@ -14,7 +14,8 @@ const protocolHandlers = new Map<string, (request: Request) => Promise<Response>
 
 vi.mock('electron', () => {
   class BrowserWindow {
-    webContents = { isDestroyed: () => false, send: vi.fn() };
+    webContents = { id: 1, isDestroyed: () => false, send: vi.fn() };
+    once = vi.fn();
     constructor(options: { webPreferences?: Record<string, unknown> }) {
       created.options = options;
     }
@@ -90,7 +91,10 @@ describe('the desktop window', () => {
     )) as string;
     expect(foreign).toContain('UntrustedSender');
     const own = (await handler(
-      { senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null } },
+      {
+        senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: null },
+        sender: { id: 1, isDestroyed: () => false, send: () => undefined },
+      },
       'app.info',
       '',
     )) as string;

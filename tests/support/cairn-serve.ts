@@ -35,8 +35,15 @@ export async function startServe(env: NodeJS.ProcessEnv = {}): Promise<ServeProc
   return { process: child, dataDir, port: printed.port, token, exited };
 }
 
-export async function openApiSocket(port: number, token: string): Promise<WebSocket> {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/api?token=${token}`);
+/** A socket on `/api`; `cookie` (a browser session's) makes it one of that browser's sockets. */
+export async function openApiSocket(
+  port: number,
+  token: string,
+  cookie?: string,
+): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/api?token=${token}`, {
+    headers: cookie === undefined ? {} : { cookie },
+  });
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
     socket.once('error', reject);

@@ -69,7 +69,7 @@ describe('ReplayJob', () => {
     const delivered = job.progress().delivered;
     expect(pulled()).toBeLessThanOrEqual(delivered + 4);
     expect(sink.chunks.every((chunk) => chunk.length <= 4)).toBe(true);
-    expect(job.cancel().state).toBe('cancelled');
+    expect(job.cancel('asked').state).toBe('cancelled');
     await job.finished;
     expect(closed()).toBe(true);
     expect(sink.done()).toMatchObject({ state: 'cancelled' });

@@ -8,10 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { ReplayProgress } from '../../src/shared/contract/wal';
 import { encodeWire } from '../../src/shared/wire';
-import { startWebServer, type RunningWebServer } from '../../src/main/web/web-server';
+import type { RunningWebServer } from '../../src/main/web/web-server';
 import type { SocketLimits } from '../../src/main/web/socket-session';
 import { callOverSocket, openApiSocket } from '../support/cairn-serve';
-import { PREFIX, seed, walApp, type WalApp } from '../wal-api/support';
+import { PREFIX, seed, type WalApp } from '../wal-api/support';
+import { countCalls, serveWalApp } from './web-support';
 
 const LIMITS: SocketLimits = {
   maxCallsInFlight: 4,
@@ -31,34 +32,8 @@ afterEach(async () => {
 });
 
 async function start(): Promise<{ app: WalApp; server: RunningWebServer }> {
-  app = await walApp();
-  server = await startWebServer({
-    router: app.router,
-    events: app.services.events,
-    rendererDir: app.dataDir,
-    port: 0,
-    socketLimits: LIMITS,
-  });
+  ({ app, server } = await serveWalApp(LIMITS));
   return { app, server };
-}
-
-/** Counts the router calls started and the most running at once. */
-function countCalls(target: WalApp): { started: () => number; peak: () => number } {
-  const original = target.router.call.bind(target.router);
-  let started = 0;
-  let running = 0;
-  let peak = 0;
-  target.router.call = async (name, input) => {
-    started += 1;
-    running += 1;
-    peak = Math.max(peak, running);
-    try {
-      return await original(name, input);
-    } finally {
-      running -= 1;
-    }
-  };
-  return { started: () => started, peak: () => peak };
 }
 
 function closed(socket: WebSocket): Promise<void> {
@@ -96,7 +71,8 @@ describe('per-socket limits', () => {
   it('caps the replay jobs of a socket and cancels them when it closes', async () => {
     const { app, server } = await start();
     await seed(app.io, 40);
-    const socket = await openApiSocket(server.port, server.token);
+    const cookie = `cairn_session_${server.port}=${'s'.repeat(32)}`;
+    const socket = await openApiSocket(server.port, server.token, cookie);
     const replay = { connectionId: 'embedded', prefix: PREFIX, region: '1:1', chunkSize: 1 };
     const paced = { ...replay, ratePerSecond: 1 };
     const first = await callOverSocket(socket, 1, 'wal.replay.start', paced);
@@ -107,14 +83,17 @@ describe('per-socket limits', () => {
 
     socket.close();
     await closed(socket);
+    // The same browser session, on a new socket, sees why they ended.
+    const again = await openApiSocket(server.port, server.token, cookie);
     for (const reply of [first, second]) {
       const jobId = (reply.result as ReplayProgress).jobId;
-      let progress = (await app.router.call('wal.replay.progress', { jobId })) as ReplayProgress;
-      while (progress.state === 'running' || progress.state === 'paused') {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        progress = (await app.router.call('wal.replay.progress', { jobId })) as ReplayProgress;
-      }
-      expect(progress.state).toBe('cancelled');
+      await expect
+        .poll(async () => (await callOverSocket(again, 9, 'wal.replay.progress', { jobId })).result)
+        .toMatchObject({
+          state: 'cancelled',
+          cancelReason: 'the console that started it disconnected',
+        });
     }
+    again.close();
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { CallReply } from '../../shared/api-error';
 import { decodeWire, encodeWire, MAX_WIRE_MESSAGE_BYTES } from '../../shared/wire';
+import type { Caller } from '../services/caller';
 import { MalformedCallError, PayloadTooLargeError } from '../services/errors';
 import { toWireError, type ApiRouter } from './router';
 
@@ -13,8 +14,9 @@ export async function dispatchCall(
   id: number,
   name: unknown,
   encodedInput: unknown,
+  caller: Caller,
 ): Promise<string> {
-  return encodeWire(await callReply(router, id, name, encodedInput));
+  return encodeWire(await callReply(router, id, name, encodedInput, caller));
 }
 
 /** The reply before encoding, for a transport that looks at results (its own bookkeeping). */
@@ -23,6 +25,7 @@ export async function callReply(
   id: number,
   name: unknown,
   encodedInput: unknown,
+  caller: Caller,
 ): Promise<CallReply> {
   try {
     if (typeof encodedInput !== 'string')
@@ -31,7 +34,7 @@ export async function callReply(
     if (bytes > MAX_WIRE_MESSAGE_BYTES)
       throw new PayloadTooLargeError(bytes, MAX_WIRE_MESSAGE_BYTES);
     const input = decodeInput(encodedInput);
-    return { id, ok: true, result: await router.call(name, input) };
+    return { id, ok: true, result: await router.call(name, input, caller) };
   } catch (error) {
     return { id, ok: false, error: toWireError(error) };
   }

@@ -1,8 +1,9 @@
 /**
  * The one API router both transports call. It owns the boundary: every input is validated
- * against the contract, the access policy is enforced here (read-only connections refuse
- * every mutation whatever the UI shows), operator actions are audited, and every failure
- * leaves as a typed wire error. Destructive calls must carry the typed confirmation their
+ * against the contract, the access policy is enforced here (a connection is read-only for
+ * every session that has not switched it to operator mode, whatever the UI shows), operator
+ * actions are audited with the session that acted, and every failure leaves as a typed wire
+ * error. The transport says who calls (`Caller`); in-process calls are the process's own. Destructive calls must carry the typed confirmation their
  * dialog asks for (`confirmations.ts`), checked here, not only in the UI. It never touches
  * storage itself: handlers call services.
  */
@@ -18,6 +19,7 @@ import { confirmationPhrase } from '../../shared/contract/confirmations';
 import type { WireError } from '../../shared/api-error';
 import { isCairnError } from '../engine/errors';
 import type { AuditLog } from '../services/audit-log';
+import { PROCESS_CALLER, type Caller, type Session } from '../services/caller';
 import {
   ConfirmationRequiredError,
   InvalidInputError,
@@ -26,11 +28,13 @@ import {
 } from '../services/errors';
 
 export type Handlers = {
-  [K in ProcedureName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>>;
+  [K in ProcedureName]: (input: ParsedInputOf<K>, caller: Caller) => Promise<OutputOf<K>>;
 };
 
 export interface AccessPolicy {
-  isOperator(connectionId: string): boolean;
+  isOperator(connectionId: string, session: Session): boolean;
+  /** For the audit log: the connection's name, or null when there is none by this id. */
+  nameOf(connectionId: string): Promise<string | null>;
 }
 
 export class ApiRouter {
@@ -40,7 +44,7 @@ export class ApiRouter {
     private readonly audit: AuditLog,
   ) {}
 
-  async call(name: unknown, rawInput: unknown): Promise<unknown> {
+  async call(name: unknown, rawInput: unknown, caller: Caller = PROCESS_CALLER): Promise<unknown> {
     if (!isProcedureName(name)) throw new UnknownProcedureError(String(name));
     const declared = contract[name];
     const parsed = declared.input.safeParse(rawInput ?? {});
@@ -49,35 +53,38 @@ export class ApiRouter {
     const connectionId = typeof input.connectionId === 'string' ? input.connectionId : null;
     if (
       declared.access === 'operate' &&
-      (connectionId === null || !this.policy.isOperator(connectionId))
+      (connectionId === null || !this.policy.isOperator(connectionId, caller.session))
     ) {
       throw new ReadOnlyConnectionError(connectionId ?? '(none)', name);
     }
     const phrase = confirmationPhrase(name, parsed.data as ParsedInputOf<typeof name>);
     if (phrase !== null && input.confirm !== phrase)
       throw new ConfirmationRequiredError(name, phrase);
-    const handler = this.handlers[name] as (input: unknown) => Promise<unknown>;
-    if (declared.access === 'read') return handler(input);
-    return this.audited(name, connectionId, input, () => handler(input));
+    const handler = this.handlers[name] as (input: unknown, caller: Caller) => Promise<unknown>;
+    if (declared.access === 'read') return handler(input, caller);
+    return this.audited(name, connectionId, input, caller.session, () => handler(input, caller));
   }
 
   private async audited(
-    action: string,
+    action: ProcedureName,
     connectionId: string | null,
     input: Record<string, unknown>,
+    session: Session,
     run: () => Promise<unknown>,
   ): Promise<unknown> {
     const target = targetOf(input) ?? connectionId ?? '';
+    // Named before the call: a removal leaves no name to look up after it.
+    const subject = connectionId ?? connectionNamedBy(action, input);
+    const connection = (subject === null ? null : await this.policy.nameOf(subject)) ?? undefined;
+    const entry = { connectionId, connection, session: session.name, action, target };
     try {
       const result = await run();
-      await this.audit.record({ connectionId, action, target, parameters: input, result: 'ok' });
+      await this.audit.record({ ...entry, parameters: input, result: 'ok' });
       return result;
     } catch (error) {
       const wire = toWireError(error);
       await this.audit.record({
-        connectionId,
-        action,
-        target,
+        ...entry,
         parameters: input,
         result: 'error',
         error: `${wire.code}: ${wire.message}`,
@@ -85,6 +92,11 @@ export class ApiRouter {
       throw error;
     }
   }
+}
+
+/** The connection a `connections.*` call acts on names it `id`. */
+function connectionNamedBy(action: ProcedureName, input: Record<string, unknown>): string | null {
+  return action.startsWith('connections.') && typeof input.id === 'string' ? input.id : null;
 }
 
 /** What an audited action acts on, for the activity log: the first naming field the input has. */

@@ -1,8 +1,9 @@
 /**
  * The Electron transport of the router. One fixed channel; every call's sender is checked
  * (only the app's own top frame may call) before anything is decoded, and the input is
- * validated by the router like any other call. Electron objects are passed in, so this
- * module imports nothing from Electron and is tested with plain fakes.
+ * validated by the router like any other call. Each window is its own session
+ * (`window-sessions.ts`). Electron objects are passed in, so this module imports nothing from
+ * Electron and is tested with plain fakes.
  */
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../../shared/ipc-channels';
 import { encodeWire } from '../../shared/wire';
@@ -12,6 +13,7 @@ import { toWireError } from '../api/router';
 import type { EventBus } from '../services/event-bus';
 import { CairnError } from '../engine/errors';
 import { isAppUrl } from '../shell/app-origin';
+import { WindowCallers, type WindowContents } from './window-sessions';
 
 export interface IpcSenderFrame {
   readonly url: string;
@@ -20,6 +22,8 @@ export interface IpcSenderFrame {
 
 export interface IpcInvokeEvent {
   readonly senderFrame: IpcSenderFrame | null;
+  /** The calling window's contents: its session and where its own events go. */
+  readonly sender: WindowContents;
 }
 
 export interface IpcMainLike {
@@ -44,7 +48,10 @@ export class UntrustedSenderError extends CairnError {
 }
 
 /** The app's own top-level frame, served from its origin, is the only trusted sender. */
-export function isTrustedSender(event: IpcInvokeEvent, appOrigin: string): boolean {
+export function isTrustedSender(
+  event: Pick<IpcInvokeEvent, 'senderFrame'>,
+  appOrigin: string,
+): boolean {
   try {
     const frame = event.senderFrame;
     return frame !== null && frame.parent === null && isAppUrl(frame.url, appOrigin);
@@ -53,7 +60,7 @@ export function isTrustedSender(event: IpcInvokeEvent, appOrigin: string): boole
   }
 }
 
-function senderUrl(event: IpcInvokeEvent): string {
+function senderUrl(event: Pick<IpcInvokeEvent, 'senderFrame'>): string {
   try {
     return event.senderFrame?.url ?? '';
   } catch {
@@ -67,6 +74,7 @@ export function registerIpcTransport(
   ipcMain: IpcMainLike,
   router: ApiRouter,
   appOrigin: string,
+  windows: WindowCallers = new WindowCallers(),
 ): () => void {
   ipcMain.handle(IPC_CALL_CHANNEL, async (event, name, encodedInput) => {
     const id = nextCallId++;
@@ -75,7 +83,7 @@ export function registerIpcTransport(
       if (!isTrustedSender(event, appOrigin)) {
         throw new UntrustedSenderError(senderUrl(event));
       }
-      return await dispatchCall(router, id, name, encodedInput);
+      return await dispatchCall(router, id, name, encodedInput, windows.callerOf(event.sender));
     } catch (error) {
       return encodeWire({ id, ok: false, error: toWireError(error) });
     }

@@ -1,49 +1,122 @@
 /**
  * The audit trail of operator actions: one JSON line per action in the data directory,
- * appended before the result is returned, and announced to every open window.
+ * appended before the result is returned, and announced to every open window. Appends are made
+ * one at a time; the file rotates by size (`audit/audit-files.ts`) and rotated files are kept,
+ * so no entry is ever dropped. Reads start at the newest line and page back through the
+ * files (`audit/lines-backward.ts`): a log of any size costs a page what the page weighs.
+ * A line that does not parse as an entry is counted as unreadable, never thrown.
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir } from 'node:fs/promises';
 import type { AuditEntry } from '../../shared/contract';
-import { encodeWire } from '../../shared/wire';
+import { AuditEntrySchema, type AuditPage } from '../../shared/contract/audit';
+import { decodeWire, encodeWire } from '../../shared/wire';
 import type { EventBus } from './event-bus';
+import { AuditFiles, decodeCursor, encodeCursor } from './audit/audit-files';
+import { BACKWARD_DEFAULTS, linesBackward, type BackwardOptions } from './audit/lines-backward';
+
+export interface AuditLogOptions {
+  /** The current file is rotated before an append would take it past this many bytes. */
+  readonly maxFileBytes: number;
+  readonly read: BackwardOptions;
+}
+
+export const AUDIT_LOG_DEFAULTS: AuditLogOptions = {
+  maxFileBytes: 32 * 1024 * 1024,
+  read: BACKWARD_DEFAULTS,
+};
 
 export class AuditLog {
+  /** The file appended to now. */
   readonly file: string;
+  private readonly files: AuditFiles;
+  private appending: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly dataDir: string,
     private readonly events: EventBus,
+    private readonly options: AuditLogOptions = AUDIT_LOG_DEFAULTS,
   ) {
-    this.file = join(dataDir, 'audit.jsonl');
+    this.files = new AuditFiles(dataDir);
+    this.file = this.files.currentFile;
   }
 
   async record(entry: Omit<AuditEntry, 'at'>): Promise<AuditEntry> {
     const full: AuditEntry = { at: new Date().toISOString(), ...entry };
-    await mkdir(this.dataDir, { recursive: true });
     // superjson keeps bigint ids exact in the parameters.
-    await appendFile(
-      this.file,
+    const line =
       JSON.stringify({ ...full, parameters: JSON.parse(encodeWire(full.parameters)) as unknown }) +
-        '\n',
-    );
+      '\n';
+    const appended = this.appending.then(() => this.append(line));
+    this.appending = appended.catch(() => undefined);
+    await appended;
     this.events.publish({ type: 'audit.recorded', entry: full });
     return full;
   }
 
   /** Newest first, at most `limit` entries. */
   async recent(limit: number): Promise<AuditEntry[]> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
+    return (await this.page(limit)).entries;
+  }
+
+  /**
+   * At most `limit` entries, newest first, from the newest or from before `before` (a page's
+   * `older` cursor), and the cursor of the entries older still (null: none).
+   */
+  async page(limit: number, before?: string): Promise<AuditPage> {
+    const { oldest, current } = await this.files.generations();
+    const from = before === undefined ? { generation: current, end: null } : decodeCursor(before);
+    const entries: AuditEntry[] = [];
+    let unreadable = 0;
+    let end = from.end;
+    for (let generation = Math.min(from.generation, current); generation >= oldest; generation--) {
+      const file = this.files.fileOf(generation, current);
+      for await (const line of linesBackward(file, end ?? Infinity, this.options.read)) {
+        const entry = line.text === null ? null : entryOf(line.text);
+        if (entry === null) unreadable += 1;
+        else entries.push(entry);
+        if (entries.length < limit) continue;
+        const older =
+          line.start > 0
+            ? encodeCursor({ generation, end: line.start })
+            : generation > oldest
+              ? encodeCursor({ generation: generation - 1, end: null })
+              : null;
+        return { entries, older, unreadable };
+      }
+      end = null;
     }
-    const lines = text.split('\n').filter((line) => line.length > 0);
-    return lines
-      .slice(-limit)
-      .reverse()
-      .map((line) => JSON.parse(line) as AuditEntry);
+    return { entries, older: null, unreadable };
+  }
+
+  private async append(line: string): Promise<void> {
+    await mkdir(this.dataDir, { recursive: true });
+    const bytes = Buffer.byteLength(line);
+    const size = await this.files.currentBytes();
+    if (size > 0 && size + bytes > this.options.maxFileBytes)
+      await this.files.rotate(this.options.maxFileBytes - bytes);
+    await appendFile(this.file, line);
+  }
+}
+
+/** The entry a line holds, its parameters decoded back to what the call was given; or null. */
+function entryOf(text: string): AuditEntry | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const checked = AuditEntrySchema.safeParse(parsed);
+  if (!checked.success) return null;
+  return { ...checked.data, parameters: parametersOf(checked.data.parameters) };
+}
+
+/** Parameters are stored as superjson's `{ json, meta }`; anything else is shown as it is. */
+function parametersOf(stored: unknown): unknown {
+  if (typeof stored !== 'object' || stored === null || !('json' in stored)) return stored;
+  try {
+    return decodeWire(JSON.stringify(stored));
+  } catch {
+    return stored;
   }
 }

@@ -1,6 +1,7 @@
 /** The browser mode's access token: random per run, compared in constant time. */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { cookieValue } from './cookies';
 
 export const TOKEN_COOKIE = 'cairn_token';
 
@@ -17,23 +18,7 @@ export function tokenMatches(expected: string, offered: string | null | undefine
 
 /** The token a request carries, in its query string or in the cookie set on first visit. */
 export function offeredToken(request: IncomingMessage, url: URL): string | null {
-  const fromQuery = url.searchParams.get('token');
-  if (fromQuery !== null) return fromQuery;
-  const cookies = request.headers.cookie ?? '';
-  for (const part of cookies.split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return decodedCookie(value.join('='));
-  }
-  return null;
-}
-
-/** A cookie value as sent; a malformed percent-escape is no token at all, never a throw. */
-function decodedCookie(value: string): string | null {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return null;
-  }
+  return url.searchParams.get('token') ?? cookieValue(request, TOKEN_COOKIE);
 }
 
 /** Only loopback host names are served: a page on another origin cannot rebind to us. */

@@ -1,10 +1,10 @@
 /** Events the main process pushes to every subscribed renderer. */
-import type { Connection } from './connections';
 import type { WalEvent } from './wal';
 import type { NamespaceCreatedEvent } from './namespaces';
 
 export type ApiEvent =
-  | { readonly type: 'connections.changed'; readonly connections: readonly Connection[] }
+  /** Saved connections or a session's operator switch changed: re-read `connections.list`. */
+  | { readonly type: 'connections.changed' }
   | { readonly type: 'audit.recorded'; readonly entry: AuditEntry }
   | {
       readonly type: 'segments.changed';
@@ -18,6 +18,10 @@ export type ApiEvent =
 export interface AuditEntry {
   readonly at: string;
   readonly connectionId: string | null;
+  /** The connection's name when the action was taken. */
+  readonly connection?: string;
+  /** Which session acted: a browser session, a desktop window, the process (sessions-and-sockets.md). */
+  readonly session?: string;
   readonly action: string;
   readonly target: string;
   readonly parameters: unknown;

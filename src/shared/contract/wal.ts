@@ -412,6 +412,8 @@ export const ReplayProgress = z.object({
   /** The region's latest id when the job started: progress runs towards it. */
   latestId: z.bigint(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** Why a cancelled job was cancelled (asked, its console gone, its connection removed...). */
+  cancelReason: z.string().nullable(),
 });
 export type ReplayProgress = z.infer<typeof ReplayProgress>;
 

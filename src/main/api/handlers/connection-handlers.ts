@@ -12,13 +12,14 @@ type ConnectionHandlers = Pick<
 
 export function connectionHandlers({ connections }: Services): ConnectionHandlers {
   return {
-    'connections.list': () => connections.list(),
+    'connections.list': (_input, { session }) => connections.list(session),
     'connections.add': (spec) => connections.add(spec),
     'connections.remove': async ({ id }) => {
       await connections.remove(id);
       return { removed: true as const };
     },
     'connections.test': ({ id }) => connections.test(id),
-    'connections.setOperator': ({ id, operator }) => connections.setOperator(id, operator),
+    'connections.setOperator': ({ id, operator }, { session }) =>
+      connections.setOperator(id, operator, session),
   };
 }

@@ -1,12 +1,14 @@
 /** WAL procedures: each validated input goes to the WalService, which knows the connection's storage. */
 import type { z } from 'zod';
 import type { walProcedures } from '../../../shared/contract/wal';
+import type { Caller } from '../../services/caller';
 import type { WalService } from '../../services/wal/wal-service';
 
 type WalProcedures = typeof walProcedures;
 type WalHandlers = {
   [K in keyof WalProcedures]: (
     input: z.output<WalProcedures[K]['input']>,
+    caller: Caller,
   ) => Promise<z.output<WalProcedures[K]['output']>>;
 };
 
@@ -31,12 +33,12 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
     },
     'wal.decodeObject': ({ connectionId, key }) => wal.decodeObject(connectionId, key),
     'wal.metrics': ({ connectionId, prefix }) => wal.metrics(connectionId, prefix),
-    'wal.replay.start': ({ connectionId, prefix, ...request }) =>
-      wal.startReplay(connectionId, prefix, request),
-    'wal.replay.pause': async ({ jobId }) => wal.pauseReplay(jobId),
-    'wal.replay.resume': async ({ jobId }) => wal.resumeReplay(jobId),
-    'wal.replay.cancel': async ({ jobId }) => wal.cancelReplay(jobId),
-    'wal.replay.progress': async ({ jobId }) => wal.replayProgress(jobId),
+    'wal.replay.start': ({ connectionId, prefix, ...request }, caller) =>
+      wal.startReplay(connectionId, prefix, request, caller),
+    'wal.replay.pause': async ({ jobId }, { session }) => wal.pauseReplay(jobId, session),
+    'wal.replay.resume': async ({ jobId }, { session }) => wal.resumeReplay(jobId, session),
+    'wal.replay.cancel': async ({ jobId }, { session }) => wal.cancelReplay(jobId, session),
+    'wal.replay.progress': async ({ jobId }, { session }) => wal.replayProgress(jobId, session),
     'wal.writer.open': ({ connectionId, prefix, ...options }) =>
       wal.openWriter(connectionId, prefix, options),
     'wal.writer.close': ({ connectionId, prefix }) => wal.closeWriter(connectionId, prefix),

@@ -64,6 +64,7 @@ export function registerServe(program: Command): void {
             events: services.events,
             rendererDir: options.renderer,
             port,
+            onSessionEnd: (session) => services.connections.endSession(session),
           });
           if (options.json) printJson({ url: server.url, port: server.port, dataDir });
           else

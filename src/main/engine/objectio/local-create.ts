@@ -8,6 +8,9 @@
  * The folders a store made (or found in place) are remembered, so the next create into them
  * skips `mkdir`: two of a create's round trips to libuv's pool, each a dispatch on the engine's
  * thread. One that another program removed is made again on the same create's second try.
+ * A folder is remembered only once it was found reached through no link (`LocalConfinement`):
+ * `mkdir` and `link()` follow links on the way, so a create under a linked folder is refused
+ * before anything is made or linked.
  */
 import { randomUUID } from 'node:crypto';
 import { link, lstat, mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
@@ -22,6 +25,7 @@ import {
 import { DENIED_ERRNOS, localStorageError } from './local-errors';
 import { ABSENT_ERRNOS, describe, etagOf, isErrno, syncDir } from './local-files';
 import { LOCAL_TEMP_DIR } from './local-keys';
+import type { LocalConfinement } from './local-confinement';
 
 const PARENT_IS_OBJECT = 'a parent folder of the key is an object';
 /** Folders a store remembers as in place, at most: a store's WAL writes into a handful. */
@@ -35,6 +39,7 @@ export class LocalCreates {
   constructor(
     private readonly root: string,
     private readonly endpoint: string,
+    private readonly confinement: LocalConfinement,
   ) {
     this.tempDir = path.join(root, LOCAL_TEMP_DIR);
   }
@@ -122,6 +127,8 @@ export class LocalCreates {
   private async ensureDir(key: string, dir: string): Promise<void> {
     if (this.dirsMade.has(dir)) return;
     try {
+      // Before mkdir: a linked folder on the way would have it make folders outside the root.
+      await this.confinement.checkFolder(key, path.relative(this.root, dir));
       const firstCreated = await mkdir(dir, { recursive: true });
       if (firstCreated !== undefined) {
         for (let at = dir; ; at = path.dirname(at)) {

@@ -2,13 +2,15 @@
  * The local store's listing walk: the keys one ListObjectsV2 page needs, found by walking only
  * the folders that can hold keys under the prefix, in key order, and stopping once the page is
  * full. Never shows the temp folder, never follows a symlink (a folder's names are regular
- * files and folders only, `SortedDirs`).
+ * files and folders only, `SortedDirs`), and refuses a prefix whose folder is reached through
+ * one (`LocalConfinement`).
  */
 import path from 'node:path';
 import { ABSENT_ERRNOS, isErrno } from './local-files';
 import { folderIsBehind, isValidDirKey, LOCAL_TEMP_DIR } from './local-keys';
 import { startOfListing, type SortedDirs } from './local-sorted-dirs';
 import { compareKeys } from './sorted-listing';
+import type { LocalConfinement } from './local-confinement';
 
 const TEMP_DIR_NAME = `${LOCAL_TEMP_DIR}/`;
 
@@ -25,6 +27,7 @@ export class LocalListing {
     private readonly sortedDirs: SortedDirs,
     /** Maps a file-system error met reading `dirKey` to the store's typed error. */
     private readonly storageError: (error: unknown, dirKey: string) => Error,
+    private readonly confinement: LocalConfinement,
   ) {}
 
   /**
@@ -49,6 +52,9 @@ export class LocalListing {
     };
     const dirKey = prefix.slice(0, cut);
     if (dirKey !== '' && !isValidDirKey(dirKey)) return [];
+    await this.confinement
+      .checkFolder(prefix, dirKey.slice(0, -1))
+      .catch((error: unknown) => Promise.reject(this.storageError(error, prefix)));
     await this.walkDir(walk, dirKey, prefix.slice(cut), 0);
     return walk.keys;
   }

@@ -11,8 +11,8 @@
  *   stat, and a long scan of them runs on a thread of its own (`LocalReadThread`). A read of a
  *   span the caller located (`readRange`, replay's read of a segment) skips it too.
  *
- * Must never overwrite a file, follow a symlink while walking, or hand out a key that does not
- * round-trip. It needs a filesystem where `link()` is atomic (not NFS / SMB / exFAT): the
+ * Must never overwrite a file, follow a symlink below the root (a key whose path crosses one is
+ * refused by every call: `LocalConfinement`), or hand out a key that does not round-trip. It needs a filesystem where `link()` is atomic (not NFS / SMB / exFAT): the
  * create-if-absent probe runs before a writer opens.
  */
 import { close as closeFd, open as openFd, read as readFd, type BigIntStats } from 'node:fs';
@@ -34,7 +34,8 @@ import {
   type TailResult,
 } from './object-io';
 import { LocalCreates } from './local-create';
-import { localStorageError } from './local-errors';
+import { KeyCrossesLinkError, localStorageError } from './local-errors';
+import { LocalConfinement, parentOf, PROC_FD_DIR } from './local-confinement';
 import { LOCAL_READ_FLAGS, LocalReadThread, type FileRead } from './local-read-thread';
 import {
   ABSENT_ERRNOS,
@@ -69,15 +70,18 @@ export class LocalObjectIo implements ObjectIo {
   private readonly readThread: LocalReadThread | null;
   private readonly listing: LocalListing;
   private readonly creates: LocalCreates;
+  private readonly confinement: LocalConfinement;
 
   constructor(rootDir: string, options: LocalObjectIoOptions = {}) {
     this.root = path.resolve(rootDir);
     this.endpoint = this.root;
-    this.creates = new LocalCreates(this.root, this.endpoint);
+    this.confinement = new LocalConfinement(this.root, this.endpoint);
+    this.creates = new LocalCreates(this.root, this.endpoint, this.confinement);
     this.listing = new LocalListing(
       this.root,
       options.sortedDirs ?? new SortedDirs(),
       (error, dirKey) => this.storageError(error, dirKey),
+      this.confinement,
     );
     this.readThread =
       options.readThread === undefined
@@ -93,6 +97,7 @@ export class LocalObjectIo implements ObjectIo {
     const file = this.pathOf(key);
     const handle = await this.openObject(key, file);
     try {
+      await this.confinement.checkOpened(key, handle.fd);
       const stats = await handle.stat({ bigint: true });
       if (!stats.isFile()) throw new NotFoundError(key, this.endpoint);
       const size = Number(stats.size);
@@ -125,7 +130,7 @@ export class LocalObjectIo implements ObjectIo {
     const file = path.join(this.root, key);
     const start = Math.max(0, listedSize - suffix);
     const length = listedSize - start;
-    const threaded = this.readThread?.read(file, start, length + 1) ?? null;
+    const threaded = this.threadRead(key, file, start, length + 1);
     if (threaded === null) return this.poolTail(key, file, start, length, suffix);
     return threaded.then((read) => {
       if (read === null) return this.poolTail(key, file, start, length, suffix);
@@ -179,9 +184,25 @@ export class LocalObjectIo implements ObjectIo {
     if (problem !== null) return Promise.reject(this.invalidKey(key, problem));
     const file = path.join(this.root, key);
     const onPool = (): Promise<FileRead> => this.readSpan(key, file, start, length);
-    const threaded = this.readThread?.read(file, start, length, checksum) ?? null;
+    const threaded = this.threadRead(key, file, start, length, checksum);
     const read = threaded === null ? onPool() : threaded.then((done) => done ?? onPool());
     return read.then((done) => (done.bytesRead === length ? done : viaGet()));
+  }
+
+  /**
+   * The read thread's read of `key`, which it makes only where it can check the file it opened
+   * is the key's (`LocalConfinement`); null: read on the pool.
+   */
+  private threadRead(
+    key: string,
+    file: string,
+    start: number,
+    length: number,
+    checksum?: ChecksumRequest,
+  ): Promise<FileRead | null> | null {
+    const expect = PROC_FD_DIR === null ? null : this.confinement.expectedPath(key);
+    if (expect === null) return null;
+    return this.readThread?.read(file, start, length, checksum, expect) ?? null;
   }
 
   /** `readTail` on libuv's pool: the window and one byte more, which proves the size. */
@@ -203,16 +224,20 @@ export class LocalObjectIo implements ObjectIo {
   private readSpan(key: string, file: string, start: number, length: number): Promise<FileRead> {
     return new Promise((resolve, reject) => {
       openFd(file, LOCAL_READ_FLAGS, (openError, fd) => {
-        if (openError !== null) return reject(this.openError(openError, key));
-        const bytes = readBuffer(length);
-        readFd(fd, bytes, 0, length, start, (readError, bytesRead) => {
-          // A failed close changes nothing read (`get` ignores it too).
-          closeFd(fd, () => {
-            if (readError !== null) return reject(this.storageError(readError, key));
-            zeroUnread(bytes, bytesRead);
-            resolve({ bytes, bytesRead });
+        if (openError !== null) return reject(this.storageError(openError, key));
+        const refuse = (error: unknown): void =>
+          closeFd(fd, () => reject(this.storageError(error, key)));
+        this.confinement.checkOpened(key, fd).then(() => {
+          const bytes = readBuffer(length);
+          readFd(fd, bytes, 0, length, start, (readError, bytesRead) => {
+            // A failed close changes nothing read (`get` ignores it too).
+            closeFd(fd, () => {
+              if (readError !== null) return reject(this.storageError(readError, key));
+              zeroUnread(bytes, bytesRead);
+              resolve({ bytes, bytesRead });
+            });
           });
-        });
+        }, refuse);
       });
     });
   }
@@ -244,6 +269,7 @@ export class LocalObjectIo implements ObjectIo {
   async delete(key: string): Promise<void> {
     const file = this.pathOf(key);
     try {
+      await this.confinement.checkFolder(key, parentOf(key));
       await unlink(file);
     } catch (error) {
       if (isErrno(error) && (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR')) return;
@@ -260,35 +286,36 @@ export class LocalObjectIo implements ObjectIo {
     try {
       return await open(file, LOCAL_READ_FLAGS);
     } catch (error) {
-      throw this.openError(error, key);
+      throw this.storageError(error, key);
     }
   }
 
-  private openError(error: unknown, key: string): StorageError | Error {
-    // ELOOP: the key names a symlink, which this store never creates nor shows.
-    if (isErrno(error) && error.code === 'ELOOP') return new NotFoundError(key, this.endpoint);
-    return this.storageError(error, key);
-  }
-
-  /** The object's metadata, or null when no regular file holds the key. */
-  private async metaOf(key: string): Promise<ObjectMeta | null> {
+  /**
+   * The object's metadata, or null when no regular file holds the key. A link in its place is
+   * refused, except for a key a listing walked (`listed`): the walk shows no link, so one that
+   * appeared since is simply not an object, as a file gone since is.
+   */
+  private async metaOf(key: string, listed = false): Promise<ObjectMeta | null> {
     const file = this.pathOf(key);
     let stats: BigIntStats;
     try {
+      // A listed key's folders were walked without following a link.
+      if (!listed) await this.confinement.checkFolder(key, parentOf(key));
       stats = await lstat(file, { bigint: true });
     } catch (error) {
       if (isErrno(error) && ABSENT_ERRNOS.has(error.code)) return null;
       throw this.storageError(error, key);
     }
+    if (stats.isSymbolicLink() && !listed) throw new KeyCrossesLinkError(key, this.endpoint);
     return stats.isFile() ? metaFrom(key, stats) : null;
   }
 
   /** `metaOf` for a key a listing walked: on the read thread when it runs, else on the pool. */
   private listedMeta(key: string): Promise<ObjectMeta | null> {
     const threaded = this.readThread?.stat(path.join(this.root, key)) ?? null;
-    if (threaded === null) return this.metaOf(key);
+    if (threaded === null) return this.metaOf(key, true);
     return threaded.then((stats) => {
-      if (stats === null) return this.metaOf(key); // Gone, or an error only the pool maps.
+      if (stats === null) return this.metaOf(key, true); // Gone, or an error only the pool maps.
       return stats.isFile ? metaFrom(key, stats) : null;
     });
   }

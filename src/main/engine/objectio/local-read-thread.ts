@@ -31,6 +31,7 @@ import { constants as fsConstants } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { checksumsModulePath, type ChecksumRequest } from './checksum';
 import { readBuffer } from './local-files';
+import { PROC_FD_DIR, UNLINKED_SUFFIX } from './local-confinement';
 import { startScriptThread } from './script-thread';
 import { ThreadReplies } from './thread-replies';
 
@@ -63,6 +64,8 @@ interface Request {
   readonly into?: ArrayBuffer;
   /** The checksum to take of a full read's bytes, on the thread. */
   readonly checksum?: ChecksumRequest;
+  /** The real path the opened file must have (`local-confinement.ts`); not read otherwise. */
+  readonly expect?: string;
 }
 
 /** A read's reply carries `bytes` (null: not read), a stat's `stat` (null: not stat'ed). */
@@ -87,7 +90,7 @@ const STAT_BATCH = 250;
 /** Plain CommonJS, evaluated as the thread's script: nothing to bundle or resolve. */
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { openSync, readSync, closeSync, lstatSync } = require('node:fs');
+const { openSync, readSync, closeSync, lstatSync, readlinkSync } = require('node:fs');
 // Opened non-blocking: a file that is not a regular one (a FIFO put there by hand) never holds
 // the thread; its read comes back short and the caller reads that key with \`get\`.
 const FLAGS = workerData.flags;
@@ -98,7 +101,7 @@ try { sums = require(workerData.checksumsPath); } catch {}
 parentPort.on('message', (batch) => {
   const replies = [];
   const transfer = [];
-  for (const { id, file, start, length, into, checksum } of batch) {
+  for (const { id, file, start, length, into, checksum, expect } of batch) {
     if (length === ${STAT}) {
       try {
         const s = lstatSync(file, { bigint: true });
@@ -111,6 +114,11 @@ parentPort.on('message', (batch) => {
     let fd = -1;
     try {
       fd = openSync(file, FLAGS);
+      // Not the file the key names (a link on the way): not read here; the pool refuses it.
+      if (expect !== undefined) {
+        const named = readlinkSync(workerData.procFdDir + '/' + fd);
+        if (named !== expect && named !== expect + workerData.unlinkedSuffix) throw new Error();
+      }
       const bytes = new Uint8Array(into);
       const bytesRead = readSync(fd, bytes, 0, length, start);
       // Not zeroed when allocated: what the read left unfilled is zeroed here.
@@ -159,16 +167,18 @@ export class LocalReadThread {
    * Up to `length` bytes of `file` from `start`, read on the thread into a buffer allocated
    * here (`readBuffer`), the bytes past the read zeroed: null when the thread could not read
    * the file (read it on the pool), and null at once - no promise, no buffer - while there is
-   * no thread.
+   * no thread. With `expect`, a file whose descriptor the kernel names otherwise (a link on its
+   * path) is not read: null, and the pool refuses it.
    */
   read(
     file: string,
     start: number,
     length: number,
     checksum?: ChecksumRequest,
+    expect?: string,
   ): Promise<FileRead | null> | null {
     return this.ask(
-      { file, start, length, checksum },
+      { file, start, length, checksum, expect },
       this.queuedReads,
       ({ bytes, bytesRead, checksum: sum }) =>
         bytes && bytesRead !== undefined ? { bytes, bytesRead, checksum: sum } : null,
@@ -246,6 +256,8 @@ export class LocalReadThread {
         workerData: {
           flags: LOCAL_READ_FLAGS | fsConstants.O_NONBLOCK,
           checksumsPath: checksumsModulePath(),
+          procFdDir: PROC_FD_DIR,
+          unlinkedSuffix: UNLINKED_SUFFIX,
         },
       });
     } catch {

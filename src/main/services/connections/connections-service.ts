@@ -1,21 +1,24 @@
 /**
  * Connections as the app uses them: saved profiles, one ObjectIo per connection opened on
- * demand, and the session's operator switch. Every connection starts read-only; operator
- * mode lives in memory only, so a restart is read-only again.
+ * demand, and each session's operator switch (`OperatorModes`). Every connection starts
+ * read-only in every session; operator mode lives in memory only, so a restart, a new browser
+ * session or a new window is read-only again.
  */
 import type { Connection, ConnectionSpec, ConnectionTest } from '../../../shared/contract';
 import { isCairnError } from '../../engine/errors';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { assertWritable, probeCreateIfAbsent } from '../../engine/objectio/probe';
+import { PROCESS_SESSION, type Session } from '../caller';
 import type { EventBus } from '../event-bus';
 import { BuiltInConnectionError, ConnectionInUseError, ConnectionNotFoundError } from '../errors';
 import { ConnectionStore, EMBEDDED_CONNECTION_ID, type SavedProfile } from './connection-store';
 import type { ConnectionUser } from './connection-users';
 import { openObjectIo, rootOf } from './open-object-io';
+import { OperatorModes } from './operator-modes';
 
 export class ConnectionsService {
   private readonly store: ConnectionStore;
-  private readonly operators = new Set<string>();
+  private readonly operators = new OperatorModes();
   private readonly opened = new Map<string, Promise<ObjectIo>>();
   private readonly users: ConnectionUser[] = [];
   /** Ids being or already removed (ids are random and never come back). */
@@ -29,18 +32,24 @@ export class ConnectionsService {
     this.store = new ConnectionStore(dataDir);
   }
 
-  async list(): Promise<Connection[]> {
-    return (await this.store.list()).map((profile) => this.present(profile));
+  /** The saved connections, `operator` as `session` has switched them. */
+  async list(session: Session = PROCESS_SESSION): Promise<Connection[]> {
+    return (await this.store.list()).map((profile) => this.present(profile, session));
   }
 
-  async get(id: string): Promise<Connection> {
-    return this.present(await this.profile(id));
+  async get(id: string, session: Session = PROCESS_SESSION): Promise<Connection> {
+    return this.present(await this.profile(id), session);
+  }
+
+  /** The connection's name, or null when no saved connection has this id. */
+  async nameOf(id: string): Promise<string | null> {
+    return (await this.store.list()).find((profile) => profile.id === id)?.name ?? null;
   }
 
   async add(spec: ConnectionSpec): Promise<Connection> {
     const profile = await this.store.add(spec);
-    await this.announce();
-    return this.present(profile);
+    this.announce();
+    return this.present(profile, PROCESS_SESSION);
   }
 
   /** A service that keeps state per connection: asked before a removal, told after it. */
@@ -67,7 +76,7 @@ export class ConnectionsService {
       throw error;
     });
     if (!gone) throw new ConnectionNotFoundError(id);
-    this.operators.delete(id);
+    this.operators.forgetConnection(id);
     const opening = this.opened.get(id);
     this.opened.delete(id);
     await Promise.all(this.users.map((user) => user.release(id)));
@@ -75,24 +84,36 @@ export class ConnectionsService {
       (io) => io.destroy?.(),
       () => undefined,
     );
-    await this.announce();
+    this.announce();
   }
 
-  /** Operator mode needs a store that enforces create-if-absent: the probe runs first and
-   * a store that fails it stays read-only, with the typed reason. */
-  async setOperator(id: string, operator: boolean): Promise<Connection> {
+  /**
+   * Switches `id` for `session` alone. Operator mode needs a store that enforces
+   * create-if-absent: the probe runs first and a store that fails it stays read-only, with
+   * the typed reason.
+   */
+  async setOperator(
+    id: string,
+    operator: boolean,
+    session: Session = PROCESS_SESSION,
+  ): Promise<Connection> {
     const profile = await this.profile(id);
     if (operator) {
       const { io, root } = await this.io(id);
       await assertWritable(io, root);
-      this.operators.add(id);
-    } else this.operators.delete(id);
-    await this.announce();
-    return this.present(profile);
+    }
+    this.operators.set(session.id, id, operator);
+    this.announce();
+    return this.present(profile, session);
   }
 
-  isOperator(id: string): boolean {
-    return this.operators.has(id);
+  isOperator(id: string, session: Session = PROCESS_SESSION): boolean {
+    return this.operators.has(session.id, id);
+  }
+
+  /** A session ended (a browser session forgotten, a window closed): its switches go with it. */
+  endSession(session: Session): void {
+    this.operators.endSession(session.id);
   }
 
   /**
@@ -139,15 +160,16 @@ export class ConnectionsService {
     return profile;
   }
 
-  private present(profile: SavedProfile): Connection {
+  private present(profile: SavedProfile, session: Session): Connection {
     return {
       ...profile,
       builtIn: profile.id === EMBEDDED_CONNECTION_ID,
-      operator: this.operators.has(profile.id),
+      operator: this.operators.has(session.id, profile.id),
     };
   }
 
-  private async announce(): Promise<void> {
-    this.events.publish({ type: 'connections.changed', connections: await this.list() });
+  /** Every window re-reads the list: what `operator` says differs per session. */
+  private announce(): void {
+    this.events.publish({ type: 'connections.changed' });
   }
 }

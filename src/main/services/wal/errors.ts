@@ -40,9 +40,11 @@ export class ObsoleteAboveLatestError extends CairnError {
 
 export class ReplayJobNotFoundError extends CairnError {
   constructor(jobId: string) {
-    super('ReplayJobNotFound', `no replay job has id ${jobId} (finished jobs are forgotten)`, {
-      jobId,
-    });
+    super(
+      'ReplayJobNotFound',
+      `no replay job of this session has id ${jobId} (finished jobs are forgotten)`,
+      { jobId },
+    );
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * One replay of a region: pulls entries from a read stream and hands them on in chunks of at
- * most `chunkSize` (and about REPLAY_CHUNK_BYTES), so the job never holds more than one chunk (the engine's reader holds a
- * few objects of read-ahead); optional pacing (entries per second), pause / resume, and
- * cancellation through an AbortController that also ends the underlying read. Payloads are
+ * most `chunkSize` (and about REPLAY_CHUNK_BYTES), so the job never holds more than one chunk
+ * (the engine's reader holds a few objects of read-ahead); the sink paces it (the next chunk
+ * waits until the reader that asked has room for it), and so may an optional rate (entries per
+ * second); pause / resume, and cancellation - with its reason, which the progress carries -
+ * through an AbortController that also ends the underlying read and any wait. Payloads are
  * cut to REPLAY_PAYLOAD_BYTES before they leave. Never writes to storage.
  */
 import {
@@ -22,7 +24,8 @@ export interface ReplaySpec {
 }
 
 export interface ReplaySink {
-  chunk(entries: readonly ReplayEntryView[], progress: ReplayProgress): void;
+  /** Hands a chunk on; a promise makes the job wait for it before reading on. */
+  chunk(entries: readonly ReplayEntryView[], progress: ReplayProgress): void | Promise<void>;
   done(progress: ReplayProgress): void;
 }
 
@@ -35,6 +38,7 @@ export class ReplayJob {
   private delivered = 0;
   private lastId = 0n;
   private error: ReplayProgress['error'] = null;
+  private cancelReason: string | null = null;
   private resumed: { promise: Promise<void>; resolve: () => void } | null = null;
   readonly finished: Promise<void>;
 
@@ -55,6 +59,7 @@ export class ReplayJob {
       lastId: this.lastId,
       latestId: this.spec.latestId,
       error: this.error,
+      cancelReason: this.cancelReason,
     };
   }
 
@@ -81,9 +86,10 @@ export class ReplayJob {
     return this.progress();
   }
 
-  cancel(): ReplayProgress {
+  cancel(reason: string): ReplayProgress {
     if (this.active) {
       this.state = 'cancelled';
+      this.cancelReason = reason;
       this.abort.abort();
       this.resumed?.resolve();
       this.resumed = null;
@@ -139,23 +145,30 @@ export class ReplayJob {
   /** Hands a chunk on, then waits out the pace and any pause (cancel ends both). */
   private async deliver(chunk: ReplayEntryView[]): Promise<void> {
     this.delivered += chunk.length;
-    this.sink.chunk(chunk, this.progress());
+    const taken = this.sink.chunk(chunk, this.progress());
+    if (taken !== undefined) await this.untilAborted(taken);
     const rate = this.spec.ratePerSecond;
     if (rate !== undefined) await this.sleep((chunk.length / rate) * 1000);
     while (this.resumed !== null && this.state === 'paused') await this.resumed.promise;
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** `waiting`, or less once the job is cancelled (a reader that never reads holds no job). */
+  private untilAborted(waiting: Promise<void>): Promise<void> {
     const signal = this.abort.signal;
+    if (signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      if (signal.aborted) return resolve();
       const done = (): void => {
-        clearTimeout(timer);
         signal.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
       signal.addEventListener('abort', done, { once: true });
+      void waiting.then(done, done);
     });
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await this.untilAborted(new Promise((resolve) => (timer = setTimeout(resolve, ms))));
+    clearTimeout(timer);
   }
 }

@@ -39,7 +39,9 @@ import { WriterAlreadyOpenError, WriterNotOpenError } from './errors';
 import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { previewObsolete } from './obsolete-preview';
-import { ReplayJobs } from './replay-jobs';
+import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
+import { endWithChannel, replaySinkOf } from './replay-delivery';
+import type { Caller, Session } from '../caller';
 import { presentGcReport } from './wal-presenters';
 import { manifestOf } from './wal-reads';
 import type { PrefixSnapshot } from './read-model/prefix-model';
@@ -323,11 +325,16 @@ export class WalService implements ConnectionUser {
 
   // ----- replay -----
 
-  /** Streams from the writer of this app when it holds the prefix, else from a read-only open. */
+  /**
+   * Streams from the writer of this app when it holds the prefix, else from a read-only open,
+   * to the caller alone (`replaySinkOf`): the job is the caller's session's, and ends with the
+   * caller's channel.
+   */
   async startReplay(
     connectionId: string,
     prefix: string,
     request: ReplayRequest,
+    caller: Caller,
   ): Promise<ReplayProgress> {
     const at = await this.locate(connectionId, prefix);
     const { source, latestId } = await replaySourceOf(
@@ -339,6 +346,7 @@ export class WalService implements ConnectionUser {
     );
     const job = this.replays.start(
       connectionId,
+      caller.session,
       source,
       {
         chunkSize: request.chunkSize,
@@ -346,35 +354,26 @@ export class WalService implements ConnectionUser {
         maxEntries: request.maxEntries,
         latestId,
       },
-      {
-        chunk: (entries, progress) =>
-          this.events.publish({
-            type: 'wal.replay.chunk',
-            jobId: progress.jobId,
-            entries,
-            progress,
-          }),
-        done: (progress) =>
-          this.events.publish({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
-      },
+      replaySinkOf(caller.channel, this.events),
     );
+    endWithChannel(job, caller.channel);
     return job.progress();
   }
 
-  pauseReplay(jobId: string): ReplayProgress {
-    return this.replays.get(jobId).pause();
+  pauseReplay(jobId: string, session: Session): ReplayProgress {
+    return this.replays.get(jobId, session).pause();
   }
 
-  resumeReplay(jobId: string): ReplayProgress {
-    return this.replays.get(jobId).resume();
+  resumeReplay(jobId: string, session: Session): ReplayProgress {
+    return this.replays.get(jobId, session).resume();
   }
 
-  cancelReplay(jobId: string): ReplayProgress {
-    return this.replays.get(jobId).cancel();
+  cancelReplay(jobId: string, session: Session): ReplayProgress {
+    return this.replays.get(jobId, session).cancel(CANCEL_REASONS.asked);
   }
 
-  replayProgress(jobId: string): ReplayProgress {
-    return this.replays.progress(jobId);
+  replayProgress(jobId: string, session: Session): ReplayProgress {
+    return this.replays.progress(jobId, session);
   }
 
   /** A writer open (or opening) in the app holds its connection: it holds an epoch. */
@@ -391,14 +390,14 @@ export class WalService implements ConnectionUser {
     this.models.forget(connectionId);
     await Promise.all([
       this.listings.forget(connectionId),
-      this.replays.cancelOwnedBy(connectionId),
+      this.replays.cancelOwnedBy(connectionId, CANCEL_REASONS.connectionRemoved),
     ]);
   }
 
   /** Cancels every replay and stops every writer (app shutdown, tests). */
   async closeAll(): Promise<void> {
     await this.listings.closeAll();
-    await this.replays.cancelAll();
+    await this.replays.cancelAll(CANCEL_REASONS.shutdown);
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));

@@ -6,6 +6,7 @@ export interface ApiClient {
   readonly transport: Transport['kind'];
   call<K extends ProcedureName>(name: K, input: InputOf<K>): Promise<OutputOf<K>>;
   onEvent(listener: (event: ApiEvent) => void): () => void;
+  onDisconnect(listener: () => void): () => void;
 }
 
 export function createApiClient(transport: Transport = pickTransport()): ApiClient {
@@ -13,6 +14,7 @@ export function createApiClient(transport: Transport = pickTransport()): ApiClie
     transport: transport.kind,
     call: async (name, input) => (await transport.call(name, input)) as never,
     onEvent: (listener) => transport.onEvent(listener),
+    onDisconnect: (listener) => transport.onDisconnect(listener),
   };
 }
 

@@ -56,8 +56,9 @@ export function useLiveInvalidation(): void {
   useEffect(
     () =>
       api.onEvent((event) => {
+        // Re-read, not pushed: which connections are in operator mode differs per session.
         if (event.type === 'connections.changed')
-          queryClient.setQueryData(['connections.list', {}], event.connections);
+          void queryClient.invalidateQueries({ queryKey: ['connections.list'] });
       }),
     [queryClient],
   );

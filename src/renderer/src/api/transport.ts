@@ -11,6 +11,8 @@ export interface Transport {
   readonly kind: 'ipc' | 'websocket';
   call(name: string, input: unknown): Promise<unknown>;
   onEvent(listener: (event: ApiEvent) => void): () => void;
+  /** Called when the link to the main process closes (browser mode); the next call reopens it. */
+  onDisconnect(listener: () => void): () => void;
 }
 
 declare global {
@@ -42,12 +44,15 @@ function ipcTransport(bridge: PreloadBridge): Transport {
       return unwrap(decodeWire(await procedure(encodeWire(input))) as CallReply);
     },
     onEvent: (listener) => bridge.onEvent((payload) => listener(decodeWire(payload) as ApiEvent)),
+    // IPC does not disconnect while the window lives.
+    onDisconnect: () => () => undefined,
   };
 }
 
 function webSocketTransport(): Transport {
   const pending = new Map<number, (reply: CallReply) => void>();
   const listeners = new Set<(event: ApiEvent) => void>();
+  const disconnectListeners = new Set<() => void>();
   let nextId = 1;
   let socket: Promise<WebSocket> | null = null;
 
@@ -81,6 +86,7 @@ function webSocketTransport(): Transport {
           });
         }
         pending.clear();
+        disconnectListeners.forEach((listener) => listener());
       };
       ws.onmessage = (message: MessageEvent<string>) => {
         const data = decodeWire(message.data) as CallReply | { event: ApiEvent };
@@ -109,6 +115,10 @@ function webSocketTransport(): Transport {
       listeners.add(listener);
       void connect().catch(() => undefined);
       return () => listeners.delete(listener);
+    },
+    onDisconnect(listener) {
+      disconnectListeners.add(listener);
+      return () => disconnectListeners.delete(listener);
     },
   };
 }

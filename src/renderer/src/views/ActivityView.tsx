@@ -1,25 +1,24 @@
-/** The audit log of every operator action, newest first, live, exportable as NDJSON. */
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { api } from '../api/client';
+/**
+ * The audit log of every operator action, newest first, live, paged back through the whole
+ * log (rotated files included), exportable as NDJSON (what is loaded).
+ */
+import { useMemo } from 'react';
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { downloadText } from '../components/download';
-import { RelativeTime } from '../components/RelativeTime';
 import { Pending } from '../components/Pending';
+import { AuditTable } from './activity/AuditTable';
+import { bigintAsText } from './activity/audit-text';
+import { useAuditPages } from './activity/use-audit-pages';
+import './activity/activity.css';
 
 export function ActivityView() {
-  const recent = useApiQuery('audit.recent', { limit: 1000 });
-  const queryClient = useQueryClient();
-  useEffect(
-    () =>
-      api.onEvent((event) => {
-        if (event.type === 'audit.recorded')
-          void queryClient.invalidateQueries({ queryKey: ['audit.recent'] });
-      }),
-    [queryClient],
+  const { pages, entries, unreadable } = useAuditPages();
+  const connections = useApiQuery('connections.list', {});
+  const namesById = useMemo(
+    () => new Map((connections.data ?? []).map((connection) => [connection.id, connection.name])),
+    [connections.data],
   );
-  const entries = recent.data ?? [];
   return (
     <section aria-labelledby="activity-title" className="view">
       <header className="view-header">
@@ -30,52 +29,35 @@ export function ActivityView() {
           onClick={() =>
             downloadText(
               'cairn-activity.ndjson',
-              entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n',
+              entries.map((entry) => JSON.stringify(entry, bigintAsText)).join('\n') + '\n',
             )
           }
         >
           Export NDJSON
         </button>
       </header>
-      {recent.error && <ErrorPanel error={recent.error} onRetry={() => void recent.refetch()} />}
-      {recent.isPending && <Pending what="Reading the audit log" />}
-      {entries.length === 0 && !recent.isLoading ? (
+      {pages.error && <ErrorPanel error={pages.error} onRetry={() => void pages.refetch()} />}
+      {pages.isPending && <Pending what="Reading the audit log" />}
+      {entries.length === 0 && !pages.isLoading ? (
         <p className="muted">
           No operator action yet. Every change made through Cairn is recorded here.
         </p>
       ) : (
-        <table className="table" aria-label="Audit log">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Connection</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry, index) => (
-              <tr key={`${entry.at}-${index}`}>
-                <td className="small">
-                  <RelativeTime atMs={Date.parse(entry.at)} />
-                </td>
-                <td>{entry.connectionId ?? '—'}</td>
-                <td className="mono">{entry.action}</td>
-                <td className="mono">{entry.target}</td>
-                <td>
-                  {entry.result === 'ok' ? (
-                    <span className="badge ok">ok</span>
-                  ) : (
-                    <span className="badge warn" title={entry.error}>
-                      {entry.error ?? 'error'}
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AuditTable entries={entries} namesById={namesById} />
+      )}
+      <p className="small muted" role="status" aria-label="Audit log paging">
+        {entries.length.toLocaleString()} entries shown
+        {unreadable > 0 && ` · ${unreadable.toLocaleString()} unreadable lines skipped`}
+        {!pages.hasNextPage && entries.length > 0 && ' · the oldest is reached'}
+      </p>
+      {pages.hasNextPage && (
+        <button
+          type="button"
+          disabled={pages.isFetchingNextPage}
+          onClick={() => void pages.fetchNextPage()}
+        >
+          {pages.isFetchingNextPage ? 'Reading older entries…' : 'Show older'}
+        </button>
       )}
     </section>
   );

@@ -155,6 +155,7 @@ function ReplayProgressBar({
       <span role="status" aria-label="Replay status">
         {progress.state} · {progress.delivered.toLocaleString()} entries · last id{' '}
         {formatEntryId(progress.lastId)} of {formatEntryId(progress.latestId)}
+        {progress.cancelReason !== null && ` · ${progress.cancelReason}`}
       </span>
     </div>
   );

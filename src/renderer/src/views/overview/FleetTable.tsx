@@ -3,12 +3,11 @@
  * rows in view rendered (a bucket of thousands of prefixes scrolls as one of ten), a spinner in
  * each row not read yet, changed object counts marked.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
 import type { FleetRow } from '../../../../shared/contract/wal';
 import { ChangeMarked } from '../../components/ChangeMarked';
 import { Pending } from '../../components/Pending';
 import { RelativeTime } from '../../components/RelativeTime';
+import { useVirtualRows } from '../../components/use-virtual-rows';
 import { useUiStore } from '../../state/ui-store';
 import { formatBytes } from '../format';
 import { FormatBadge } from '../wal/FormatBadge';
@@ -35,16 +34,7 @@ export function FleetTable({
   sort: FleetSort;
   onSort: (key: FleetColumnKey) => void;
 }) {
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  const { scroller, items, before, after } = useVirtualRows(rows.length, ROW_HEIGHT);
   return (
     <div ref={scroller} className="fleet-scroller">
       <table

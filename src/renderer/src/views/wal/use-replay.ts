@@ -9,6 +9,7 @@ import type { ApiError } from '../../../../shared/api-error';
 import type { InputOf } from '../../../../shared/contract';
 import type { ReplayEntryView, ReplayProgress } from '../../../../shared/contract/wal';
 import { api } from '../../api/client';
+import { isLiveReplay, useReplayAfterDisconnect } from './use-replay-after-disconnect';
 
 export interface ReplayState {
   readonly progress: ReplayProgress | null;
@@ -58,6 +59,18 @@ export function useReplay(keep: number) {
         if (event.jobId === jobId.current) apply(entries, event.progress);
       }),
     [apply],
+  );
+
+  useReplayAfterDisconnect(
+    jobId,
+    useCallback((progress) => setState((previous) => ({ ...previous, progress })), []),
+    useCallback(
+      (error) =>
+        setState((previous) =>
+          isLiveReplay(previous.progress) ? { ...previous, error } : previous,
+        ),
+      [],
+    ),
   );
 
   const start = async (input: InputOf<'wal.replay.start'>) => {

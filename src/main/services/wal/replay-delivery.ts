@@ -1,0 +1,31 @@
+/**
+ * Where a replay's chunks go: to the caller that asked for it alone, through its channel, the
+ * job waiting for the channel's room before it reads on (so a replay is paced by its own reader
+ * and never fills anyone's buffers); to the app's event bus only for an in-process caller,
+ * which has no channel. A job ends when its caller's channel closes, with the reason.
+ */
+import type { ApiEvent } from '../../../shared/contract';
+import type { CallerChannel } from '../caller';
+import type { EventBus } from '../event-bus';
+import type { ReplayJob, ReplaySink } from './replay-job';
+import { CANCEL_REASONS } from './replay-jobs';
+
+export function replaySinkOf(channel: CallerChannel | null, events: EventBus): ReplaySink {
+  const send = (event: ApiEvent): Promise<void> | void =>
+    channel === null ? events.publish(event) : channel.send(event);
+  return {
+    chunk: (entries, progress) =>
+      send({ type: 'wal.replay.chunk', jobId: progress.jobId, entries, progress }),
+    done: (progress) => void send({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
+  };
+}
+
+/** Cancels `job` once `channel` closes (at once if it closed while the job was starting). */
+export function endWithChannel(job: ReplayJob, channel: CallerChannel | null): void {
+  if (channel === null) return;
+  const signal = channel.closed;
+  const end = (): void => void job.cancel(CANCEL_REASONS.disconnected);
+  if (signal.aborted) return end();
+  signal.addEventListener('abort', end, { once: true });
+  void job.finished.then(() => signal.removeEventListener('abort', end));
+}
