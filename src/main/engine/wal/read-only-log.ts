@@ -17,7 +17,7 @@ import type { EntryId } from './ids';
 import { walPrefix } from './keys';
 import { createWalMetrics, type WalMetrics } from './metrics';
 import { regionOfProvider, type Provider } from './provider';
-import { readRegion, readRegionBatches, type ReaderContext } from './reader';
+import { readRegion, readRegionBatches, type ReaderContext, type ReadOptions } from './reader';
 import { recoverFromScan, scanPrefix, type Recovery } from './recovery';
 import { readControl, registerStoreOf } from './register';
 import type { ControlState, RecoverySummary } from './session';
@@ -29,9 +29,13 @@ export interface ReadOnlyLog {
   readonly summary: RecoverySummary;
   readonly metrics: WalMetrics;
   /** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
-  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
+  read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry>;
   /** The same entries, one batch per segment (replay: one async step per segment). */
-  readBatches(provider: Provider, fromId: EntryId): AsyncIterable<readonly WalEntry[]>;
+  readBatches(
+    provider: Provider,
+    fromId: EntryId,
+    options?: ReadOptions,
+  ): AsyncIterable<readonly WalEntry[]>;
 }
 
 /** What every read-only look at a prefix starts from: no epoch, no write, the register's reader. */
@@ -97,13 +101,13 @@ export function readOnlyLogOf(
     control: recovery.control,
     summary: recovery.summary,
     metrics,
-    read: (provider, fromId) => {
+    read: (provider, fromId, options) => {
       regionOfProvider(prefix, provider);
-      return readRegion(context, provider, fromId);
+      return readRegion(context, provider, fromId, options);
     },
-    readBatches: (provider, fromId) => {
+    readBatches: (provider, fromId, options) => {
       regionOfProvider(prefix, provider);
-      return readRegionBatches(context, provider, fromId);
+      return readRegionBatches(context, provider, fromId, options);
     },
   };
 }
