@@ -13,12 +13,7 @@ import { NoCompleteChainError } from '../wal/errors';
 import type { EntryId } from '../wal/ids';
 import { createWalMetrics, type WalMetrics } from '../wal/metrics';
 import { regionOfProvider, type Provider } from '../wal/provider';
-import {
-  readRegion,
-  type ReaderContext,
-  type ReadOptions,
-  type SegmentCodec,
-} from '../wal/reader';
+import { readRegion, type ReaderContext, type ReadOptions, type SegmentCodec } from '../wal/reader';
 import { decodeGtSegmentInto } from './decode';
 import { normalizePrefix } from './prefix';
 import { recoverGtPrefix, type GtRecovery } from './recover';
