@@ -29,6 +29,8 @@ export interface AnyReadOnlyLog {
   readonly prefix: string;
   readonly catalog: ObjectCatalog;
   read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry>;
+  /** Whether the format's region table lists the region (Cairn's register; GreptimeDB has none). */
+  listsRegion?(region: bigint): boolean;
 }
 
 export async function inspectTarget(io: ObjectIo, target: ReadTarget): Promise<AnyInspectReport> {
@@ -59,6 +61,7 @@ function anyLog(format: WalFormat, log: Omit<AnyReadOnlyLog, 'format'>): AnyRead
     prefix: log.prefix,
     catalog: log.catalog,
     read: (provider, from, options) => log.read(provider, from, options),
+    listsRegion: (region) => log.listsRegion?.(region) ?? false,
   };
 }
 

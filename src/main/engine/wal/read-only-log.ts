@@ -16,7 +16,7 @@ import type { WalEntry } from './entry';
 import type { EntryId } from './ids';
 import { walPrefix } from './keys';
 import { createWalMetrics, type WalMetrics } from './metrics';
-import { regionOfProvider, type Provider } from './provider';
+import { regionOfProvider, type Provider, type RegionId } from './provider';
 import { readRegion, readRegionBatches, type ReaderContext, type ReadOptions } from './reader';
 import { recoverFromScan, scanPrefix, type Recovery } from './recovery';
 import { readControl, registerStoreOf } from './register';
@@ -30,6 +30,8 @@ export interface ReadOnlyLog {
   readonly metrics: WalMetrics;
   /** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
   read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry>;
+  /** Whether the register's region table lists the region (it may hold no entry yet). */
+  listsRegion(region: RegionId): boolean;
   /** The same entries, one batch per segment (replay: one async step per segment). */
   readBatches(
     provider: Provider,
@@ -105,6 +107,7 @@ export function readOnlyLogOf(
       regionOfProvider(prefix, provider);
       return readRegion(context, provider, fromId, options);
     },
+    listsRegion: (region) => recovery.control.regions.has(region),
     readBatches: (provider, fromId, options) => {
       regionOfProvider(prefix, provider);
       return readRegionBatches(context, provider, fromId, options);

@@ -25,7 +25,6 @@ export async function replaySourceOf(
   region: bigint,
   fromId: bigint,
   onSkipped: (skipped: SkippedSegment) => void = () => undefined,
-  listed: (region: bigint) => boolean = () => false,
 ): Promise<ReplaySource> {
   const holes = new HoleFeed(onSkipped);
   if (writer) {
@@ -37,7 +36,7 @@ export async function replaySourceOf(
     };
   }
   const log = await readOnlyLog();
-  checkRegionExists(prefix, log.catalog, region, listed);
+  checkRegionExists(prefix, log.catalog, region, (r) => log.listsRegion?.(r) ?? false);
   return {
     source: log.read({ prefix, regionId: region }, fromId, holes.options),
     latestId: log.catalog.latestEntryId(region),

@@ -369,20 +369,13 @@ export class WalService implements ConnectionUser {
     request: ReplayRequest,
   ): Promise<ReplayProgress> {
     const at = await this.locate(connectionId, prefix);
-    let listed = (_region: bigint): boolean => false;
     const { source, latestId, holes } = await replaySourceOf(
       at.prefix,
       this.writers.get(at.slot),
-      async () => {
-        const snapshot = await this.snapshotOf(at);
-        const table = snapshot.format === 'cairn-v1' ? snapshot.inspected.report.register : null;
-        listed = (region) => table?.regions.some((row) => row.regionId === region) ?? false;
-        return readOnlyLogOfSnapshot(at.io, snapshot);
-      },
+      async () => readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at)),
       request.region,
       request.fromId,
       (skipped) => this.findings.ledger.recordSkipped(at.slot, skipped),
-      (region) => listed(region),
     );
     const job = this.replays.start(
       connectionId,
