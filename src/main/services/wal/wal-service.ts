@@ -124,9 +124,7 @@ export class WalService implements ConnectionUser {
     this.findings = new DamageFindings({
       fleet: deps,
       catalogOf: (at) => this.catalogOf(at),
-      onPrefixScrubbed: (id, prefix) => {
-        void this.listings.rereadRow(id, prefix).catch(() => undefined);
-      },
+      onPrefixScrubbed: (id, prefix) => this.listings.rereadRow(id, prefix),
     });
   }
 

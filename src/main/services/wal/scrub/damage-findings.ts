@@ -20,7 +20,7 @@ export interface FindingsDeps {
   /** The catalog replays of the prefix read: the writer's here, else the read model's. */
   catalogOf(at: Located): Promise<ObjectCatalog | null>;
   /** A prefix's scrub ended: show its findings in the fleet. */
-  onPrefixScrubbed(connectionId: string, prefix: string): void;
+  onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
 }
 
 export class DamageFindings {

@@ -23,8 +23,8 @@ export interface ScrubPlan {
   readonly locate: (prefix: string) => Promise<ScrubbedPrefix>;
   readonly ledger: DamageLedger;
   readonly limits: ScrubLimits;
-  /** Told when a prefix's scrub ended, so its views can show the findings. */
-  readonly onPrefixDone?: (prefix: string) => void;
+  /** Told when a prefix's scrub ended, so its views show the findings before the job goes on. */
+  readonly onPrefixDone?: (prefix: string) => Promise<void>;
 }
 
 type JobState = ScrubJobView['state'];
@@ -142,7 +142,7 @@ export class ScrubJob {
       if (this.plan.prefix !== null) this.error = summary;
     } finally {
       this.prefixesDone += 1;
-      this.plan.onPrefixDone?.(prefix);
+      await this.plan.onPrefixDone?.(prefix).catch(() => undefined);
     }
   }
 

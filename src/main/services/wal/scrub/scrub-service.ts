@@ -21,8 +21,8 @@ export interface ScrubDeps {
   locate(connectionId: string, prefix: string): Promise<Located>;
   /** Walks the connection's fleet, handing each prefix to `found` (the Overview's walk). */
   walkFleet(connectionId: string, found: (prefix: string) => void): Promise<void>;
-  /** A prefix's scrub ended: its views (the fleet row) should show what it found. */
-  onPrefixScrubbed(connectionId: string, prefix: string): void;
+  /** A prefix's scrub ended: its views (the fleet row) show what it found once this resolves. */
+  onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
   /** How a scrub may use the connection (the I/O controller plugs in here). */
   limits?(connectionId: string): ScrubLimits;
 }
