@@ -34,16 +34,16 @@ import { replaySourceOf } from './replay-source';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
 import type { ConnectionUser } from '../connections/connection-users';
 import type { EventBus } from '../event-bus';
-import { AppWriter, type AppWriterListeners } from './app-writer';
+import { AppWriter } from './app-writer';
 import { PrefixListings } from './prefix-listings';
-import { publishWriterState, writerEventsOf } from './writer-events';
+import { auditedWriterEventsOf, publishWriterState, replaySinkOf } from './writer-events';
 import { WriterAlreadyOpenError, WriterNotOpenError } from './errors';
 import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { ReplayJobs } from './replay-jobs';
 import { presentGcReport } from './wal-presenters';
-import { manifestOf, type ObjectLists } from './wal-reads';
-import { auditDeletion, type AuditSink } from './deletion-audit';
+import { manifestOf } from './wal-reads';
+import type { AuditSink } from './deletion-audit';
 import { obsoletePreviewAt } from './obsolete-deletes';
 import { registerHolderOf } from './register-holder';
 import { DamageFindings } from './scrub/damage-findings';
@@ -157,16 +157,13 @@ export class WalService implements ConnectionUser {
   ): Promise<ObjectPage> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
-    let lists: ObjectLists;
-    let catalog: ObjectCatalog | null;
-    if (writer === undefined) {
-      const snapshot = await this.snapshotOf(at);
-      lists = objectListsOfSnapshot(snapshot);
-      catalog = catalogOfSnapshot(snapshot);
-    } else {
-      lists = writerObjectLists(writer);
-      catalog = writer.catalog;
-    }
+    const { lists, catalog } =
+      writer === undefined
+        ? await this.snapshotOf(at).then((snapshot) => ({
+            lists: objectListsOfSnapshot(snapshot),
+            catalog: catalogOfSnapshot(snapshot),
+          }))
+        : { lists: writerObjectLists(writer), catalog: writer.catalog };
     const damages = await this.findings.of(at, catalog);
     return objectPageOf(withDamagedRows(lists, damages), status, offset, limit);
   }
@@ -240,7 +237,8 @@ export class WalService implements ConnectionUser {
         ackMode: options.ackMode,
         flushIntervalMs: options.flushIntervalMs,
       };
-      const writer = await AppWriter.open(at.io, config, this.writerListeners(connectionId, at));
+      const listeners = auditedWriterEventsOf(this.events, this.audit, connectionId, at);
+      const writer = await AppWriter.open(at.io, config, listeners);
       this.writers.set(at.slot, writer);
       this.listings.expire(connectionId);
       const view = writer.view();
@@ -384,18 +382,7 @@ export class WalService implements ConnectionUser {
         maxEntries: request.maxEntries,
         latestId,
       },
-      {
-        chunk: (entries, progress, skipped) =>
-          this.events.publish({
-            type: 'wal.replay.chunk',
-            jobId: progress.jobId,
-            entries,
-            ...(skipped.length > 0 ? { holes: skipped } : {}),
-            progress,
-          }),
-        done: (progress) =>
-          this.events.publish({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
-      },
+      replaySinkOf(this.events),
       holes,
     );
     return job.progress();
@@ -449,19 +436,6 @@ export class WalService implements ConnectionUser {
   /** The catalog replays of the prefix read: the writer's here, else the read model's. */
   private async catalogOf(at: Located): Promise<ObjectCatalog | null> {
     return this.writers.get(at.slot)?.catalog ?? catalogOfSnapshot(await this.snapshotOf(at));
-  }
-
-  /** A writer's listeners: its events, and an audit entry for every deletion it made. */
-  private writerListeners(connectionId: string, at: Located): AppWriterListeners {
-    const published = writerEventsOf(this.events, connectionId, at.prefix);
-    return {
-      ...published,
-      onCollected: async (report, triggers) => {
-        if (this.audit !== null)
-          await auditDeletion(this.audit, connectionId, report, triggers, at.io.endpoint);
-        await published.onCollected(report, triggers);
-      },
-    };
   }
 
   /** The prefix's read model, refreshed when older than a view may show. */

@@ -1,10 +1,14 @@
 /**
  * What a writer opened in the app announces, as events of the bus: its state (throttled by
- * the writer), load samples, collections and re-opens, each naming its connection and prefix.
+ * the writer), load samples, collections and re-opens, each naming its connection and prefix;
+ * every collection that deleted objects is audited first. Also what a replay job announces:
+ * its chunks (with the holes met after them) and its end.
  */
 import type { WriterView } from '../../../shared/contract/wal';
 import type { EventBus } from '../event-bus';
 import type { AppWriterListeners } from './app-writer';
+import { auditDeletion, type AuditSink } from './deletion-audit';
+import type { ReplaySink } from './replay-job';
 
 export function publishWriterState(
   events: EventBus,
@@ -28,5 +32,39 @@ export function writerEventsOf(
       events.publish({ type: 'wal.gc.collected', connectionId, prefix, report }),
     onReopened: (reopen) =>
       events.publish({ type: 'wal.writer.reopened', connectionId, prefix, reopen }),
+  };
+}
+
+/** A writer's listeners: its events, each collection audited before its event leaves. */
+export function auditedWriterEventsOf(
+  events: EventBus,
+  audit: AuditSink | null,
+  connectionId: string,
+  at: { readonly prefix: string; readonly io: { readonly endpoint: string } },
+): AppWriterListeners {
+  const published = writerEventsOf(events, connectionId, at.prefix);
+  return {
+    ...published,
+    onCollected: async (report, triggers) => {
+      if (audit !== null)
+        await auditDeletion(audit, connectionId, report, triggers, at.io.endpoint);
+      await published.onCollected(report, triggers);
+    },
+  };
+}
+
+/** A replay job's chunks and end, as events of the bus. */
+export function replaySinkOf(events: EventBus): ReplaySink {
+  return {
+    chunk: (entries, progress, holes) =>
+      events.publish({
+        type: 'wal.replay.chunk',
+        jobId: progress.jobId,
+        entries,
+        ...(holes.length > 0 ? { holes } : {}),
+        progress,
+      }),
+    done: (progress) =>
+      events.publish({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
   };
 }
