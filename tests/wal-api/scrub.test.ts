@@ -6,12 +6,16 @@
  * and the object's own finding; pause holds the scrub, cancel ends it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FleetView, RegionsView } from '../../src/shared/contract/wal';
+import type { ApiEvent } from '../../src/shared/contract';
+import type { FleetView, RegionsView, ReplayProgress } from '../../src/shared/contract/wal';
 import type { ObjectDamage } from '../../src/shared/contract/wal-damage';
 import type { ScrubJobView } from '../../src/shared/contract/wal-scrub';
 import { formatEntryId } from '../../src/shared/id-notation';
+import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
+import { makeRegionId } from '../../src/main/engine/wal/provider';
+import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
 import { DAMAGED_REGION, writeDamagedPrefix } from '../support/damaged-segment';
-import { failureOf, PREFIX, walApp, type WalApp } from './support';
+import { failureOf, nextEvent, PREFIX, walApp, type WalApp } from './support';
 
 let app: WalApp;
 afterEach(() => app.close());
@@ -100,6 +104,40 @@ describe('wal.scrub', () => {
     });
     const damage = (await app.call('wal.damage', { prefix: PREFIX })) as ObjectDamage[];
     expect(damage).toHaveLength(1);
+  });
+
+  it("finds a GreptimeDB prefix's damaged segment; Regions and a replay count it as a hole", async () => {
+    app = await walApp();
+    const gt = 'datanodes/4/epochs/1';
+    const region = makeRegionId(7, 1);
+    const builder = new GtPrefixBuilder(gt);
+    builder.openInstance();
+    for (const text of ['a', 'bb', 'ccc']) builder.append([[region, [text, `${text}!`]]]);
+    await builder.writeTo(app.io);
+    const [, middle] = (await openGtReadOnly(app.io, gt)).catalog.objectsForRegion(region, 1n);
+    if (middle === undefined) throw new Error('no middle segment');
+    const bytes = new Uint8Array((await app.io.get(middle.key)).bytes);
+    bytes[middle.offset + middle.length - 1] ^= 0xff;
+    await app.io.delete(middle.key);
+    await app.io.putIfAbsent(middle.key, bytes);
+
+    const started = (await app.call('wal.scrub.start', { prefix: gt })) as ScrubJobView;
+    expect(await ended(started.jobId)).toMatchObject({ state: 'finished', damaged: 1 });
+    const [found] = (await app.call('wal.damage', { prefix: gt })) as ObjectDamage[];
+    expect(found).toMatchObject({
+      key: middle.key,
+      onChain: true,
+      ranges: [{ regionId: region, firstId: middle.firstId, lastId: middle.lastId }],
+    });
+    const regions = (await app.call('wal.regions', { prefix: gt })) as RegionsView;
+    expect(regions.regions.find((r) => r.regionId === region)?.holes).toBe(1);
+    const replay = (await app.call('wal.replay.start', { prefix: gt, region })) as ReplayProgress;
+    const done = await nextEvent(
+      app,
+      (event: ApiEvent): event is Extract<ApiEvent, { type: 'wal.replay.done' }> =>
+        event.type === 'wal.replay.done' && event.jobId === replay.jobId,
+    );
+    expect(done.progress).toMatchObject({ state: 'finished', holes: 1, delivered: 4 });
   });
 
   it('cancels, and refuses what it cannot scrub', async () => {

@@ -1,16 +1,13 @@
 /** Scrub and damage procedures: each validated input goes to the WAL service's scrubs and ledger. */
-import type { z } from 'zod';
 import type { walScrubProcedures } from '../../../shared/contract/wal-scrub';
 import type { WalService } from '../../services/wal/wal-service';
+import type { Handlers } from '../router';
 
-type ScrubProcedures = typeof walScrubProcedures;
-type ScrubHandlers = {
-  [K in keyof ScrubProcedures]: (
-    input: z.output<ScrubProcedures[K]['input']>,
-  ) => Promise<z.output<ScrubProcedures[K]['output']>>;
-};
-
-export function scrubHandlers({ wal }: { readonly wal: WalService }): ScrubHandlers {
+export function scrubHandlers({
+  wal,
+}: {
+  readonly wal: WalService;
+}): Pick<Handlers, keyof typeof walScrubProcedures> {
   const { findings } = wal;
   return {
     'wal.scrub.start': ({ connectionId, prefix }) =>
