@@ -117,7 +117,8 @@ describe('wal.scrub', () => {
     const [, middle] = (await openGtReadOnly(app.io, gt)).catalog.objectsForRegion(region, 1n);
     if (middle === undefined) throw new Error('no middle segment');
     const bytes = new Uint8Array((await app.io.get(middle.key)).bytes);
-    bytes[middle.offset + middle.length - 1] ^= 0xff;
+    const last = middle.offset + middle.length - 1;
+    bytes[last] = (bytes[last] ?? 0) ^ 0xff;
     await app.io.delete(middle.key);
     await app.io.putIfAbsent(middle.key, bytes);
 

@@ -3,7 +3,8 @@
  * connection and prefix, kept until the object changes. A finding is keyed by the object's key
  * and remembers the size and ETag of the object found damaged; it leaves when a later scrub
  * reads the object sound, or when the object is gone or no longer has that size and ETag (a
- * HEAD per finding, at most once per `RECHECK_AFTER_MS`, before a view shows it). Views merge
+ * HEAD per finding, at most once per `RECHECK_AFTER_MS` and at most `MAX_RECHECKS_PER_LOOK`
+ * per look, before a view shows it). Views merge
  * the findings in through the damage presenters. It never reads an object's bytes and never
  * decides what is damaged: verify and the reader do.
  */
@@ -17,9 +18,11 @@ import { slotParts } from '../wal-locate';
 
 /** A finding is checked against the store (a HEAD) at most this often. */
 export const RECHECK_AFTER_MS = 10_000;
-/** Findings kept per prefix; a prefix damaged beyond it keeps the lowest keys and a count. */
+/** Findings kept per prefix; a prefix damaged beyond it keeps the first found and a count. */
 export const MAX_FINDINGS_PER_PREFIX = 10_000;
 const RECHECK_CONCURRENCY = 4;
+/** HEADs one look at a prefix sends at most (the findings checked longest ago first). */
+export const MAX_RECHECKS_PER_LOOK = 64;
 
 export interface DamageFinding {
   readonly key: string;
@@ -124,7 +127,10 @@ export class DamageLedger {
     const known = this.prefixes.get(slot);
     if (known === undefined || known.byKey.size === 0) return [];
     const now = this.now();
-    const due = [...known.byKey.values()].filter((f) => now - f.checkedAtMs >= RECHECK_AFTER_MS);
+    const due = [...known.byKey.values()]
+      .filter((f) => now - f.checkedAtMs >= RECHECK_AFTER_MS)
+      .sort((a, b) => a.checkedAtMs - b.checkedAtMs)
+      .slice(0, MAX_RECHECKS_PER_LOOK);
     await mapBounded(due, RECHECK_CONCURRENCY, async (finding) => {
       const seen = await headOrNull(io, finding.key);
       // A finding replaced meanwhile (a newer verdict) is not this check's to judge.
