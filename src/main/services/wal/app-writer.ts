@@ -167,30 +167,31 @@ export class AppWriter {
     const preview = this.previewObsolete(region, id);
     if (id > preview.latestId)
       throw new ObsoleteAboveLatestError(this.prefix, formatRegionId(region), id, preview.latestId);
-    this.triggers.add({
+    const trigger = {
       action: 'wal.obsolete',
       parameters: { region: formatRegionId(region), id: formatEntryId(id) },
-    });
-    await this.store.obsolete(this.provider(region), region, id);
+    };
+    await this.triggers.asking(trigger, () =>
+      this.store.obsolete(this.provider(region), region, id),
+    );
     this.announce.push(undefined);
     return preview;
   }
 
   async obsoleteAll(region: bigint): Promise<ObsoletePreview> {
     const preview = this.previewObsolete(region, this.store.latestEntryId(this.provider(region)));
-    this.triggers.add({
-      action: 'wal.obsoleteAll',
-      parameters: { region: formatRegionId(region) },
-    });
-    await this.store.obsoleteAll(this.provider(region), region);
+    const trigger = { action: 'wal.obsoleteAll', parameters: { region: formatRegionId(region) } };
+    await this.triggers.asking(trigger, () =>
+      this.store.obsoleteAll(this.provider(region), region),
+    );
     this.announce.push(undefined);
     return preview;
   }
 
   /** One garbage-collection pass, reported (audited) before it returns. */
   async gc(): Promise<GcReport> {
-    this.triggers.add({ action: 'wal.gc', parameters: { prefix: this.prefix } });
-    const report = await this.store.gc();
+    const trigger = { action: 'wal.gc', parameters: { prefix: this.prefix } };
+    const report = await this.triggers.asking(trigger, () => this.store.gc());
     await this.reported;
     return presentGcReport(report);
   }

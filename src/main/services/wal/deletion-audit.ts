@@ -29,8 +29,18 @@ export interface AuditSink {
 export class CollectionTriggers {
   private pending: CollectionTrigger[] = [];
 
-  add(trigger: CollectionTrigger): void {
+  /**
+   * Runs `call` as the asker of the next pass: the trigger waits for a pass, unless the call
+   * failed before a pass took it (it asked for nothing then).
+   */
+  async asking<T>(trigger: CollectionTrigger, call: () => Promise<T>): Promise<T> {
     this.pending.push(trigger);
+    try {
+      return await call();
+    } catch (error) {
+      this.pending = this.pending.filter((waiting) => waiting !== trigger);
+      throw error;
+    }
   }
 
   take(): CollectionTrigger[] {
