@@ -60,6 +60,13 @@ export const PROCEDURE_NAMES = [
   'wal.gc',
   'wal.namespaces.create',
   'wal.namespaces.delete',
+  'wal.scrub.start',
+  'wal.scrub.jobs',
+  'wal.scrub.pause',
+  'wal.scrub.resume',
+  'wal.scrub.cancel',
+  'wal.damage',
+  'wal.damage.object',
 ] as const;
 
 export type ProcedureNameList = (typeof PROCEDURE_NAMES)[number];

@@ -15,7 +15,8 @@ const objects = join(store, 'wal', 'nodes', '0', 'generations', '0', 'objects');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  return runCairn(['wal', ...args, '--store', store]);
+  // A data directory of its own: the deletions an obsolete's collection makes are audited there.
+  return runCairn(['wal', ...args, '--store', store], { CAIRN_DATA_DIR: join(dir, 'data') });
 }
 
 interface IdLine {

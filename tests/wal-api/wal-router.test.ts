@@ -212,7 +212,8 @@ describe('operating a prefix', () => {
     })) as ObsoletePreview;
     expect(again).toMatchObject({ noChange: true, hiddenEntries: 0 });
 
-    const audit = await app.services.audit.recent(5);
+    // The collection after the obsolete audits its deletions on its own (deletion-audit tests).
+    const audit = (await app.services.audit.recent(6)).filter((e) => e.action !== 'wal.gc.delete');
     expect(audit.slice(0, 3).map((entry) => [entry.action, entry.result, entry.target])).toEqual([
       ['wal.obsolete', 'ok', PREFIX],
       ['wal.obsolete', 'error', PREFIX],

@@ -7,6 +7,7 @@ import { connectionHandlers } from './handlers/connection-handlers';
 import { namespaceHandlers } from './handlers/namespace-handlers';
 import { objectHandlers } from './handlers/object-handlers';
 import { segmentHandlers } from './handlers/segment-handlers';
+import { scrubHandlers } from './handlers/scrub-handlers';
 import { walHandlers } from './handlers/wal-handlers';
 import { ApiRouter, type Handlers } from './router';
 
@@ -19,6 +20,7 @@ export function createRouter(services: Services): ApiRouter {
     ...segmentHandlers(services),
     ...namespaceHandlers(services),
     ...walHandlers(services),
+    ...scrubHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

@@ -33,13 +33,14 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
   const connections = new ConnectionsService(identity.dataDir, events);
   const tiering = new TieringService(connections, events);
   const namespaces = new NamespaceService(connections, (event) => events.publish(event));
-  const wal = new WalService(connections, events);
+  const audit = new AuditLog(identity.dataDir, events);
+  const wal = new WalService(connections, events, undefined, audit);
   for (const user of [tiering, namespaces, wal]) connections.attach(user);
   return {
     identity,
     events,
     connections,
-    audit: new AuditLog(identity.dataDir, events),
+    audit,
     tiering,
     namespaces,
     wal,

@@ -11,6 +11,7 @@ import { objectProcedures } from './objects';
 import { namespaceProcedures } from './namespaces';
 import { segmentProcedures } from './segments';
 import { walProcedures } from './wal';
+import { walScrubProcedures } from './wal-scrub';
 
 export const contract = {
   ...appProcedures,
@@ -19,6 +20,7 @@ export const contract = {
   ...auditProcedures,
   ...segmentProcedures,
   ...walProcedures,
+  ...walScrubProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
 };

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { Confirmation, ConnectionId, ObjectKey } from './common';
 import { procedure } from './procedure';
 import { parseEntryId, parseRegionId as parseWalRegion } from '../id-notation';
+import { PrefixHealthView, ReplayHoleView, RowDamage } from './wal-damage';
 
 const U64_LIMIT = 1n << 64n;
 
@@ -99,6 +100,32 @@ export const GcReport = z.object({
   failure: z.string().nullable(),
   /** Why the chain could not be judged (the boundary then did not move). */
   unjudged: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /**
+   * A preview: the object the boundary stops at and its regions still above their watermark
+   * (none when only the tip holds it); null for a pass or an empty chain.
+   */
+  heldBack: z
+    .object({
+      seq: z.bigint(),
+      tipOnly: z.boolean(),
+      regions: z.array(
+        z.object({ regionId: z.bigint(), watermark: z.bigint(), lastId: z.bigint() }),
+      ),
+    })
+    .nullable(),
+  /** A preview: who holds the register now - the epoch a pass would fence, and whether it looks live. */
+  holder: z
+    .object({
+      epoch: z.bigint(),
+      writerId: z.string(),
+      /** How long ago the register was last written, when the store tells. */
+      writtenAgoMs: z.number().nullable(),
+      /** Written within the live-writer window (30 s): a pass would fence a running writer. */
+      live: z.boolean(),
+      /** A writer of this app holds it. */
+      openInApp: z.boolean(),
+    })
+    .nullable(),
 });
 export type GcReport = z.infer<typeof GcReport>;
 
@@ -146,6 +173,8 @@ export const FleetRow = z.object({
   writerHeld: z.boolean(),
   /** Reading it failed (storage unreachable, access denied): the row keeps its last columns. */
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** Its State: `healthy` only with no problem; otherwise each problem with its reason. */
+  health: PrefixHealthView,
 });
 export type FleetRow = z.infer<typeof FleetRow>;
 
@@ -285,6 +314,8 @@ export const WalObjectRow = WalObjectRef.extend({
   /** Regions in the object; null for an object recovery did not index (orphan, excluded). */
   segments: z.number().nullable(),
   entries: z.number().nullable(),
+  /** Set when a scrub or a replay found the object damaged: the check that failed. */
+  damage: RowDamage.optional(),
 });
 export type WalObjectRow = z.infer<typeof WalObjectRow>;
 
@@ -310,6 +341,18 @@ export const RegionRow = z.object({
   bytes: z.number(),
   holes: z.number(),
   listedInTable: z.boolean(),
+  /** Damaged segments of the region a scrub or a replay found: the entries a replay skips. */
+  damage: z
+    .array(
+      z.object({
+        key: z.string(),
+        seq: z.bigint().nullable(),
+        firstId: z.bigint(),
+        lastId: z.bigint(),
+        check: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type RegionRow = z.infer<typeof RegionRow>;
 
@@ -333,6 +376,20 @@ export const ObsoletePreview = z.object({
   hiddenBytes: z.number(),
   /** True when nothing changes (id at or below the current watermark). */
   noChange: z.boolean(),
+  /**
+   * What the garbage collection that follows the obsolete would delete (objects, bytes, the
+   * first and last key, the boundary it moves to); null when it would delete nothing or no
+   * collection follows.
+   */
+  deletes: z
+    .object({
+      objects: z.number(),
+      bytes: z.number(),
+      firstKey: z.string(),
+      lastKey: z.string(),
+      boundary: z.bigint(),
+    })
+    .nullable(),
 });
 export type ObsoletePreview = z.infer<typeof ObsoletePreview>;
 
@@ -411,6 +468,8 @@ export const ReplayProgress = z.object({
   lastId: z.bigint(),
   /** The region's latest id when the job started: progress runs towards it. */
   latestId: z.bigint(),
+  /** Damaged segments skipped so far (each a hole row, `wal.replay.chunk`'s `holes`). */
+  holes: z.number(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Why a cancelled job was cancelled (asked, its console gone, its connection removed...). */
   cancelReason: z.string().nullable(),
@@ -441,6 +500,8 @@ export const ObjectVerdictView = z.object({
   check: z.string().nullable(),
   detail: z.string().nullable(),
   gone: z.boolean(),
+  /** The region whose segment failed, when the first failure was a segment's. */
+  region: z.bigint().optional(),
 });
 
 /** One WAL object part by part, for the object inspector; CRCs are judged each on its own. */
@@ -542,7 +603,7 @@ export const walProcedures = {
     z
       .object({
         ...prefixFields,
-        status: z.enum(['all', ...WalObjectStatus.options]).default('all'),
+        status: z.enum(['all', 'damaged', ...WalObjectStatus.options]).default('all'),
         offset: z.int().min(0).max(1_000_000_000).default(0),
         limit: z.int().min(1).max(500).default(100),
       })
@@ -714,6 +775,8 @@ export type WalEvent =
       readonly type: 'wal.replay.chunk';
       readonly jobId: string;
       readonly entries: readonly ReplayEntryView[];
+      /** Damaged segments skipped after `entries` (hole rows), in stream order. */
+      readonly holes?: readonly ReplayHoleView[];
       readonly progress: ReplayProgress;
     }
   | { readonly type: 'wal.replay.done'; readonly jobId: string; readonly progress: ReplayProgress }

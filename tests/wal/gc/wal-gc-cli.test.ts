@@ -1,9 +1,11 @@
 /**
- * `cairn wal gc` as a user runs it on a local store: the dry run takes and writes nothing and
- * lists exactly what the pass then deletes; a fresh register is refused without --take-over;
- * `cairn wal inspect` shows the bounded prefix afterwards.
+ * `cairn wal gc` as a user runs it on a local store: the dry run takes and writes nothing,
+ * lists exactly what the pass then deletes and names who holds the register (the epoch a pass
+ * would fence, and that it looks live); a fresh register is refused without --take-over; the
+ * pass appends one deletion entry to the app's audit log; `cairn wal inspect` shows the
+ * bounded prefix afterwards.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,8 +58,17 @@ describe('cairn wal gc', () => {
       boundary: string;
       objects: Array<{ seq: string }>;
       bytes: number;
+      holder: string;
+      epoch: string | null;
+      register: { epoch: string; live: boolean } | null;
+      heldBack: { seq: string; regions: Array<{ regionId: string }> } | null;
     };
     expect(planned.dryRun).toBe(true);
+    // The writer just stopped: its register is fresh, so a pass would fence a live writer.
+    expect(planned).toMatchObject({ holder: 'live-writer', epoch: String(writer.epoch) });
+    expect(planned.register).toMatchObject({ epoch: String(writer.epoch), live: true });
+    // B's newest object is above its watermark: it holds the boundary where it is.
+    expect(planned.heldBack?.regions.map((r) => r.regionId)).toEqual([REGION_B.toString()]);
     expect(planned.objects.map((o) => BigInt(o.seq))).toEqual(
       before.filter((seq) => seq < lastB >> 20n),
     );
@@ -74,7 +85,7 @@ describe('cairn wal gc', () => {
     const report = JSON.parse(pass.stdout) as {
       dryRun: boolean;
       holder: string;
-      objects: Array<{ seq: string }>;
+      objects: Array<{ seq: string; key: string }>;
       failure: string | null;
       boundary: string;
     };
@@ -82,6 +93,31 @@ describe('cairn wal gc', () => {
     // The writer open added its start object (wholly obsolete) above the dry run's boundary.
     expect(report.objects.map((o) => o.seq)).toEqual(planned.objects.map((o) => o.seq));
     expect((await storedSeqs(io, PREFIX)).every((seq) => seq >= lastB >> 20n)).toBe(true);
+    const audit = (await readFile(join(dir, 'data', 'audit.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            action: string;
+            target: string;
+            parameters: Record<string, unknown>;
+          },
+      );
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      action: 'wal.gc.delete',
+      target: PREFIX,
+      // The log keeps parameters in the wire encoding (superjson: `json`, bigints exact).
+      parameters: {
+        json: {
+          objects: report.objects.length,
+          firstKey: report.objects[0]?.key,
+          lastKey: report.objects.at(-1)?.key,
+          requestedBy: [{ action: 'cli wal gc' }],
+        },
+      },
+    });
 
     const inspect = run('wal', 'inspect', '--json', '--dir', store);
     expect(inspect.code).toBe(0);

@@ -19,7 +19,11 @@ import { printJson, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
+import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
+import { auditStoreCollections } from './cli-audit';
+import { dataDirOf } from '../data-dir-flag';
 import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
+import type { GcReport } from '../../engine/wal/gc';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -43,6 +47,8 @@ function regionOf(text: string): RegionId {
     throw new UsageError(`--region: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
+
+type ReplayOptions = WalOptions & DamageFlags & { region: string; from: string; data?: boolean };
 
 interface AppendOptions extends WalOptions {
   regions: string;
@@ -76,23 +82,30 @@ export function registerWalWriteCommands(wal: Command): void {
     .option('--json', 'print the summary as JSON')
     .action(runAction(appendAction));
 
-  withWalFlags(
-    wal
-      .command('replay')
-      .description(
-        'Stream one region as NDJSON {region,regionU64,id,idU64,size,sha256} (read-only)',
-      ),
+  withDamageFlags(
+    withWalFlags(
+      wal
+        .command('replay')
+        .description(
+          'Stream one region as NDJSON {region,regionU64,id,idU64,size,sha256} (read-only); exit 3 when damaged segments were skipped',
+        ),
+    ),
   )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
     .option('--from <id>', 'first entry id', '1')
     .option('--data', 'include the payload as base64')
     .action(
-      runAction(async (options: WalOptions & { region: string; from: string; data?: boolean }) => {
+      runAction(async (options: ReplayOptions) => {
         const region = regionOf(options.region);
         const from = entryIdOf('--from', options.from);
+        const damage = new ReplayDamage(options, (record) =>
+          process.stdout.write(toJsonText(record) + '\n'),
+        );
         const { io, target } = await openWalReadTarget(options);
         const log = await openTargetReadOnly(io, target);
-        for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
+        damage.checkRegion(log, region);
+        const provider = { prefix: log.prefix, regionId: region };
+        for await (const entry of log.read(provider, from, damage.options)) {
           const line: Record<string, bigint | string | number> = {
             region,
             id: entry.id,
@@ -102,6 +115,7 @@ export function registerWalWriteCommands(wal: Command): void {
           if (options.data) line.data = Buffer.from(entry.data).toString('base64');
           process.stdout.write(toJsonText(line) + '\n');
         }
+        damage.finish();
       }),
     );
 
@@ -135,22 +149,39 @@ export function registerWalWriteCommands(wal: Command): void {
             throw new ObsoleteAboveLatestError(prefix, options.region, to, recorded);
           await checkNoLiveWriter(io, prefix, options.takeOver === true);
           const store = await ObjectStoreLogStore.open(io, config);
+          const trigger = { region: formatRegionId(region), to: formatEntryId(to) };
+          const audits = auditStoreCollections(
+            store,
+            { action: 'cli wal obsolete', parameters: { prefix, ...trigger } },
+            io.endpoint,
+            dataDirOf(options),
+          );
           try {
             const provider = { prefix, regionId: region };
             const latest = store.latestEntryId(provider); // The same check, after the open.
             if (to > latest) throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
             await store.obsolete(provider, region, to);
           } finally {
-            await store.stop();
+            await store.stop(); // the collection after the obsolete ends before stop returns
           }
-          if (options.json) printJson({ prefix, region, watermark: to, epoch: store.epoch });
+          const collected = collectedOf(await audits.settled());
+          if (options.json)
+            printJson({ prefix, region, watermark: to, epoch: store.epoch, collected });
           else
             process.stdout.write(
-              `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${store.epoch})\n`,
+              `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${store.epoch}); garbage collection deleted ${collected.objects} objects (${collected.bytes} bytes)\n`,
             );
         },
       ),
     );
+}
+
+/** What the collections after an obsolete deleted, in all. */
+function collectedOf(reports: readonly GcReport[]): { objects: number; bytes: number } {
+  return {
+    objects: reports.reduce((sum, report) => sum + report.objects.length, 0),
+    bytes: reports.reduce((sum, report) => sum + report.bytes, 0),
+  };
 }
 
 async function appendAction(options: AppendOptions): Promise<void> {

@@ -13,7 +13,7 @@ import { NoCompleteChainError } from '../wal/errors';
 import type { EntryId } from '../wal/ids';
 import { createWalMetrics, type WalMetrics } from '../wal/metrics';
 import { regionOfProvider, type Provider } from '../wal/provider';
-import { readRegion, type ReaderContext, type SegmentCodec } from '../wal/reader';
+import { readRegion, type ReaderContext, type ReadOptions, type SegmentCodec } from '../wal/reader';
 import { decodeGtSegmentInto } from './decode';
 import { normalizePrefix } from './prefix';
 import { recoverGtPrefix, type GtRecovery } from './recover';
@@ -29,7 +29,7 @@ export interface GtReadOnlyLog {
   readonly recovery: GtRecovery;
   readonly catalog: ObjectCatalog;
   readonly metrics: WalMetrics;
-  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
+  read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry>;
 }
 
 export async function openGtReadOnly(
@@ -64,9 +64,9 @@ export function gtReadOnlyLogOf(
     recovery,
     catalog,
     metrics,
-    read: (provider, fromId) => {
+    read: (provider, fromId, options) => {
       regionOfProvider(prefix, provider);
-      return readRegion(context, provider, fromId);
+      return readRegion(context, provider, fromId, options);
     },
   };
 }

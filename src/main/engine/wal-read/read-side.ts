@@ -16,6 +16,7 @@ import type { EntryId } from '../wal/ids';
 import { inspectPrefix, type InspectReport } from '../wal/inspect';
 import type { Provider } from '../wal/provider';
 import { openReadOnly } from '../wal/read-only-log';
+import type { ReadOptions } from '../wal/reader';
 import { verifyPrefix, type VerifyReport } from '../wal/verify';
 import { CAIRN_FORMAT, explainCorruption, formatOfObject, type WalFormat } from './format';
 import type { ReadTarget } from './target';
@@ -27,7 +28,9 @@ export interface AnyReadOnlyLog {
   readonly format: WalFormat;
   readonly prefix: string;
   readonly catalog: ObjectCatalog;
-  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
+  read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry>;
+  /** Whether the format's region table lists the region (Cairn's register; GreptimeDB has none). */
+  listsRegion?(region: bigint): boolean;
 }
 
 export async function inspectTarget(io: ObjectIo, target: ReadTarget): Promise<AnyInspectReport> {
@@ -57,7 +60,8 @@ function anyLog(format: WalFormat, log: Omit<AnyReadOnlyLog, 'format'>): AnyRead
     format,
     prefix: log.prefix,
     catalog: log.catalog,
-    read: (provider, from) => log.read(provider, from),
+    read: (provider, from, options) => log.read(provider, from, options),
+    listsRegion: (region) => log.listsRegion?.(region) ?? false,
   };
 }
 

@@ -16,8 +16,8 @@ import type { WalEntry } from './entry';
 import type { EntryId } from './ids';
 import { walPrefix } from './keys';
 import { createWalMetrics, type WalMetrics } from './metrics';
-import { regionOfProvider, type Provider } from './provider';
-import { readRegion, readRegionBatches, type ReaderContext } from './reader';
+import { regionOfProvider, type Provider, type RegionId } from './provider';
+import { readRegion, readRegionBatches, type ReaderContext, type ReadOptions } from './reader';
 import { recoverFromScan, scanPrefix, type Recovery } from './recovery';
 import { readControl, registerStoreOf } from './register';
 import type { ControlState, RecoverySummary } from './session';
@@ -29,9 +29,15 @@ export interface ReadOnlyLog {
   readonly summary: RecoverySummary;
   readonly metrics: WalMetrics;
   /** The region's entries with id >= fromId, in order, ids at or below the watermark hidden. */
-  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry>;
+  read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry>;
+  /** Whether the register's region table lists the region (it may hold no entry yet). */
+  listsRegion(region: RegionId): boolean;
   /** The same entries, one batch per segment (replay: one async step per segment). */
-  readBatches(provider: Provider, fromId: EntryId): AsyncIterable<readonly WalEntry[]>;
+  readBatches(
+    provider: Provider,
+    fromId: EntryId,
+    options?: ReadOptions,
+  ): AsyncIterable<readonly WalEntry[]>;
 }
 
 /** What every read-only look at a prefix starts from: no epoch, no write, the register's reader. */
@@ -97,13 +103,14 @@ export function readOnlyLogOf(
     control: recovery.control,
     summary: recovery.summary,
     metrics,
-    read: (provider, fromId) => {
+    read: (provider, fromId, options) => {
       regionOfProvider(prefix, provider);
-      return readRegion(context, provider, fromId);
+      return readRegion(context, provider, fromId, options);
     },
-    readBatches: (provider, fromId) => {
+    listsRegion: (region) => recovery.control.regions.has(region),
+    readBatches: (provider, fromId, options) => {
       regionOfProvider(prefix, provider);
-      return readRegionBatches(context, provider, fromId);
+      return readRegionBatches(context, provider, fromId, options);
     },
   };
 }

@@ -6,17 +6,18 @@
  * entries are views into the fetched bytes), which the per-entry stream (`readRegion`) wraps
  * without an async function call per entry. The header is checked on an object's first read;
  * a segment that fails its checks is fetched once more, then becomes a hole (`skip`) or fails
- * the read (`fail`). An object collected meanwhile is skipped when its ids are below the
+ * the read (`fail`) - the store's policy, or the read's own (`ReadOptions`), which is also told
+ * about every segment it skips. An object collected meanwhile is skipped when its ids are below the
  * watermark, else `ObjectGone`. It never writes storage and changes the catalog only to
  * record holes.
  */
 import { isStorageError } from '../objectio/errors';
 import type { ChecksumAlgorithm } from '../objectio/checksum';
 import { readRange, readRangeChecksummed, type ObjectIo } from '../objectio/object-io';
-import type { ObjectCatalog, SegmentLocation } from './catalog';
+import type { Hole, ObjectCatalog, SegmentLocation } from './catalog';
 import type { OnCorruptedSegment } from './config';
 import type { WalEntry } from './entry';
-import { CorruptSegmentError, ObjectGoneError } from './errors';
+import { CorruptSegmentError, ObjectGoneError, type CorruptSegmentCheck } from './errors';
 import {
   checkHeaderForRead,
   decodeSegmentInto,
@@ -77,6 +78,22 @@ export interface ReaderContext {
   /** Re-reads the persisted watermarks into the catalog (control.md point 5: a reader that
    * meets a missing object judges again). Absent for a writer, whose catalog holds them. */
   readonly refreshWatermarks?: () => Promise<void>;
+}
+
+/** A segment one read skipped: where it is, the ids it held, and the check it failed. */
+export interface SkippedSegment extends Hole {
+  readonly check: CorruptSegmentCheck;
+  readonly detail: string;
+}
+
+/**
+ * What one read asks beyond its store's settings: its own damage policy (the store's when
+ * absent), and a callback told about every segment this read skips - every time, even a
+ * segment an earlier read already recorded as a hole, so each read can say what it skipped.
+ */
+export interface ReadOptions {
+  readonly onCorruptedSegment?: OnCorruptedSegment;
+  readonly onSkipped?: (skipped: SkippedSegment) => void;
 }
 
 type Fetched =
@@ -167,21 +184,23 @@ async function fetchSegment(
 async function judgeFailure(
   context: ReaderContext,
   fetched: Extract<Fetched, { error: unknown }>,
+  options: ReadOptions,
 ): Promise<void> {
   const { location, error } = fetched;
   if (error instanceof CorruptSegmentError) {
-    if (context.onCorruptedSegment === 'fail') throw error;
-    const recorded = context.catalog.recordHole({
+    if ((options.onCorruptedSegment ?? context.onCorruptedSegment) === 'fail') throw error;
+    const hole: Hole = {
       regionId: location.regionId,
       key: location.key,
       seq: location.seq,
       firstId: location.firstId,
       lastId: location.lastId,
-    });
-    if (recorded) {
+    };
+    if (context.catalog.recordHole(hole)) {
       context.metrics.skippedSegments.inc();
       context.onHole?.(error);
     }
+    options.onSkipped?.({ ...hole, check: error.check, detail: error.detail });
     return;
   }
   if (isStorageError(error, 'NotFound')) {
@@ -210,6 +229,7 @@ export async function* readRegionBatches(
   context: ReaderContext,
   provider: Provider,
   fromId: EntryId,
+  options: ReadOptions = {},
 ): AsyncIterable<readonly WalEntry[]> {
   const region = provider.regionId;
   const make: MakeEntry = (id, data) => ({ provider, regionId: region, id, data });
@@ -232,7 +252,7 @@ export async function* readRegionBatches(
     for (let next = ahead.take(); next !== undefined; next = ahead.take()) {
       const fetched = await next;
       if ('error' in fetched) {
-        await judgeFailure(context, fetched);
+        await judgeFailure(context, fetched, options);
         continue;
       }
       const watermark = context.catalog.watermark(region);
@@ -305,11 +325,12 @@ export function readRegion(
   context: ReaderContext,
   provider: Provider,
   fromId: EntryId,
+  options: ReadOptions = {},
 ): AsyncIterable<WalEntry> {
   return {
     [Symbol.asyncIterator]: () =>
       new EntryStream(
-        readRegionBatches(context, provider, fromId)[Symbol.asyncIterator](),
+        readRegionBatches(context, provider, fromId, options)[Symbol.asyncIterator](),
         context.catalog,
         provider.regionId,
       ),

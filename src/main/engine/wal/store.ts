@@ -24,7 +24,7 @@ import {
 } from './metrics';
 import { openWriter, type OpenOptions } from './open';
 import { regionOfProvider, type Provider, type RegionId } from './provider';
-import { readRegion, readRegionBatches, type ReaderContext } from './reader';
+import { readRegion, readRegionBatches, type ReaderContext, type ReadOptions } from './reader';
 import type { WriterSession } from './session';
 
 export type { StopReport, WriterStateSnapshot } from './actor';
@@ -118,10 +118,10 @@ export class ObjectStoreLogStore {
   }
 
   /** The region's entries with id >= fromId, in order, obsolete ids hidden. */
-  read(provider: Provider, fromId: EntryId): AsyncIterable<WalEntry> {
+  read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry> {
     this.actor.checkUsable();
     regionOfProvider(this.prefix, provider);
-    return readRegion(this.reader, provider, fromId);
+    return readRegion(this.reader, provider, fromId, options);
   }
 
   /** The same entries as `read`, one batch per segment (replay: one async step per segment). */

@@ -31,6 +31,7 @@ import {
 } from './format';
 import type { EntryId, Seq } from './ids';
 import { seqOfAnyObjectKey, walPrefix } from './keys';
+import type { RegionId } from './region-id';
 import { listObjectsFrom, mapBounded } from './recovery';
 
 /** Objects verified at once by `verifyPrefix`. */
@@ -53,6 +54,8 @@ export interface ObjectVerdict {
   /** The first check that failed. */
   readonly check?: CorruptObjectCheck | CorruptSegmentCheck;
   readonly detail?: string;
+  /** The region whose segment failed, when the first failure was a segment's. */
+  readonly region?: RegionId;
   /** The object was listed but is gone (collected meanwhile); `ok` is false. */
   readonly gone?: boolean;
 }
@@ -99,7 +102,17 @@ export async function judgeObject(
     return { key, seq, size, ok: true };
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return { key, seq, size: 0, ok: false, gone: true };
-    if (error instanceof CorruptObjectError || error instanceof CorruptSegmentError)
+    if (error instanceof CorruptSegmentError)
+      return {
+        key,
+        seq,
+        size,
+        ok: false,
+        check: error.check,
+        detail: error.detail,
+        region: error.region,
+      };
+    if (error instanceof CorruptObjectError)
       return { key, seq, size, ok: false, check: error.check, detail: error.detail };
     throw error;
   }

@@ -16,15 +16,18 @@ import { WRITER_STATE_EVENTS_PER_SECOND } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import type { WalEntry } from '../../engine/wal/entry';
+import type { ReadOptions } from '../../engine/wal/reader';
 import { createWalMetrics } from '../../engine/wal/metrics';
 import { openWriter } from '../../engine/wal/open';
 import { formatRegionId, type Provider } from '../../engine/wal/provider';
-import type { WriterSession } from '../../engine/wal/session';
+import type { ControlState, WriterSession } from '../../engine/wal/session';
 import { ObjectStoreLogStore, type StopReport } from '../../engine/wal/store';
 import { LoadAlreadyRunningError, ObsoleteAboveLatestError } from './errors';
 import { runLoad, type LoadReport, type LoadSpec } from './load-generator';
 import { LoadSampler } from './load-sampler';
 import { previewObsolete } from './obsolete-preview';
+import { CollectionTriggers, type CollectionTrigger } from './deletion-audit';
+import { formatEntryId } from '../../../shared/id-notation';
 import { throttle, type Throttled } from './throttle';
 import { presentGcReport, regionRowsOf, writerStateViewOf } from './wal-presenters';
 
@@ -34,8 +37,11 @@ export const LOAD_SAMPLE_INTERVAL_MS = 500;
 export interface AppWriterListeners {
   onState(view: WriterView | null): void;
   onLoadSample(sample: LoadSample, running: boolean): void;
-  /** A garbage-collection pass finished (after an obsolete, or asked for). */
-  onCollected(report: GcReport): void;
+  /**
+   * A garbage-collection pass finished (after an obsolete, or asked for), answering the calls
+   * in `triggers`; the writer waits for what this returns before it reports the pass done.
+   */
+  onCollected(report: GcReport, triggers: readonly CollectionTrigger[]): Promise<void> | void;
   /** The writer re-opened itself under a new epoch (its start gap was spent). */
   onReopened(reopen: WriterReopenView): void;
 }
@@ -53,6 +59,9 @@ export class AppWriter {
   private readonly unsubscribe: () => void;
   private load: LoadRun | null = null;
   private closing: Promise<StopReport> | null = null;
+  /** The calls waiting for a collection, and the reports of passes done, in order. */
+  private readonly triggers = new CollectionTriggers();
+  private reported: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly session: WriterSession,
@@ -68,9 +77,13 @@ export class AppWriter {
       }
       this.announce.push(undefined);
     });
-    const unsubscribeCollections = store.onCollection((report) =>
-      listeners.onCollected(presentGcReport(report)),
-    );
+    const unsubscribeCollections = store.onCollection((report) => {
+      const triggers = this.triggers.take();
+      const before = this.reported.catch(() => undefined);
+      this.reported = before.then(() => listeners.onCollected(presentGcReport(report), triggers));
+      // Awaited by `gc` and `close`; a background pass's failure to report must not go unhandled.
+      void this.reported.catch(() => undefined);
+    });
     this.unsubscribe = () => {
       unsubscribeState();
       unsubscribeCollections();
@@ -131,8 +144,13 @@ export class AppWriter {
     return this.session.recovery.orphans;
   }
 
-  read(region: bigint, fromId: bigint): AsyncIterable<WalEntry> {
-    return this.store.read(this.provider(region), fromId);
+  read(region: bigint, fromId: bigint, options?: ReadOptions): AsyncIterable<WalEntry> {
+    return this.store.read(this.provider(region), fromId, options);
+  }
+
+  /** Whether the register's region table lists the region (it may hold no entry yet). */
+  listsRegion(region: bigint): boolean {
+    return this.session.register.current().control.regions.has(region);
   }
 
   previewObsolete(region: bigint, id: bigint): ObsoletePreview {
@@ -149,16 +167,38 @@ export class AppWriter {
     const preview = this.previewObsolete(region, id);
     if (id > preview.latestId)
       throw new ObsoleteAboveLatestError(this.prefix, formatRegionId(region), id, preview.latestId);
-    await this.store.obsolete(this.provider(region), region, id);
+    const trigger = {
+      action: 'wal.obsolete',
+      parameters: { region: formatRegionId(region), id: formatEntryId(id) },
+    };
+    await this.triggers.asking(trigger, () =>
+      this.store.obsolete(this.provider(region), region, id),
+    );
     this.announce.push(undefined);
     return preview;
   }
 
   async obsoleteAll(region: bigint): Promise<ObsoletePreview> {
     const preview = this.previewObsolete(region, this.store.latestEntryId(this.provider(region)));
-    await this.store.obsoleteAll(this.provider(region), region);
+    const trigger = { action: 'wal.obsoleteAll', parameters: { region: formatRegionId(region) } };
+    await this.triggers.asking(trigger, () =>
+      this.store.obsoleteAll(this.provider(region), region),
+    );
     this.announce.push(undefined);
     return preview;
+  }
+
+  /** One garbage-collection pass, reported (audited) before it returns. */
+  async gc(): Promise<GcReport> {
+    const trigger = { action: 'wal.gc', parameters: { prefix: this.prefix } };
+    const report = await this.triggers.asking(trigger, () => this.store.gc());
+    await this.reported;
+    return presentGcReport(report);
+  }
+
+  /** The control state the writer last persisted (watermarks, boundary, region table). */
+  control(): ControlState {
+    return this.session.register.current().control;
   }
 
   startLoad(spec: LoadSpec): void {
@@ -192,6 +232,7 @@ export class AppWriter {
     this.closing ??= (async () => {
       await this.stopLoad();
       const report = await this.store.stop();
+      await this.reported.catch(() => undefined); // the passes stop awaited are reported too
       this.unsubscribe();
       this.announce.dispose();
       return report;

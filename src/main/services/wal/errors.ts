@@ -67,3 +67,13 @@ export class NotAWalObjectError extends CairnError {
     super('NotAWalObject', `${key} is not a WAL object under ${root}`, { key, root });
   }
 }
+
+export class RegionNotFoundError extends CairnError {
+  constructor(prefix: string, region: string) {
+    super(
+      'RegionNotFound',
+      `region ${region} does not exist in ${prefix}: no entry, watermark or region-table row names it`,
+      { prefix, region },
+    );
+  }
+}

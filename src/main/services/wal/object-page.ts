@@ -8,7 +8,8 @@ import type { AppWriter } from './app-writer';
 import { sequenceGaps } from './wal-presenters';
 import { chainRowsOf, unreadRowsOf, type ObjectLists } from './wal-reads';
 
-export type ObjectStatusFilter = 'all' | WalObjectRow['status'];
+/** `damaged`: the objects a scrub or a replay found damaged, whatever their status. */
+export type ObjectStatusFilter = 'all' | 'damaged' | WalObjectRow['status'];
 
 export interface ObjectPage {
   readonly total: number;
@@ -40,12 +41,16 @@ export function objectPageOf(
   offset: number,
   limit: number,
 ): ObjectPage {
+  const every = (): WalObjectRow[] =>
+    [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort((a, b) =>
+      a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
+    );
   const rows =
     status === 'all'
-      ? [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort(
-          (a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0),
-        )
-      : lists[LIST_OF_STATUS[status]];
+      ? every()
+      : status === 'damaged'
+        ? every().filter((row) => row.damage !== undefined)
+        : lists[LIST_OF_STATUS[status]];
   return {
     total: rows.length,
     offset,

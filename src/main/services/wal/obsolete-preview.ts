@@ -38,5 +38,7 @@ export function previewObsolete(
     hiddenObjects,
     hiddenBytes,
     noChange: id <= watermark,
+    // What the collection after it would delete needs a listing: see obsolete-deletes.ts.
+    deletes: null,
   };
 }

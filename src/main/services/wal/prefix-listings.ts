@@ -51,6 +51,11 @@ export class PrefixListings {
     return reader.poll(since, refreshMs);
   }
 
+  /** Reads one prefix's fleet row again (a scrub of it ended), when the fleet lists it. */
+  async rereadRow(connectionId: string, prefix: string): Promise<void> {
+    await this.fleets.get(connectionId)?.reread(prefix);
+  }
+
   /** The Overview was left: its pass stops starting reads. */
   stopFleet(connectionId: string): { stopped: boolean } {
     return { stopped: this.fleets.get(connectionId)?.stop() ?? false };

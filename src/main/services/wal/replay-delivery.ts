@@ -14,8 +14,14 @@ export function replaySinkOf(channel: CallerChannel | null, events: EventBus): R
   const send = (event: ApiEvent): Promise<void> | void =>
     channel === null ? events.publish(event) : channel.send(event);
   return {
-    chunk: (entries, progress) =>
-      send({ type: 'wal.replay.chunk', jobId: progress.jobId, entries, progress }),
+    chunk: (entries, progress, holes) =>
+      send({
+        type: 'wal.replay.chunk',
+        jobId: progress.jobId,
+        entries,
+        ...(holes.length > 0 ? { holes } : {}),
+        progress,
+      }),
     done: (progress) => void send({ type: 'wal.replay.done', jobId: progress.jobId, progress }),
   };
 }

@@ -5,7 +5,9 @@
  * waits until the reader that asked has room for it), and so may an optional rate (entries per
  * second); pause / resume, and cancellation - with its reason, which the progress carries -
  * through an AbortController that also ends the underlying read and any wait. Payloads are
- * cut to REPLAY_PAYLOAD_BYTES before they leave. Never writes to storage.
+ * cut to REPLAY_PAYLOAD_BYTES before they leave. A damaged segment the read skipped leaves as
+ * a hole after the entries read before it (never silently), and is counted in the progress.
+ * Never writes to storage.
  */
 import {
   REPLAY_CHUNK_BYTES,
@@ -13,6 +15,7 @@ import {
   type ReplayEntryView,
   type ReplayProgress,
 } from '../../../shared/contract/wal';
+import type { ReplayHoleView } from '../../../shared/contract/wal-damage';
 import { isCairnError } from '../../engine/errors';
 import type { WalEntry } from '../../engine/wal/entry';
 
@@ -24,10 +27,24 @@ export interface ReplaySpec {
 }
 
 export interface ReplaySink {
-  /** Hands a chunk on; a promise makes the job wait for it before reading on. */
-  chunk(entries: readonly ReplayEntryView[], progress: ReplayProgress): void | Promise<void>;
+  /**
+   * Hands a chunk on; a promise makes the job wait for it before reading on. `holes`: damaged
+   * segments skipped after `entries`, in stream order (often none).
+   */
+  chunk(
+    entries: readonly ReplayEntryView[],
+    progress: ReplayProgress,
+    holes: readonly ReplayHoleView[],
+  ): void | Promise<void>;
   done(progress: ReplayProgress): void;
 }
+
+/** The holes the job's read met since it last asked (`HoleFeed`). */
+export interface HoleSource {
+  take(): ReplayHoleView[];
+}
+
+const NO_HOLES: HoleSource = { take: () => [] };
 
 /** Chunks per second at most when a pace is set, so a slow pace still shows rows steadily. */
 const PACED_CHUNKS_PER_SECOND = 10;
@@ -36,6 +53,7 @@ export class ReplayJob {
   private readonly abort = new AbortController();
   private state: ReplayProgress['state'] = 'running';
   private delivered = 0;
+  private holes = 0;
   private lastId = 0n;
   private error: ReplayProgress['error'] = null;
   private cancelReason: string | null = null;
@@ -47,6 +65,7 @@ export class ReplayJob {
     private readonly source: AsyncIterable<WalEntry>,
     private readonly spec: ReplaySpec,
     private readonly sink: ReplaySink,
+    private readonly skipped: HoleSource = NO_HOLES,
   ) {
     this.finished = this.run();
   }
@@ -58,6 +77,7 @@ export class ReplayJob {
       delivered: this.delivered,
       lastId: this.lastId,
       latestId: this.spec.latestId,
+      holes: this.holes,
       error: this.error,
       cancelReason: this.cancelReason,
     };
@@ -111,6 +131,14 @@ export class ReplayJob {
     try {
       for await (const entry of this.source) {
         if (!this.active) break;
+        // Holes met before this entry close the chunk of the entries read before them.
+        const holes = this.skipped.take();
+        if (holes.length > 0) {
+          await this.deliver(chunk, holes);
+          chunk = [];
+          chunkBytes = 0;
+          if (!this.active) break;
+        }
         chunk.push({
           id: entry.id,
           size: entry.data.length,
@@ -129,7 +157,8 @@ export class ReplayJob {
         }
         if (!this.active) break;
       }
-      if (chunk.length > 0 && this.active) await this.deliver(chunk);
+      const holes = this.skipped.take();
+      if ((chunk.length > 0 || holes.length > 0) && this.active) await this.deliver(chunk, holes);
       if (this.active) this.state = 'finished';
     } catch (error) {
       if (this.active) {
@@ -143,9 +172,13 @@ export class ReplayJob {
   }
 
   /** Hands a chunk on, then waits out the pace and any pause (cancel ends both). */
-  private async deliver(chunk: ReplayEntryView[]): Promise<void> {
+  private async deliver(
+    chunk: ReplayEntryView[],
+    holes: readonly ReplayHoleView[] = [],
+  ): Promise<void> {
     this.delivered += chunk.length;
-    const taken = this.sink.chunk(chunk, this.progress());
+    this.holes += holes.length;
+    const taken = this.sink.chunk(chunk, this.progress(), holes);
     if (taken !== undefined) await this.untilAborted(taken);
     const rate = this.spec.ratePerSecond;
     if (rate !== undefined) await this.sleep((chunk.length / rate) * 1000);

@@ -9,7 +9,7 @@ import type { ReplayProgress } from '../../../shared/contract/wal';
 import type { WalEntry } from '../../engine/wal/entry';
 import type { Session } from '../caller';
 import { ReplayJobNotFoundError, TooManyReplayJobsError } from './errors';
-import { ReplayJob, type ReplaySink, type ReplaySpec } from './replay-job';
+import { ReplayJob, type HoleSource, type ReplaySink, type ReplaySpec } from './replay-job';
 
 export const MAX_RUNNING_REPLAYS = 8;
 const FINISHED_KEPT = 32;
@@ -38,10 +38,11 @@ export class ReplayJobs {
     source: AsyncIterable<WalEntry>,
     spec: ReplaySpec,
     sink: ReplaySink,
+    holes?: HoleSource,
   ): ReplayJob {
     const running = [...this.jobs.values()].filter((job) => job.active).length;
     if (running >= MAX_RUNNING_REPLAYS) throw new TooManyReplayJobsError(MAX_RUNNING_REPLAYS);
-    const job = new ReplayJob(randomUUID(), source, spec, sink);
+    const job = new ReplayJob(randomUUID(), source, spec, sink, holes);
     this.jobs.set(job.id, job);
     this.owners.set(job, { connectionId, sessionId: session.id });
     void job.finished.then(() => this.forgetOldFinished());

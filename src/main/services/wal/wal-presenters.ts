@@ -151,8 +151,15 @@ export function regionRowsOf(
   });
 }
 
-/** A GC pass as the API shows it: the failure as its message, objects as plain rows. */
-export function presentGcReport(report: EngineGcReport): GcReport {
+/**
+ * A GC pass as the API shows it: the failure as its message, objects as plain rows, what
+ * holds the boundary back (a preview); the register's holder is the caller's to add.
+ */
+export function presentGcReport(
+  report: EngineGcReport,
+  holder: GcReport['holder'] = null,
+): GcReport {
+  const heldBack = report.heldBack ?? null;
   return {
     prefix: report.prefix,
     dryRun: report.dryRun,
@@ -163,5 +170,14 @@ export function presentGcReport(report: EngineGcReport): GcReport {
     remaining: report.remaining,
     failure: report.failure === null ? null : `${report.failure.name}: ${report.failure.message}`,
     unjudged: report.unjudged === null ? null : { ...report.unjudged },
+    heldBack:
+      heldBack === null
+        ? null
+        : {
+            seq: heldBack.seq,
+            tipOnly: heldBack.tipOnly,
+            regions: heldBack.regions.map((region) => ({ ...region })),
+          },
+    holder,
   };
 }

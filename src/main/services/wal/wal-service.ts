@@ -1,9 +1,11 @@
 /**
  * The WAL in the app: per connection, the prefixes under its WAL root and read-only views of
- * each, the writers opened in the app (at most one per prefix), replay jobs and load runs;
- * every live change leaves as an event. Everything that changes storage is reached only
- * through 'operate' procedures (the router enforces operator mode and audits them); this
- * service never checks access itself, and never takes an epoch without the live-writer check.
+ * each, the writers opened in the app (at most one per prefix), replay jobs, scrubs and load
+ * runs; every live change leaves as an event, and the damage scrubs and replays found shows in
+ * every view. Everything that changes storage is reached only through 'operate' procedures
+ * (the router enforces operator mode and audits them), and every deletion is audited here
+ * too; this service never checks access itself, and never takes an epoch without the
+ * live-writer check.
  */
 import type {
   DecodedObjectView,
@@ -34,16 +36,22 @@ import type { ConnectionUser } from '../connections/connection-users';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
 import { PrefixListings } from './prefix-listings';
-import { publishWriterState, writerEventsOf } from './writer-events';
+import { auditedWriterEventsOf, publishWriterState } from './writer-events';
 import { WriterAlreadyOpenError, WriterNotOpenError } from './errors';
 import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
-import { previewObsolete } from './obsolete-preview';
 import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
 import { endWithChannel, replaySinkOf } from './replay-delivery';
 import type { Caller, Session } from '../caller';
 import { presentGcReport } from './wal-presenters';
 import { manifestOf } from './wal-reads';
+import type { AuditSink } from './deletion-audit';
+import { obsoletePreviewAt } from './obsolete-deletes';
+import { registerHolderOf } from './register-holder';
+import { DamageFindings } from './scrub/damage-findings';
+import { catalogOfSnapshot, withDamagedRows, withRegionDamage } from './scrub/damage-views';
+import type { FleetDeps } from './fleet/fleet-source';
+import type { ObjectCatalog } from '../../engine/wal/catalog';
 import type { PrefixSnapshot } from './read-model/prefix-model';
 import { ReadModels } from './read-model/read-models';
 import {
@@ -96,18 +104,29 @@ export class WalService implements ConnectionUser {
   private readonly replays = new ReplayJobs();
   private readonly models: ReadModels;
   private readonly listings: PrefixListings;
+  /** What scrubs and replays found damaged, per connection and prefix, and the scrubs. */
+  readonly findings: DamageFindings;
 
   constructor(
     private readonly connections: ConnectionStorage,
     private readonly events: EventBus,
     models = new ReadModels(),
+    /** Where deletions are audited (the app's audit log); none in tests that do not look. */
+    private readonly audit: AuditSink | null = null,
   ) {
     this.models = models;
-    this.listings = new PrefixListings({
+    const deps: FleetDeps = {
       io: (id) => this.connections.io(id),
       locate: (id, prefix) => this.locate(id, prefix),
       models,
       held: (slot) => this.writers.has(slot),
+      damage: (at, snapshot) => this.findings.of(at, catalogOfSnapshot(snapshot)),
+    };
+    this.listings = new PrefixListings(deps);
+    this.findings = new DamageFindings({
+      fleet: deps,
+      catalogOf: (at) => this.catalogOf(at),
+      onPrefixScrubbed: (id, prefix) => this.listings.rereadRow(id, prefix),
     });
   }
 
@@ -140,18 +159,33 @@ export class WalService implements ConnectionUser {
   ): Promise<ObjectPage> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
-    const lists =
+    const { lists, catalog } =
       writer === undefined
-        ? objectListsOfSnapshot(await this.snapshotOf(at))
-        : writerObjectLists(writer);
-    return objectPageOf(lists, status, offset, limit);
+        ? await this.snapshotOf(at).then((snapshot) => ({
+            lists: objectListsOfSnapshot(snapshot),
+            catalog: catalogOfSnapshot(snapshot),
+          }))
+        : { lists: writerObjectLists(writer), catalog: writer.catalog };
+    const damages = await this.findings.of(at, catalog);
+    return objectPageOf(withDamagedRows(lists, damages), status, offset, limit);
   }
 
   async regions(connectionId: string, prefix: string): Promise<RegionsView> {
     const at = await this.locate(connectionId, prefix);
     const writer = this.writers.get(at.slot);
-    if (writer) return { source: 'writer', readOnlyReason: null, regions: writer.regions() };
-    return regionsViewOfSnapshot(await this.snapshotOf(at));
+    if (writer) {
+      const view: RegionsView = {
+        source: 'writer',
+        readOnlyReason: null,
+        regions: writer.regions(),
+      };
+      return withRegionDamage(view, await this.findings.of(at, writer.catalog));
+    }
+    const snapshot = await this.snapshotOf(at);
+    return withRegionDamage(
+      regionsViewOfSnapshot(snapshot),
+      await this.findings.of(at, catalogOfSnapshot(snapshot)),
+    );
   }
 
   async manifest(connectionId: string, prefix: string, limit: number): Promise<ManifestView> {
@@ -205,11 +239,8 @@ export class WalService implements ConnectionUser {
         ackMode: options.ackMode,
         flushIntervalMs: options.flushIntervalMs,
       };
-      const writer = await AppWriter.open(
-        at.io,
-        config,
-        writerEventsOf(this.events, connectionId, at.prefix),
-      );
+      const listeners = auditedWriterEventsOf(this.events, this.audit, connectionId, at);
+      const writer = await AppWriter.open(at.io, config, listeners);
       this.writers.set(at.slot, writer);
       this.listings.expire(connectionId);
       const view = writer.view();
@@ -263,19 +294,19 @@ export class WalService implements ConnectionUser {
     id: bigint,
   ): Promise<ObsoletePreview> {
     const at = cairnOnly(await this.locate(connectionId, prefix));
-    const writer = this.writers.get(at.slot);
-    if (writer) return writer.previewObsolete(region, id);
-    const log = await readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at));
-    return previewObsolete(log.catalog, region, id);
+    return obsoletePreviewAt(at, this.writers.get(at.slot), () => this.snapshotOf(at), region, id);
   }
 
+  /** Obsoletes up to `id`; the result says what it hid and what the collection after it deletes. */
   async obsolete(
     connectionId: string,
     prefix: string,
     region: bigint,
     id: bigint,
   ): Promise<ObsoletePreview> {
-    return (await this.writerOf(connectionId, prefix, 'wal.obsolete')).obsolete(region, id);
+    const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete');
+    const { deletes } = await this.previewObsolete(connectionId, prefix, region, id);
+    return { ...(await writer.obsolete(region, id)), deletes };
   }
 
   async obsoleteAll(
@@ -283,7 +314,10 @@ export class WalService implements ConnectionUser {
     prefix: string,
     region: bigint,
   ): Promise<ObsoletePreview> {
-    return (await this.writerOf(connectionId, prefix, 'wal.obsoleteAll')).obsoleteAll(region);
+    const writer = await this.writerOf(connectionId, prefix, 'wal.obsoleteAll');
+    const latest = writer.catalog.latestEntryId(region);
+    const { deletes } = await this.previewObsolete(connectionId, prefix, region, latest);
+    return { ...(await writer.obsoleteAll(region)), deletes };
   }
 
   // ----- garbage collection (control.md point 5) -----
@@ -292,15 +326,16 @@ export class WalService implements ConnectionUser {
   async gcPreview(connectionId: string, prefix: string): Promise<GcReport> {
     const at = cairnOnly(await this.locate(connectionId, prefix));
     const writer = this.writers.get(at.slot);
-    if (writer) return presentGcReport(await writer.store.gcDryRun());
+    const holder = await registerHolderOf(at.io, at.prefix, writer !== undefined);
+    if (writer) return presentGcReport(await writer.store.gcDryRun(), holder);
     const { reread } = readOnlyTarget(at.io, at.config);
-    return presentGcReport(await dryRunFromRegister(at.io, at.prefix, await reread(), reread));
+    const report = await dryRunFromRegister(at.io, at.prefix, await reread(), reread);
+    return presentGcReport(report, holder);
   }
 
-  /** One pass, only by the epoch holder: the writer opened in the app. */
+  /** One pass, only by the epoch holder: the writer opened in the app; audited before it returns. */
   async gc(connectionId: string, prefix: string): Promise<GcReport> {
-    const writer = await this.writerOf(connectionId, prefix, 'wal.gc');
-    return presentGcReport(await writer.store.gc());
+    return (await this.writerOf(connectionId, prefix, 'wal.gc')).gc();
   }
 
   async createNamespace(
@@ -337,12 +372,13 @@ export class WalService implements ConnectionUser {
     caller: Caller,
   ): Promise<ReplayProgress> {
     const at = await this.locate(connectionId, prefix);
-    const { source, latestId } = await replaySourceOf(
+    const { source, latestId, holes } = await replaySourceOf(
       at.prefix,
       this.writers.get(at.slot),
       async () => readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at)),
       request.region,
       request.fromId,
+      (skipped) => this.findings.ledger.recordSkipped(at.slot, skipped),
     );
     const job = this.replays.start(
       connectionId,
@@ -355,6 +391,7 @@ export class WalService implements ConnectionUser {
         latestId,
       },
       replaySinkOf(caller.channel, this.events),
+      holes,
     );
     endWithChannel(job, caller.channel);
     return job.progress();
@@ -391,6 +428,7 @@ export class WalService implements ConnectionUser {
     await Promise.all([
       this.listings.forget(connectionId),
       this.replays.cancelOwnedBy(connectionId, CANCEL_REASONS.connectionRemoved),
+      this.findings.release(connectionId),
     ]);
   }
 
@@ -398,9 +436,15 @@ export class WalService implements ConnectionUser {
   async closeAll(): Promise<void> {
     await this.listings.closeAll();
     await this.replays.cancelAll(CANCEL_REASONS.shutdown);
+    await this.findings.closeAll();
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));
+  }
+
+  /** The catalog replays of the prefix read: the writer's here, else the read model's. */
+  private async catalogOf(at: Located): Promise<ObjectCatalog | null> {
+    return this.writers.get(at.slot)?.catalog ?? catalogOfSnapshot(await this.snapshotOf(at));
   }
 
   /** The prefix's read model, refreshed when older than a view may show. */

@@ -1,10 +1,13 @@
 /**
  * What a writer opened in the app announces, as events of the bus: its state (throttled by
- * the writer), load samples, collections and re-opens, each naming its connection and prefix.
+ * the writer), load samples, collections and re-opens, each naming its connection and prefix;
+ * every collection that deleted objects is audited first. (A replay's chunks go to its caller:
+ * replay-delivery.ts.)
  */
 import type { WriterView } from '../../../shared/contract/wal';
 import type { EventBus } from '../event-bus';
 import type { AppWriterListeners } from './app-writer';
+import { auditDeletion, type AuditSink } from './deletion-audit';
 
 export function publishWriterState(
   events: EventBus,
@@ -28,5 +31,23 @@ export function writerEventsOf(
       events.publish({ type: 'wal.gc.collected', connectionId, prefix, report }),
     onReopened: (reopen) =>
       events.publish({ type: 'wal.writer.reopened', connectionId, prefix, reopen }),
+  };
+}
+
+/** A writer's listeners: its events, each collection audited before its event leaves. */
+export function auditedWriterEventsOf(
+  events: EventBus,
+  audit: AuditSink | null,
+  connectionId: string,
+  at: { readonly prefix: string; readonly io: { readonly endpoint: string } },
+): AppWriterListeners {
+  const published = writerEventsOf(events, connectionId, at.prefix);
+  return {
+    ...published,
+    onCollected: async (report, triggers) => {
+      if (audit !== null)
+        await auditDeletion(audit, connectionId, report, triggers, at.io.endpoint);
+      await published.onCollected(report, triggers);
+    },
   };
 }

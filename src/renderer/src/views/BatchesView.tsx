@@ -2,7 +2,8 @@
  * Batches: the sequence strip of a writer this app holds on the selected prefix, live from
  * `wal.writer.state` events, with the in-app load generator (operator mode); for a prefix not
  * written here, the read-only inspection of its chain, orphans, gaps and excluded objects;
- * for a GreptimeDB prefix, its chain with instances, orphans and the reclaim boundary.
+ * for a GreptimeDB prefix, its chain with instances, orphans and the reclaim boundary. Either
+ * way a Verify of the prefix (a background scrub) marks the objects it finds damaged.
  */
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -15,6 +16,7 @@ import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { GreptimeChain } from './wal/GreptimeChain';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
+import { ScrubControls } from './wal/ScrubControls';
 import './wal/wal.css';
 
 export function BatchesView() {
@@ -33,6 +35,7 @@ function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
   const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
   return (
     <div className="wal-main">
+      <ScrubControls connectionId={connectionId} prefix={prefix} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
       {inspect.data && <GreptimeChain report={inspect.data} />}
       <ObjectTable connectionId={connectionId} prefix={prefix} live={false} format={format} />
@@ -57,6 +60,7 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
         inspect={inspect.data}
         operator={operator}
       />
+      <ScrubControls connectionId={connectionId} prefix={prefix} />
       {writer !== null ? (
         <>
           <SequenceStrip writer={writer} />

@@ -1,7 +1,9 @@
 /**
  * Overview: every WAL prefix under the connection's root, Cairn's and GreptimeDB's, with its
  * columns filled in as each prefix is read (the fleet pass in the main process), sortable and
- * filterable; and the live append-rate and ack-latency charts while the in-app load runs.
+ * filterable; a Verify of every prefix (a background scrub) whose findings fill the Damaged
+ * and State columns; and the live append-rate and ack-latency charts while the in-app load
+ * runs.
  */
 import { useMemo, useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -18,6 +20,7 @@ import {
 import { FleetTable } from './overview/FleetTable';
 import { sortRows, type FleetColumnKey, type FleetSort } from './overview/fleet-columns';
 import { useFleet } from './overview/use-fleet';
+import { ScrubControls } from './wal/ScrubControls';
 import './wal/wal.css';
 
 export function OverviewView() {
@@ -66,6 +69,7 @@ export function OverviewView() {
             )}
             {shown.length !== rows.length && ` · ${shown.length.toLocaleString()} shown`}
           </p>
+          <ScrubControls connectionId={connectionId} prefix={null} />
           <FleetFilters filter={filter} onChange={setFilter} />
           <FleetTable rows={shown} selected={prefix} sort={sort} onSort={onSort} />
         </>

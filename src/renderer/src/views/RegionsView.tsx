@@ -1,10 +1,12 @@
 /**
  * Regions: per region of the selected prefix its entries, first / latest / durable id,
- * obsolete watermark, objects spanned, bytes and holes. With a writer opened in the app and
+ * obsolete watermark, objects spanned, bytes, holes and the damaged entry ranges a scrub or a
+ * replay found (each a hole every replay skips). With a writer opened in the app and
  * operator mode: obsolete up to an id, obsolete all, and the region table. On a prefix this
  * app does not write, it says so and offers to open or take over the writer; on a GreptimeDB
  * prefix, why no action applies.
  */
+import type { RegionRow } from '../../../shared/contract/wal';
 import { useApiQuery, useRefreshInterval } from '../api/hooks';
 import { formatEntryId } from '../../../shared/id-notation';
 import { ChangeMarked } from '../components/ChangeMarked';
@@ -75,6 +77,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
               <th>Objects</th>
               <th>Bytes</th>
               <th>Holes</th>
+              <th>Damage</th>
               <th>Table</th>
               <th>Open</th>
               {actions && <th>Actions</th>}
@@ -118,6 +121,9 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
                 <td>{region.objects.toLocaleString()}</td>
                 <td>{formatBytes(region.bytes)}</td>
                 <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
+                <td className={(region.damage?.length ?? 0) > 0 ? 'wal-warn small' : undefined}>
+                  <DamagedRanges damage={region.damage ?? []} />
+                </td>
                 <td>{region.listedInTable ? 'listed' : ''}</td>
                 <td>
                   <button
@@ -153,5 +159,19 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
       )}
       {actions && <NamespaceActions connectionId={connectionId} prefix={prefix} />}
     </div>
+  );
+}
+
+/** `ids 1500:17–1500:20 (segment-crc)` per damaged segment, its object's key on hover. */
+function DamagedRanges({ damage }: { damage: NonNullable<RegionRow['damage']> }) {
+  if (damage.length === 0) return null;
+  return (
+    <ul className="wal-damage-list" aria-label="Damaged entry ranges">
+      {damage.map((range) => (
+        <li key={range.key} title={range.key}>
+          ids {formatEntryId(range.firstId)}–{formatEntryId(range.lastId)} ({range.check})
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -2,7 +2,8 @@
  * Replay: stream one region of the selected prefix from an id (read-only) with progress,
  * pause, resume and cancel; the newest N entries stay on screen (bounded), in the order the
  * user picks; a text and a JSON-path filter; the selected entry's payload decoded; and the
- * entries on screen exported as NDJSON.
+ * entries on screen exported as NDJSON. A damaged segment the replay skipped is a hole row where
+ * it was met, and the status line counts them.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
@@ -16,6 +17,8 @@ import { formText } from '../components/form-text';
 import { PayloadViewer } from './browser/PayloadViewer';
 import { matchesJsonPath, parseJsonPath, payloadText } from './wal/replay-filter';
 import { useReplay } from './wal/use-replay';
+import { holeText, withHoleRows, type GridRow } from './wal/replay-hole-rows';
+import type { ReplayHoleView } from '../../../shared/contract/wal-damage';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
@@ -132,7 +135,7 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
       {progress?.error && (
         <ErrorPanel error={{ name: progress.error.code, message: progress.error.message }} />
       )}
-      <ReplayRows rows={replay.rows} region={region} keep={keep} />
+      <ReplayRows rows={replay.rows} holes={replay.holes} region={region} keep={keep} />
     </div>
   );
 }
@@ -153,8 +156,15 @@ function ReplayProgressBar({
         value={progress.state === 'finished' ? 1 : fraction}
       />
       <span role="status" aria-label="Replay status">
-        {progress.state} · {progress.delivered.toLocaleString()} entries · last id{' '}
-        {formatEntryId(progress.lastId)} of {formatEntryId(progress.latestId)}
+        {progress.state} · {progress.delivered.toLocaleString()} entries
+        {progress.holes > 0 && (
+          <span className="wal-warn">
+            {' '}
+            · {progress.holes.toLocaleString()} damaged segment{progress.holes === 1 ? '' : 's'}{' '}
+            skipped
+          </span>
+        )}{' '}
+        · last id {formatEntryId(progress.lastId)} of {formatEntryId(progress.latestId)}
         {progress.cancelReason !== null && ` · ${progress.cancelReason}`}
       </span>
     </div>
@@ -168,10 +178,12 @@ interface ShownRow {
 
 function ReplayRows({
   rows,
+  holes,
   region,
   keep,
 }: {
   rows: readonly ReplayEntryView[];
+  holes: readonly ReplayHoleView[];
   region: bigint | null;
   keep: number;
 }) {
@@ -189,12 +201,17 @@ function ReplayRows({
           pathFilter instanceof Error ||
           matchesJsonPath(pathFilter, row.text)),
     );
-    return newestFirst ? filtered.reverse() : filtered;
-  }, [rows, text, pathFilter, newestFirst]);
+    return filtered;
+  }, [rows, text, pathFilter]);
+  const gridRows = useMemo(
+    () => withHoleRows(shown, holes, newestFirst),
+    [shown, holes, newestFirst],
+  );
   const chosen = shown.find((row) => row.entry.id === selected)?.entry ?? null;
 
   const exportNdjson = () => {
-    const lines = shown.map((row) =>
+    const ordered = newestFirst ? [...shown].reverse() : shown;
+    const lines = ordered.map((row) =>
       JSON.stringify({
         region: region === null ? null : regionName(region),
         id: String(row.entry.id),
@@ -254,7 +271,7 @@ function ReplayRows({
         </p>
       )}
       <div className="wal-replay-body">
-        <ReplayGrid rows={shown} selected={selected} onSelect={setSelected} />
+        <ReplayGrid rows={gridRows} selected={selected} onSelect={setSelected} />
         {chosen && (
           <aside aria-label="Entry payload" className="wal-replay-payload">
             <h2 className="small">
@@ -274,7 +291,7 @@ function ReplayGrid({
   selected,
   onSelect,
 }: {
-  rows: readonly ShownRow[];
+  rows: readonly GridRow<ShownRow>[];
   selected: bigint | null;
   onSelect: (id: bigint) => void;
 }) {
@@ -295,8 +312,22 @@ function ReplayGrid({
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
+          const gridRow = rows[item.index];
+          if (!gridRow) return null;
+          if (gridRow.kind === 'hole')
+            return (
+              <div
+                key={`hole ${gridRow.hole.key} ${String(gridRow.hole.regionId)}`}
+                role="row"
+                aria-rowindex={item.index + 1}
+                aria-label="Hole"
+                className="virtual-row wal-replay-row wal-hole-row"
+                style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+              >
+                <span role="gridcell">{holeText(gridRow.hole)}</span>
+              </div>
+            );
+          const row = gridRow.row;
           return (
             <div
               key={String(row.entry.id)}

@@ -13,6 +13,7 @@ export {
   type ListedWalObject,
 } from './plan';
 export { judgeChain, type JudgedChain } from './judge';
+export { heldBackBy, type HeldBack, type HoldingRegion } from './held-back';
 export {
   DELETE_CONCURRENCY,
   deleteAscending,

@@ -16,6 +16,7 @@ import type { WalMetrics } from '../metrics';
 import type { MaintenanceSession } from '../open';
 import type { ControlState } from '../session';
 import { deleteAscending, listObjectsBelow } from './deletes';
+import { heldBackBy, type HeldBack } from './held-back';
 import { judgeChain, type JudgedChain } from './judge';
 import { collectionBoundary, planDeletes, type CollectionPlan, type ListedWalObject } from './plan';
 
@@ -37,6 +38,8 @@ export interface GcReport {
   readonly failure: Error | null;
   /** Why the chain could not be judged (the boundary then did not move), null when it was. */
   readonly unjudged: JudgedChain['unjudged'];
+  /** A dry run: what holds the boundary where it is (null for a pass, or an empty chain). */
+  readonly heldBack?: HeldBack | null;
 }
 
 /** What a pass needs from whoever holds the epoch. */
@@ -83,6 +86,7 @@ export async function previewCollection(
   previous: Seq,
   boundary: Seq,
   unjudged: JudgedChain['unjudged'] = null,
+  heldBack: HeldBack | null = null,
 ): Promise<GcReport> {
   const plan: CollectionPlan = planDeletes(await listObjectsBelow(io, prefix, boundary), boundary);
   return {
@@ -95,6 +99,7 @@ export async function previewCollection(
     remaining: 0,
     failure: null,
     unjudged,
+    heldBack,
   };
 }
 
@@ -144,5 +149,6 @@ export async function dryRunFromRegister(
     judged.control.boundary,
     boundaryOfJudged(judged),
     judged.unjudged,
+    heldBackBy(judged.chain, judged.control.watermarks),
   );
 }

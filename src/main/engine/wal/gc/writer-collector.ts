@@ -12,6 +12,7 @@ import type { CatalogObject } from '../catalog';
 import type { Seq } from '../ids';
 import type { WalMetrics } from '../metrics';
 import type { ControlState } from '../session';
+import { heldBackBy } from './held-back';
 import { collectionBoundary } from './plan';
 import { previewCollection, runCollection, type GcReport } from './run';
 
@@ -53,6 +54,9 @@ export class WriterCollector {
       this.writer.prefix,
       control.boundary,
       decideBoundary(chain, control),
+      null,
+      // The chain is a one-pass iterator (the catalog's): a second one for this question.
+      heldBackBy(this.writer.snapshot().chain, control.watermarks),
     );
   }
 

@@ -72,6 +72,14 @@ export class FleetReader {
     return running;
   }
 
+  /**
+   * Reads one prefix's row again now, outside any pass (a scrub just judged it); a prefix the
+   * fleet does not list is left alone.
+   */
+  async reread(prefix: string): Promise<void> {
+    if (this.rows.has(prefix)) await this.readRow(prefix, Number.POSITIVE_INFINITY);
+  }
+
   /** Resolves when the pass running now (if any) has ended. */
   async settled(): Promise<void> {
     await this.pass;

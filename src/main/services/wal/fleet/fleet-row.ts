@@ -1,13 +1,17 @@
 /**
  * One fleet overview row from a prefix's read-model snapshot, in either format: chain objects
  * and bytes, the tip, the floor below which objects are gone or going (Cairn's boundary,
- * GreptimeDB's reclaim boundary) and the tip's lag behind it, orphans, damage and why an open
- * would fail. Pure translation.
+ * GreptimeDB's reclaim boundary) and the tip's lag behind it, orphans, damage (what recovery
+ * met and what scrubs and replays found) and why an open would fail, and the State those
+ * make (`prefixHealth`). Pure translation.
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
+import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
 import { isCairnError } from '../../../engine/errors';
 import { parseCairnPrefix } from '../../../engine/wal-read/target';
 import type { PrefixSnapshot } from '../read-model/prefix-model';
+import { damageFacts } from '../scrub/damage-views';
+import { prefixHealth, type DamagedObjectFact } from './prefix-health';
 
 interface ChainSummary {
   readonly chain: ReadonlyArray<{ readonly size: number }>;
@@ -35,6 +39,15 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
     openFailure: null,
     writerHeld,
     error: null,
+    health: prefixHealth({
+      readState: 'pending',
+      error: null,
+      openFailure: null,
+      damaged: [],
+      orphans: null,
+      newestObjectAtMs: null,
+      floorLag: null,
+    }),
   };
 }
 
@@ -42,9 +55,14 @@ function rowOf(
   snapshot: PrefixSnapshot,
   summary: ChainSummary,
   floor: bigint,
-  damaged: number,
+  damaged: readonly DamagedObjectFact[],
 ): Omit<FleetRow, 'prefix' | 'writerHeld'> {
   const tip = summary.tip;
+  const floorLag = tip === null ? null : tip.seq > floor ? tip.seq - floor : 0n;
+  const openFailure =
+    summary.failure === null
+      ? null
+      : { code: summary.failure.code, message: summary.failure.message };
   return {
     format: snapshot.format,
     state: 'read',
@@ -55,34 +73,60 @@ function rowOf(
     tipEpoch: tip?.epoch ?? null,
     newestObjectAtMs: snapshot.newestObjectAtMs,
     floor,
-    floorLag: tip === null ? null : tip.seq > floor ? tip.seq - floor : 0n,
+    floorLag,
     orphans: summary.orphans.length,
-    damaged,
-    openFailure:
-      summary.failure === null
-        ? null
-        : { code: summary.failure.code, message: summary.failure.message },
+    damaged: damaged.length,
+    openFailure,
     error: null,
+    health: prefixHealth({
+      readState: 'read',
+      error: null,
+      openFailure,
+      damaged,
+      orphans: summary.orphans.length,
+      newestObjectAtMs: snapshot.newestObjectAtMs,
+      floorLag,
+    }),
   };
+}
+
+/** What the ledger found, and what recovery met that the ledger does not know yet. */
+function mergedDamage(
+  found: readonly ObjectDamage[],
+  recovered: readonly DamagedObjectFact[],
+): DamagedObjectFact[] {
+  const facts = damageFacts(found);
+  const keys = new Set(facts.map((fact) => fact.key));
+  return [...facts, ...recovered.filter((fact) => !keys.has(fact.key))];
 }
 
 export function fleetRowOf(
   prefix: string,
   snapshot: PrefixSnapshot,
   writerHeld: boolean,
+  found: readonly ObjectDamage[] = [],
 ): FleetRow {
   if (snapshot.format === 'greptimedb-v1') {
     const { report } = snapshot;
+    const recovered = report.damaged.map(({ key, check }) => ({ key, check, ranges: [] }));
     return {
       prefix,
       writerHeld,
-      ...rowOf(snapshot, report, report.reclaimBoundary, report.damaged.length),
+      ...rowOf(snapshot, report, report.reclaimBoundary, mergedDamage(found, recovered)),
     };
   }
   const { report } = snapshot.inspected;
   // Cairn's recovery stops at its lowest damaged object: one at most is known.
-  const damaged = report.failure?.code === 'CorruptObject' ? 1 : 0;
-  return { prefix, writerHeld, ...rowOf(snapshot, report, report.register.boundary, damaged) };
+  const failure = report.failure;
+  const recovered =
+    failure?.code === 'CorruptObject'
+      ? [{ key: failure.key ?? '', check: failure.code, ranges: [] }]
+      : [];
+  return {
+    prefix,
+    writerHeld,
+    ...rowOf(snapshot, report, report.register.boundary, mergedDamage(found, recovered)),
+  };
 }
 
 /** An error as the overview shows it: a Cairn error's code, anything else as Internal. */
@@ -92,7 +136,17 @@ export function errorSummaryOf(error: unknown): { code: string; message: string 
     : { code: 'Internal', message: error instanceof Error ? error.message : String(error) };
 }
 
-/** The row kept with the error that stopped its read (its last columns stay). */
+/** The row kept with the error that stopped its read (its last columns and reasons stay). */
 export function failedFleetRow(row: FleetRow, error: unknown): FleetRow {
-  return { ...row, state: 'error', error: errorSummaryOf(error) };
+  const summary = errorSummaryOf(error);
+  const reasons = [
+    { kind: 'error' as const, text: `error: ${summary.code}` },
+    ...row.health.reasons.filter((reason) => reason.kind !== 'error'),
+  ];
+  return {
+    ...row,
+    state: 'error',
+    error: summary,
+    health: { state: 'unhealthy', reasons, text: reasons.map((r) => r.text).join('; ') },
+  };
 }

@@ -6,6 +6,8 @@
 import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { walkPrefixes } from '../../../engine/wal-read/discover';
 import { parseCairnPrefix } from '../../../engine/wal-read/target';
+import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
+import type { PrefixSnapshot } from '../read-model/prefix-model';
 import type { ReadModels } from '../read-model/read-models';
 import { slotOf, type Located } from '../wal-locate';
 import { walRootOf } from '../wal-target';
@@ -23,6 +25,8 @@ export interface FleetDeps {
   readonly models: ReadModels;
   /** Whether a writer of this app holds the slot. */
   held(slot: string): boolean;
+  /** What scrubs and replays found damaged in the prefix (none when absent). */
+  damage?(at: Located, snapshot: PrefixSnapshot): Promise<ObjectDamage[]>;
 }
 
 export function fleetSourceOf(connectionId: string, deps: FleetDeps): FleetSource {
@@ -37,7 +41,8 @@ export function fleetSourceOf(connectionId: string, deps: FleetDeps): FleetSourc
     read: async (prefix, maxAgeMs) => {
       const at = await deps.locate(connectionId, prefix);
       const snapshot = await deps.models.read(at, maxAgeMs);
-      return fleetRowOf(at.prefix, snapshot, deps.held(at.slot));
+      const damage = (await deps.damage?.(at, snapshot)) ?? [];
+      return fleetRowOf(at.prefix, snapshot, deps.held(at.slot), damage);
     },
     held: (prefix) => deps.held(slotOf(connectionId, prefix)),
   };

@@ -1,10 +1,14 @@
-/** One object: its metadata, a WAL object's parts, its payload, and a raw download read in ranges. */
+/**
+ * One object: its metadata, what a scrub or a replay found wrong with a WAL object, its parts,
+ * its payload, and a raw download read in ranges.
+ */
 import { useState } from 'react';
 import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { downloadBlob } from '../../components/download';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../format';
+import { ObjectDamageNotice } from './ObjectDamageNotice';
 import { PayloadViewer } from './PayloadViewer';
 import { isWalObjectKey, WalObjectParts } from './WalObjectParts';
 
@@ -68,7 +72,10 @@ export function ObjectInspector({
             {downloading ? 'Downloading…' : 'Download raw'}
           </button>
           {isWalObjectKey(objectKey) && (
-            <WalObjectParts connectionId={connectionId} objectKey={objectKey} />
+            <>
+              <ObjectDamageNotice connectionId={connectionId} objectKey={objectKey} />
+              <WalObjectParts connectionId={connectionId} objectKey={objectKey} />
+            </>
           )}
           <PayloadViewer bytes={object.data.bytes} totalSize={object.data.size} />
         </>

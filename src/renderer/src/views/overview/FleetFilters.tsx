@@ -1,6 +1,6 @@
 /** The fleet filter bar: free text over every column, the format, and "problems only". */
 import type { FleetRow } from '../../../../shared/contract/wal';
-import { searchText } from './fleet-columns';
+import { hasProblem, searchText } from './fleet-columns';
 
 export interface FleetFilter {
   readonly text: string;
@@ -9,15 +9,6 @@ export interface FleetFilter {
 }
 
 export const NO_FLEET_FILTER: FleetFilter = { text: '', format: 'any', problemsOnly: false };
-
-function hasProblem(row: FleetRow): boolean {
-  return (
-    row.error !== null ||
-    row.openFailure !== null ||
-    (row.damaged ?? 0) > 0 ||
-    (row.orphans ?? 0) > 0
-  );
-}
 
 export function filterRows(rows: readonly FleetRow[], filter: FleetFilter): FleetRow[] {
   const needle = filter.text.trim().toLowerCase();
@@ -66,7 +57,7 @@ export function FleetFilters({
           checked={filter.problemsOnly}
           onChange={(event) => onChange({ ...filter, problemsOnly: event.target.checked })}
         />{' '}
-        Problems only (failures, damage, orphans)
+        Problems only (failures, damage, orphans, stale)
       </label>
     </div>
   );

@@ -107,7 +107,7 @@ function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
       </td>
       <td>{writerText(row)}</td>
       <td
-        className={state === 'healthy' || pending ? undefined : 'wal-warn'}
+        className={row.health.state === 'unhealthy' ? 'wal-warn' : undefined}
         title={row.openFailure?.message ?? row.error?.message}
       >
         {pending ? <Pending what={`Reading ${row.prefix}`} /> : state}

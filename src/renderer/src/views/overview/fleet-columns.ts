@@ -27,12 +27,17 @@ export interface FleetColumn {
   readonly sortValue: (row: FleetRow) => SortValue;
 }
 
-/** The row's state in words: what the State column shows. */
+/**
+ * The row's state in words: what the State column shows - the main process's derivation
+ * (`healthy` only with no problem; otherwise each problem with its reason).
+ */
 export function stateText(row: FleetRow): string {
-  if (row.error !== null) return `error: ${row.error.code}`;
-  if (row.openFailure !== null) return `open fails: ${row.openFailure.code}`;
-  if (row.state === 'pending') return 'reading';
-  return 'healthy';
+  return row.health.text;
+}
+
+/** A row with any problem: what "problems only" keeps, the same rule as its State. */
+export function hasProblem(row: FleetRow): boolean {
+  return row.health.reasons.length > 0;
 }
 
 export function writerText(row: FleetRow): string {

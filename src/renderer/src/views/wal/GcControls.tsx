@@ -1,7 +1,8 @@
 /**
  * Garbage collection from the Manifest view (control.md point 5): always a dry run first —
- * exactly the objects and bytes a pass would delete — then, on a writer opened here in
- * operator mode, the pass itself behind a typed confirmation naming the prefix.
+ * exactly the objects and bytes a pass would delete, what holds the boundary back (the
+ * regions above their watermarks) and who holds the register — then, on a writer opened here
+ * in operator mode, the pass itself behind a typed confirmation naming the prefix.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -12,6 +13,8 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
 import { useToasts } from '../../components/Toasts';
 import { formatBytes } from '../format';
+import { formatEntryId } from '../../../../shared/id-notation';
+import { formatWalRegion } from '../../../../shared/contract/wal';
 
 export function GcControls(props: {
   connectionId: string;
@@ -67,6 +70,8 @@ export function GcControls(props: {
             {String(preview.boundary)} and delete <strong>{preview.objects.length} objects</strong>{' '}
             ({formatBytes(preview.bytes)}).
           </p>
+          <HeldBackText report={preview} />
+          <HolderText holder={preview.holder} />
           {preview.unjudged && (
             <p className="muted">
               The chain cannot be judged ({preview.unjudged.code}): the boundary stays.
@@ -104,5 +109,57 @@ export function GcControls(props: {
         </div>
       )}
     </section>
+  );
+}
+
+/** Which object the boundary stops at, and the regions (with their watermarks) that hold it. */
+function HeldBackText({ report }: { report: GcReport }) {
+  const held = report.heldBack;
+  if (held === null) return null;
+  if (held.tipOnly)
+    return (
+      <p className="small" aria-label="What holds the boundary">
+        Every object below the tip (seq {String(held.seq)}) is wholly obsolete: only the tip is
+        kept.
+      </p>
+    );
+  return (
+    <p className="small" aria-label="What holds the boundary">
+      Held back at seq {String(held.seq)} by{' '}
+      {held.regions
+        .map(
+          (region) =>
+            `region ${formatWalRegion(region.regionId)} (watermark ${formatEntryId(region.watermark)}, entries up to ${formatEntryId(region.lastId)})`,
+        )
+        .join(', ')}
+      : obsolete them to let the boundary move.
+    </p>
+  );
+}
+
+/** Who holds the register: the epoch a pass fences, and whether that writer looks live. */
+function HolderText({ holder }: { holder: GcReport['holder'] }) {
+  if (holder === null)
+    return (
+      <p className="small muted" aria-label="Register holder">
+        No writer ever opened this prefix.
+      </p>
+    );
+  const state = holder.openInApp
+    ? 'a writer of this app'
+    : holder.live
+      ? 'a writer that looks live: a pass fences it'
+      : 'no live writer';
+  return (
+    <p
+      className={holder.live && !holder.openInApp ? 'small wal-warn' : 'small'}
+      aria-label="Register holder"
+    >
+      Register held by epoch {String(holder.epoch)} (writer {holder.writerId}
+      {holder.writtenAgoMs === null
+        ? ''
+        : `, written ${Math.round(holder.writtenAgoMs / 1000)} s ago`}
+      ): {state}.
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * One page of a prefix's objects by sequence, paged from the server: chain, orphans and
- * excluded objects (Cairn's format) or objects below the reclaim boundary (GreptimeDB's).
+ * excluded objects (Cairn's format) or objects below the reclaim boundary (GreptimeDB's), and
+ * the objects a scrub or a replay found damaged (status `damaged` and the check that failed).
  */
 import { useState } from 'react';
 import type { WalFormat, WalObjectRow } from '../../../../shared/contract/wal';
@@ -12,12 +13,23 @@ import { formatBytes } from '../format';
 
 const PAGE = 100;
 
-type StatusFilter = 'all' | WalObjectRow['status'];
+type StatusFilter = 'all' | 'damaged' | WalObjectRow['status'];
 
 const FILTERS: Record<WalFormat, readonly StatusFilter[]> = {
-  'cairn-v1': ['all', 'chain', 'orphan', 'excluded'],
-  'greptimedb-v1': ['all', 'chain', 'orphan', 'below-boundary'],
+  'cairn-v1': ['all', 'chain', 'orphan', 'excluded', 'damaged'],
+  'greptimedb-v1': ['all', 'chain', 'orphan', 'below-boundary', 'damaged'],
 };
+
+/** `damaged · segment-crc` for a damaged object; its status otherwise. */
+function statusText(row: WalObjectRow): string {
+  return row.damage === undefined ? row.status : `damaged · ${row.damage.check}`;
+}
+
+function statusTitle(row: WalObjectRow): string | undefined {
+  if (row.damage === undefined) return undefined;
+  const detail = row.damage.detail === '' ? '' : ` (${row.damage.detail})`;
+  return `${row.status} object; found by a ${row.damage.source}: ${row.damage.check} check failed${detail}`;
+}
 
 export function ObjectTable({
   connectionId,
@@ -84,7 +96,10 @@ export function ObjectTable({
                 <tr
                   key={row.key}
                   className={
-                    [row.status === 'chain' ? '' : 'wal-warn', fresh.has(row.key) ? 'changed' : '']
+                    [
+                      row.status === 'chain' && row.damage === undefined ? '' : 'wal-warn',
+                      fresh.has(row.key) ? 'changed' : '',
+                    ]
                       .join(' ')
                       .trim() || undefined
                   }
@@ -94,7 +109,7 @@ export function ObjectTable({
                     {fresh.has(row.key) && <span className="badge ok small"> new</span>}
                   </td>
                   <td className="mono">{String(row.epoch)}</td>
-                  <td>{row.status}</td>
+                  <td title={statusTitle(row)}>{statusText(row)}</td>
                   <td>{formatBytes(row.size)}</td>
                   <td>{row.segments ?? '—'}</td>
                   <td>{row.entries ?? '—'}</td>

@@ -1,7 +1,8 @@
 /**
  * The region actions of a writer opened in the app (operator mode): obsolete up to an id with
- * a preview of what it hides and a typed confirmation (the region id), obsolete all, and the
- * region table's create / delete. The main process checks all of it again.
+ * a preview of what it hides - and of what the garbage collection after it deletes - and a
+ * typed confirmation (the region id), obsolete all (with the same preview), and the region
+ * table's create / delete. The main process checks all of it again.
  */
 import { useState } from 'react';
 import {
@@ -30,11 +31,37 @@ function PreviewText({ preview }: { preview: ObsoletePreview }) {
       </p>
     );
   return (
-    <p role="status" aria-label="Obsolete preview">
-      Hides {preview.hiddenEntries.toLocaleString()} entries;{' '}
-      {preview.hiddenObjects.toLocaleString()} objects ({formatBytes(preview.hiddenBytes)} of this
-      region) become wholly hidden. Watermark {formatEntryId(preview.watermark)} →{' '}
-      {formatEntryId(preview.id)}.
+    <>
+      <p role="status" aria-label="Obsolete preview">
+        Hides {preview.hiddenEntries.toLocaleString()} entries;{' '}
+        {preview.hiddenObjects.toLocaleString()} objects ({formatBytes(preview.hiddenBytes)} of this
+        region) become wholly hidden. Watermark {formatEntryId(preview.watermark)} →{' '}
+        {formatEntryId(preview.id)}.
+      </p>
+      <DeletesText deletes={preview.deletes} />
+    </>
+  );
+}
+
+/** What the garbage collection after the obsolete deletes: said before the user confirms. */
+function DeletesText({ deletes }: { deletes: ObsoletePreview['deletes'] }) {
+  if (deletes === null)
+    return (
+      <p className="small muted" aria-label="Deletion preview">
+        The garbage collection that follows deletes no object.
+      </p>
+    );
+  return (
+    <p role="alert" aria-label="Deletion preview" className="wal-warn">
+      Then garbage collection <strong>deletes {deletes.objects.toLocaleString()} objects</strong> (
+      {formatBytes(deletes.bytes)}), <span className="mono">{deletes.firstKey}</span>
+      {deletes.objects > 1 && (
+        <>
+          {' '}
+          to <span className="mono">{deletes.lastKey}</span>
+        </>
+      )}
+      ; the boundary moves to seq {String(deletes.boundary)}. Deleted objects cannot be read again.
     </p>
   );
 }
@@ -152,15 +179,20 @@ export function ObsoleteAllDialog({
 }) {
   const name = regionName(region.regionId);
   const obsoleteAll = useApiMutation('wal.obsoleteAll', REFRESHES);
+  const preview = useApiMutation('wal.obsolete.preview');
   const push = useToasts((state) => state.push);
   return (
     <TypedConfirmDialog
       title={`Obsolete all of region ${name}`}
       phrase={name}
       actionLabel="Obsolete all"
-      pending={obsoleteAll.isPending}
+      pending={obsoleteAll.isPending || preview.isPending}
       error={obsoleteAll.error}
-      onOpenChange={() => obsoleteAll.reset()}
+      onOpenChange={(open) => {
+        obsoleteAll.reset();
+        if (open)
+          preview.mutate({ connectionId, prefix, region: region.regionId, id: region.latestId });
+      }}
       trigger={
         <button type="button" aria-label={`Obsolete all of region ${name}`}>
           Obsolete all…
@@ -186,6 +218,8 @@ export function ObsoleteAllDialog({
         The watermark of {name} becomes its latest id {formatEntryId(region.latestId)}: every entry
         is hidden and its objects can be collected.
       </p>
+      {preview.data && <DeletesText deletes={preview.data.deletes} />}
+      {preview.error && <ErrorPanel error={preview.error} />}
     </TypedConfirmDialog>
   );
 }

@@ -1,13 +1,15 @@
 /**
  * A replay job as the Replay view drives it: start, pause, resume, cancel, and the newest N
  * entries it streamed (older ones are dropped as new ones arrive, so the page's memory stays
- * bounded however long the region is). Chunks that arrive before the start call's reply are
- * held until the job id is known.
+ * bounded however long the region is), and the damaged segments it skipped (hole rows, the
+ * newest `keep` of them). Chunks that arrive before the start call's reply are held until the
+ * job id is known.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../../../../shared/api-error';
 import type { InputOf } from '../../../../shared/contract';
 import type { ReplayEntryView, ReplayProgress } from '../../../../shared/contract/wal';
+import type { ReplayHoleView } from '../../../../shared/contract/wal-damage';
 import { api } from '../../api/client';
 import { isLiveReplay, useReplayAfterDisconnect } from './use-replay-after-disconnect';
 
@@ -15,16 +17,21 @@ export interface ReplayState {
   readonly progress: ReplayProgress | null;
   /** Oldest first, at most `keep`. */
   readonly rows: readonly ReplayEntryView[];
+  /** Damaged segments skipped, in the order met, at most `keep`. */
+  readonly holes: readonly ReplayHoleView[];
   readonly error: ApiError | null;
 }
 
+const EMPTY: ReplayState = { progress: null, rows: [], holes: [], error: null };
+
 export function useReplay(keep: number) {
-  const [state, setState] = useState<ReplayState>({ progress: null, rows: [], error: null });
+  const [state, setState] = useState<ReplayState>(EMPTY);
   const jobId = useRef<string | null>(null);
   const early = useRef<
     Array<{
       jobId: string;
       entries: readonly ReplayEntryView[];
+      holes: readonly ReplayHoleView[];
       progress: ReplayProgress;
       done: boolean;
     }>
@@ -34,29 +41,42 @@ export function useReplay(keep: number) {
     keepRef.current = keep;
   }, [keep]);
 
-  const apply = useCallback((entries: readonly ReplayEntryView[], progress: ReplayProgress) => {
-    setState((previous) => ({
-      ...previous,
-      progress,
-      rows: [...previous.rows, ...entries].slice(-keepRef.current),
-    }));
-  }, []);
+  const apply = useCallback(
+    (
+      entries: readonly ReplayEntryView[],
+      progress: ReplayProgress,
+      holes: readonly ReplayHoleView[] = [],
+    ) => {
+      setState((previous) => ({
+        ...previous,
+        progress,
+        rows: [...previous.rows, ...entries].slice(-keepRef.current),
+        holes:
+          holes.length === 0
+            ? previous.holes
+            : [...previous.holes, ...holes].slice(-keepRef.current),
+      }));
+    },
+    [],
+  );
 
   useEffect(
     () =>
       api.onEvent((event) => {
         if (event.type !== 'wal.replay.chunk' && event.type !== 'wal.replay.done') return;
         const entries = event.type === 'wal.replay.chunk' ? event.entries : [];
+        const holes = event.type === 'wal.replay.chunk' ? (event.holes ?? []) : [];
         if (jobId.current === null) {
           early.current.push({
             jobId: event.jobId,
             entries,
+            holes,
             progress: event.progress,
             done: event.type === 'wal.replay.done',
           });
           return;
         }
-        if (event.jobId === jobId.current) apply(entries, event.progress);
+        if (event.jobId === jobId.current) apply(entries, event.progress, holes);
       }),
     [apply],
   );
@@ -83,16 +103,16 @@ export function useReplay(keep: number) {
     }
     jobId.current = null;
     early.current = [];
-    setState({ progress: null, rows: [], error: null });
+    setState(EMPTY);
     try {
       const progress = await api.call('wal.replay.start', input);
       jobId.current = progress.jobId;
       setState((previous) => ({ ...previous, progress }));
       for (const held of early.current.filter((item) => item.jobId === progress.jobId))
-        apply(held.entries, held.progress);
+        apply(held.entries, held.progress, held.holes);
       early.current = [];
     } catch (error) {
-      setState({ progress: null, rows: [], error: error as ApiError });
+      setState({ ...EMPTY, error: error as ApiError });
     }
   };
 

@@ -1,0 +1,82 @@
+/**
+ * The damage a connection's prefixes are known to hold, as the WAL views ask for it: the
+ * ledger's findings (confirmed with the store) placed by the catalog replays read, per prefix
+ * or per object; and the scrubs that fill the ledger, started on a prefix the console names
+ * or on the whole fleet. Owns the ledger and the scrub jobs; reads storage only through them.
+ */
+import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
+import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
+import type { ObjectCatalog } from '../../../engine/wal/catalog';
+import type { ObjectIo } from '../../../engine/objectio/object-io';
+import { fleetSourceOf, type FleetDeps } from '../fleet/fleet-source';
+import { checkObjectKey, type Located } from '../wal-locate';
+import { DamageLedger } from './damage-ledger';
+import { damagesOf } from './damage-views';
+import { ScrubService } from './scrub-service';
+
+export interface FindingsDeps {
+  /** The fleet's reads (its walk finds the prefixes a fleet scrub verifies). */
+  readonly fleet: FleetDeps;
+  /** The catalog replays of the prefix read: the writer's here, else the read model's. */
+  catalogOf(at: Located): Promise<ObjectCatalog | null>;
+  /** A prefix's scrub ended: show its findings in the fleet. */
+  onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
+}
+
+export class DamageFindings {
+  readonly ledger = new DamageLedger();
+  readonly scrubs: ScrubService;
+
+  constructor(private readonly deps: FindingsDeps) {
+    this.scrubs = new ScrubService({
+      ledger: this.ledger,
+      locate: (id, prefix) => deps.fleet.locate(id, prefix),
+      walkFleet: async (id, found) => {
+        await fleetSourceOf(id, deps.fleet).walk(found);
+      },
+      onPrefixScrubbed: (id, prefix) => deps.onPrefixScrubbed(id, prefix),
+    });
+  }
+
+  /** The findings on a located prefix, confirmed with the store, placed by `catalog`. */
+  async of(at: Located, catalog: ObjectCatalog | null): Promise<ObjectDamage[]> {
+    return damagesOf(await this.ledger.current(at.slot, at.io), catalog);
+  }
+
+  async forPrefix(connectionId: string, prefix: string): Promise<ObjectDamage[]> {
+    const at = await this.deps.fleet.locate(connectionId, prefix);
+    return this.of(at, await this.deps.catalogOf(at));
+  }
+
+  /** What is known wrong with one object (its prefix told by its key), or null. */
+  async forObject(connectionId: string, key: string): Promise<ObjectDamage | null> {
+    const { root } = await this.connection(connectionId);
+    checkObjectKey(root, key);
+    const prefix = key.slice(0, key.lastIndexOf('/objects/'));
+    return (await this.forPrefix(connectionId, prefix)).find((d) => d.key === key) ?? null;
+  }
+
+  /** A scrub of the prefix (the whole fleet when null); a prefix not found fails here, typed. */
+  async startScrub(connectionId: string, prefix: string | null): Promise<ScrubJobView> {
+    if (prefix === null) {
+      await this.connection(connectionId); // an unknown connection fails here, typed
+      return this.scrubs.start(connectionId, null);
+    }
+    const at = await this.deps.fleet.locate(connectionId, prefix);
+    return this.scrubs.start(connectionId, at.prefix);
+  }
+
+  /** Forgets a removed connection's findings and cancels its scrubs. */
+  async release(connectionId: string): Promise<void> {
+    this.ledger.forgetConnection(connectionId);
+    await this.scrubs.release(connectionId);
+  }
+
+  closeAll(): Promise<void> {
+    return this.scrubs.closeAll();
+  }
+
+  private connection(connectionId: string): Promise<{ io: ObjectIo; root: string }> {
+    return this.deps.fleet.io(connectionId);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The damage ledger: every damaged object a scrub or a replay of this app found, per
+ * connection and prefix, kept until the object changes. A finding is keyed by the object's key
+ * and remembers the size and ETag of the object found damaged; it leaves when a later scrub
+ * reads the object sound, or when the object is gone or no longer has that size and ETag (a
+ * HEAD per finding, at most once per `RECHECK_AFTER_MS` and at most `MAX_RECHECKS_PER_LOOK`
+ * per look, before a view shows it). Views merge
+ * the findings in through the damage presenters. It never reads an object's bytes and never
+ * decides what is damaged: verify and the reader do.
+ */
+import { isStorageError } from '../../../engine/objectio/errors';
+import type { ObjectIo } from '../../../engine/objectio/object-io';
+import { mapBounded } from '../../../engine/bounded';
+import type { SkippedSegment } from '../../../engine/wal/reader';
+import type { ObjectVerdict } from '../../../engine/wal/verify';
+import type { DamagedRange } from '../../../../shared/contract/wal-damage';
+import { slotParts } from '../wal-locate';
+
+/** A finding is checked against the store (a HEAD) at most this often. */
+export const RECHECK_AFTER_MS = 10_000;
+/** Findings kept per prefix; a prefix damaged beyond it keeps the first found and a count. */
+export const MAX_FINDINGS_PER_PREFIX = 10_000;
+const RECHECK_CONCURRENCY = 4;
+/** HEADs one look at a prefix sends at most (the findings checked longest ago first). */
+export const MAX_RECHECKS_PER_LOOK = 64;
+
+export interface DamageFinding {
+  readonly key: string;
+  readonly seq: bigint | null;
+  /** The damaged object's size and ETag; null until known (a replay sees neither). */
+  readonly size: number | null;
+  readonly etag: string | null;
+  readonly check: string;
+  readonly detail: string;
+  /** Regions whose segment failed; null when the object itself failed (every region in it). */
+  readonly regions: readonly bigint[] | null;
+  /** Entry ranges a read met (a replay's hole), beside what the catalog tells. */
+  readonly ranges: readonly DamagedRange[];
+  readonly source: 'scrub' | 'replay';
+  readonly foundAtMs: number;
+  /** When the store last confirmed this object is the one found damaged. */
+  readonly checkedAtMs: number;
+}
+
+interface PrefixFindings {
+  readonly byKey: Map<string, DamageFinding>;
+  /** Findings not kept because the prefix already had `MAX_FINDINGS_PER_PREFIX`. */
+  dropped: number;
+}
+
+export class DamageLedger {
+  private readonly prefixes = new Map<string, PrefixFindings>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** A scrub's verdict on one object: a damaged one is kept (replacing what was known), a sound or gone one forgotten. */
+  recordVerdict(slot: string, verdict: ObjectVerdict, etag: string | null): void {
+    if (verdict.ok || verdict.gone === true) {
+      this.prefixes.get(slot)?.byKey.delete(verdict.key);
+      return;
+    }
+    const at = this.now();
+    this.put(slot, {
+      key: verdict.key,
+      seq: verdict.seq,
+      size: verdict.size,
+      etag,
+      check: verdict.check ?? 'unknown',
+      detail: verdict.detail ?? '',
+      regions: verdict.region === undefined ? null : [verdict.region],
+      ranges: [],
+      source: 'scrub',
+      foundAtMs: at,
+      checkedAtMs: at,
+    });
+  }
+
+  /** A segment a replay skipped: added to the object's finding (or the first of it). */
+  recordSkipped(slot: string, skipped: SkippedSegment): void {
+    const known = this.prefixes.get(slot)?.byKey.get(skipped.key);
+    const range = { regionId: skipped.regionId, firstId: skipped.firstId, lastId: skipped.lastId };
+    if (known !== undefined) {
+      const ranges = known.ranges.some((r) => r.regionId === range.regionId)
+        ? known.ranges
+        : [...known.ranges, range];
+      const regions =
+        known.regions === null || known.regions.includes(range.regionId)
+          ? known.regions
+          : [...known.regions, range.regionId];
+      this.put(slot, { ...known, ranges, regions });
+      return;
+    }
+    const at = this.now();
+    this.put(slot, {
+      key: skipped.key,
+      seq: skipped.seq,
+      size: null,
+      etag: null,
+      check: skipped.check,
+      detail: skipped.detail,
+      regions: [skipped.regionId],
+      ranges: [range],
+      source: 'replay',
+      foundAtMs: at,
+      // Never checked: the first look at it records the object's size and ETag.
+      checkedAtMs: 0,
+    });
+  }
+
+  /** The prefix's findings by key, as last confirmed (see `recheck`). */
+  findings(slot: string): DamageFinding[] {
+    const known = this.prefixes.get(slot);
+    if (known === undefined) return [];
+    return [...known.byKey.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
+
+  /** Findings not kept because the prefix had too many. */
+  dropped(slot: string): number {
+    return this.prefixes.get(slot)?.dropped ?? 0;
+  }
+
+  /**
+   * The prefix's findings after confirming each with the store (at most once per
+   * `RECHECK_AFTER_MS`): an object gone, or with another size or ETag, is forgotten.
+   */
+  async current(slot: string, io: ObjectIo): Promise<DamageFinding[]> {
+    const known = this.prefixes.get(slot);
+    if (known === undefined || known.byKey.size === 0) return [];
+    const now = this.now();
+    const due = [...known.byKey.values()]
+      .filter((f) => now - f.checkedAtMs >= RECHECK_AFTER_MS)
+      .sort((a, b) => a.checkedAtMs - b.checkedAtMs)
+      .slice(0, MAX_RECHECKS_PER_LOOK);
+    await mapBounded(due, RECHECK_CONCURRENCY, async (finding) => {
+      const seen = await headOrNull(io, finding.key);
+      // A finding replaced meanwhile (a newer verdict) is not this check's to judge.
+      if (known.byKey.get(finding.key) !== finding) return;
+      const same =
+        seen !== null &&
+        (finding.size === null || finding.size === seen.size) &&
+        (finding.etag === null || finding.etag === seen.etag);
+      if (!same) known.byKey.delete(finding.key);
+      else
+        known.byKey.set(finding.key, {
+          ...finding,
+          size: seen.size,
+          etag: seen.etag,
+          checkedAtMs: this.now(),
+        });
+    });
+    return this.findings(slot);
+  }
+
+  /** Forgets every finding of a removed connection. */
+  forgetConnection(connectionId: string): void {
+    for (const slot of [...this.prefixes.keys()])
+      if (slotParts(slot).connectionId === connectionId) this.prefixes.delete(slot);
+  }
+
+  private put(slot: string, finding: DamageFinding): void {
+    let known = this.prefixes.get(slot);
+    if (known === undefined) {
+      known = { byKey: new Map(), dropped: 0 };
+      this.prefixes.set(slot, known);
+    }
+    if (!known.byKey.has(finding.key) && known.byKey.size >= MAX_FINDINGS_PER_PREFIX) {
+      known.dropped += 1;
+      return;
+    }
+    known.byKey.set(finding.key, finding);
+  }
+}
+
+async function headOrNull(
+  io: ObjectIo,
+  key: string,
+): Promise<{ size: number; etag: string } | null> {
+  try {
+    const meta = await io.head(key);
+    return { size: meta.size, etag: meta.etag };
+  } catch (error) {
+    if (isStorageError(error, 'NotFound')) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The console's scrubs: background verifies of one prefix or of a connection's whole fleet,
+ * by job id, at most `MAX_ACTIVE_SCRUBS` at once and one per scope (asking again for a scope
+ * being scrubbed answers with the job already running); the last few ended jobs are kept so
+ * their outcome still shows. Findings go to the damage ledger the WAL views read. It reads
+ * storage only through the jobs, and never writes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
+import type { Located } from '../wal-locate';
+import type { DamageLedger } from './damage-ledger';
+import { ScrubJobNotFoundError, TooManyScrubJobsError } from './errors';
+import { ScrubJob } from './scrub-job';
+import { DEFAULT_SCRUB_LIMITS, type ScrubLimits } from './scrub-prefix';
+
+export const MAX_ACTIVE_SCRUBS = 4;
+const ENDED_KEPT = 16;
+
+export interface ScrubDeps {
+  readonly ledger: DamageLedger;
+  locate(connectionId: string, prefix: string): Promise<Located>;
+  /** Walks the connection's fleet, handing each prefix to `found` (the Overview's walk). */
+  walkFleet(connectionId: string, found: (prefix: string) => void): Promise<void>;
+  /** A prefix's scrub ended: its views (the fleet row) show what it found once this resolves. */
+  onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
+  /** How a scrub may use the connection (the I/O controller plugs in here). */
+  limits?(connectionId: string): ScrubLimits;
+}
+
+export class ScrubService {
+  private readonly jobs = new Map<string, ScrubJob>();
+
+  constructor(private readonly deps: ScrubDeps) {}
+
+  /** Starts a scrub of `prefix` (the whole fleet when null), or returns the one running on it. */
+  start(connectionId: string, prefix: string | null): ScrubJobView {
+    const running = [...this.jobs.values()].filter((job) => job.active);
+    const same = running.find(
+      (job) => job.view().connectionId === connectionId && job.view().prefix === prefix,
+    );
+    if (same !== undefined) return same.view();
+    if (running.length >= MAX_ACTIVE_SCRUBS) throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
+    const { deps } = this;
+    const job = new ScrubJob({
+      jobId: randomUUID(),
+      connectionId,
+      prefix,
+      prefixes: async (found) => {
+        if (prefix === null) await deps.walkFleet(connectionId, found);
+        else found(prefix);
+      },
+      locate: async (one) => {
+        const at = await deps.locate(connectionId, one);
+        return { io: at.io, prefix: at.prefix, format: at.format, slot: at.slot };
+      },
+      ledger: deps.ledger,
+      limits: deps.limits?.(connectionId) ?? DEFAULT_SCRUB_LIMITS,
+      onPrefixDone: (one) => deps.onPrefixScrubbed(connectionId, one),
+    });
+    this.jobs.set(job.id, job);
+    void job.finished.then(() => this.forgetOldEnded());
+    return job.view();
+  }
+
+  /** The connection's jobs, newest first. */
+  list(connectionId: string): ScrubJobView[] {
+    return [...this.jobs.values()]
+      .map((job) => job.view())
+      .filter((view) => view.connectionId === connectionId)
+      .reverse();
+  }
+
+  pause(jobId: string): ScrubJobView {
+    return this.get(jobId).pause();
+  }
+
+  resume(jobId: string): ScrubJobView {
+    return this.get(jobId).resume();
+  }
+
+  cancel(jobId: string): ScrubJobView {
+    return this.get(jobId).cancel();
+  }
+
+  /** Cancels and forgets a removed connection's jobs, once their reads in flight end. */
+  async release(connectionId: string): Promise<void> {
+    const owned = [...this.jobs.values()].filter((job) => job.view().connectionId === connectionId);
+    for (const job of owned) this.jobs.delete(job.id);
+    await this.cancelAndWait(owned);
+  }
+
+  /** Cancels every job (app shutdown, tests). */
+  async closeAll(): Promise<void> {
+    await this.cancelAndWait([...this.jobs.values()]);
+  }
+
+  private async cancelAndWait(jobs: readonly ScrubJob[]): Promise<void> {
+    for (const job of jobs) job.cancel();
+    await Promise.all(jobs.map((job) => job.finished));
+  }
+
+  private get(jobId: string): ScrubJob {
+    const job = this.jobs.get(jobId);
+    if (job === undefined) throw new ScrubJobNotFoundError(jobId);
+    return job;
+  }
+
+  private forgetOldEnded(): void {
+    const ended = [...this.jobs.values()].filter((job) => !job.active);
+    for (const job of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT)))
+      this.jobs.delete(job.id);
+  }
+}
