@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { Confirmation, ConnectionId, ObjectKey } from './common';
 import { procedure } from './procedure';
 import { parseEntryId, parseRegionId as parseWalRegion } from '../id-notation';
+import type { PayloadDecoding } from '../greptime/entry-table';
 
 const U64_LIMIT = 1n << 64n;
 
@@ -396,11 +397,22 @@ export const LoadSample = z.object({
 });
 export type LoadSample = z.infer<typeof LoadSample>;
 
+/**
+ * What a replayed payload is (rows of a GreptimeDB `WalEntry`, its decode failure, JSON, raw),
+ * decoded from the whole payload in the main process; `not-decoded` above
+ * `REPLAY_DECODED_BYTES`, which the console leaves to `cairn wal replay --decode`.
+ */
+export type ReplayPayloadView = PayloadDecoding | { readonly kind: 'not-decoded' };
+
 export const ReplayEntryView = z.object({
   id: z.bigint(),
   size: z.number(),
   /** The payload, cut to `REPLAY_PAYLOAD_BYTES`; `size` tells whether it was cut. */
   data: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
+  /** Absent when the replay does not decode payloads. */
+  payload: z
+    .custom<ReplayPayloadView>((value) => typeof value === 'object' && value !== null)
+    .optional(),
 });
 export type ReplayEntryView = z.infer<typeof ReplayEntryView>;
 
@@ -485,6 +497,8 @@ export type DecodedObjectView = z.infer<typeof DecodedObjectView>;
 
 /** Payload bytes one replayed entry carries to the page; larger entries are cut. */
 export const REPLAY_PAYLOAD_BYTES = 16 * 1024;
+/** Payloads up to this size reach the page decoded (as rows); larger ones are `not-decoded`. */
+export const REPLAY_DECODED_BYTES = 1024 * 1024;
 /** A replay chunk is sent once its payloads reach this many bytes, whatever its entry count. */
 export const REPLAY_CHUNK_BYTES = 1024 * 1024;
 /** Entries per replay chunk event, at most. */

@@ -20,6 +20,12 @@ import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
 import { parseEntryId } from '../../../shared/id-notation';
+import {
+  collectFlag,
+  DecodedReplayPrinter,
+  replayModeOf,
+  type ReplayOutputOptions,
+} from './replay-rows';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -79,28 +85,56 @@ export function registerWalWriteCommands(wal: Command): void {
   withWalFlags(
     wal
       .command('replay')
-      .description('Stream one region as NDJSON {region,id,size,sha256} (read-only)'),
+      .description(
+        'Stream one region as NDJSON: decoded GreptimeDB entries or rows, or {region,id,size,sha256} (read-only)',
+      ),
   )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
     .option('--from <id>', 'first entry id', '1')
     .option('--data', 'include the payload as base64')
+    .option(
+      '--decode',
+      'one line per entry with its decoded payload (default on a GreptimeDB prefix)',
+    )
+    .option('--raw', 'payloads undecoded, as size and sha256 (default on a Cairn prefix)')
+    .option('--rows', 'one line per decoded row: region, id, op, sequence, then its columns')
+    .option('--format <format>', 'ndjson, or csv with --rows', 'ndjson')
+    .option(
+      '--where <condition>',
+      'with --rows: key=value, key!=value or key~text (repeatable)',
+      collectFlag,
+      [],
+    )
+    .option('--since <time>', 'with --rows: rows whose time index is at or after this UTC time')
+    .option('--until <time>', 'with --rows: rows whose time index is before this UTC time')
     .action(
-      runAction(async (options: WalOptions & { region: string; from: string; data?: boolean }) => {
-        const region = regionOf(options.region);
-        const from = entryIdOf('--from', options.from);
-        const { io, target } = await openWalReadTarget(options);
-        const log = await openTargetReadOnly(io, target);
-        for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
-          const line: Record<string, string | number> = {
-            region: region.toString(),
-            id: entry.id.toString(),
-            size: entry.data.length,
-            sha256: createHash('sha256').update(entry.data).digest('hex'),
-          };
-          if (options.data) line.data = Buffer.from(entry.data).toString('base64');
-          process.stdout.write(JSON.stringify(line) + '\n');
-        }
-      }),
+      runAction(
+        async (options: WalOptions & ReplayOutputOptions & { region: string; from: string }) => {
+          const region = regionOf(options.region);
+          const from = entryIdOf('--from', options.from);
+          const { io, target } = await openWalReadTarget(options);
+          const mode = replayModeOf(options, target.format);
+          const log = await openTargetReadOnly(io, target);
+          const read = () => log.read({ prefix: log.prefix, regionId: region }, from);
+          if (mode !== 'raw') {
+            const printer = new DecodedReplayPrinter(mode, options, target.format);
+            await printer.begin(read);
+            for await (const entry of read()) printer.entry(region, entry);
+            printer.end();
+            return;
+          }
+          for await (const entry of read()) {
+            const line: Record<string, string | number> = {
+              region: region.toString(),
+              id: entry.id.toString(),
+              size: entry.data.length,
+              sha256: createHash('sha256').update(entry.data).digest('hex'),
+            };
+            if (options.data) line.data = Buffer.from(entry.data).toString('base64');
+            process.stdout.write(JSON.stringify(line) + '\n');
+          }
+        },
+      ),
     );
 
   withWalFlags(

@@ -59,3 +59,8 @@ export function detectPayload(bytes: Uint8Array): PayloadDecoding {
     return { kind: 'wal-entry', table: entryTable(decoded.entry) };
   return isJsonText(bytes) ? { kind: 'json' } : { kind: 'raw' };
 }
+
+/** A payload as the prefix's kind says to read it: every one a `WalEntry` on GreptimeDB's. */
+export function decodePayload(bytes: Uint8Array, onGreptimePrefix: boolean): PayloadDecoding {
+  return onGreptimePrefix ? decodeGreptimePayload(bytes) : detectPayload(bytes);
+}
