@@ -147,7 +147,7 @@ export class GtPrefixBuilder {
 
   /** One object of the current instance with `regions` (region -> payloads), linked to its last. */
   append(
-    regions: ReadonlyArray<readonly [bigint, readonly string[]]>,
+    regions: ReadonlyArray<readonly [bigint, ReadonlyArray<string | Uint8Array>]>,
     options: { gap?: bigint; reclaimBoundary?: bigint } = {},
   ): bigint {
     const seq = this.next + (options.gap ?? 0n);
