@@ -12,6 +12,10 @@ import { PayloadViewer } from '../../browser/PayloadViewer';
 
 export type PayloadShown = 'decoded' | 'raw';
 
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** Rows of one mutation shown in the panel; the Rows mode shows them all. */
 const PANEL_ROWS = 200;
 
@@ -25,7 +29,7 @@ function Mutations({ table }: { table: GtEntryTable }) {
               {String(mutation.op)}
             </span>{' '}
             sequence <span className="mono">{String(mutation.sequence)}</span> ·{' '}
-            {mutation.rows.length.toLocaleString()} rows
+            {plural(mutation.rows.length, 'row')}
           </p>
           <div className="entry-mutation-scroll">
             <table className="table">
@@ -85,7 +89,7 @@ export function payloadSummary(entry: ReplayEntryView): string | null {
     case 'wal-entry': {
       const rows = payload.table.mutations.reduce((sum, m) => sum + m.rows.length, 0);
       const bulk = payload.table.bulk.length;
-      return `WalEntry · ${payload.table.mutations.length} mutations · ${rows} rows${bulk > 0 ? ` · ${bulk} bulk` : ''}`;
+      return `WalEntry · ${plural(payload.table.mutations.length, 'mutation')} · ${plural(rows, 'row')}${bulk > 0 ? ` · ${bulk} bulk` : ''}`;
     }
     case 'not-wal-entry':
       return `not a WalEntry: ${payload.failure.reason} at byte ${payload.failure.offset}`;
