@@ -234,6 +234,17 @@ export const GreptimeInspectView = z.object({
       detail: z.string(),
     }),
   ),
+  /** Sound objects in GreptimeDB's writer-instance layout, which carries no chain. */
+  otherLayout: z.array(
+    z.object({
+      key: z.string(),
+      seq: z.bigint(),
+      size: z.number(),
+      layout: z.string(),
+      writerInstance: z.string(),
+      entries: z.number(),
+    }),
+  ),
 });
 export type GreptimeInspectView = z.infer<typeof GreptimeInspectView>;
 
@@ -457,17 +468,22 @@ export const ObjectVerdictView = z.object({
 export const DecodedObjectView = z.object({
   key: z.string(),
   format: WalFormat,
+  /** GreptimeDB's layout by name (`GTWALOBJ v1`, or `…, writer-instance header`); null for Cairn's. */
+  layout: z.string().nullable(),
   size: z.number(),
   header: z
     .object({
       magicOk: z.boolean(),
       version: z.number(),
       seq: z.bigint(),
-      epoch: z.bigint(),
+      /** Null in GreptimeDB's writer-instance layout (no epoch, link, boundary or header CRC). */
+      epoch: z.bigint().nullable(),
       prev: z.object({ seq: z.bigint(), epoch: z.bigint() }).nullable(),
       /** GreptimeDB only. */
       reclaimBoundary: z.bigint().nullable(),
-      crcOk: z.boolean(),
+      crcOk: z.boolean().nullable(),
+      /** GreptimeDB's writer-instance layout: the writer instance's 16 bytes as hex. */
+      writerInstance: z.string().nullable(),
     })
     .nullable(),
   segments: z.array(
