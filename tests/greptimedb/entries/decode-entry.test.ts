@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeWalEntry } from '../../../src/main/engine/greptimedb/entries/decode-entry';
+import { cellJson } from '../../../src/main/engine/greptimedb/entries/cell-json';
 import { entryTable } from '../../../src/main/engine/greptimedb/entries/entry-table';
 import type {
   GtColumnSchema,
@@ -393,6 +394,18 @@ describe('decodeWalEntry properties', () => {
           for (const row of table.rows) for (const cell of row) JSON.parse(cell);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('writes every string and double as JSON that reads back to the same value', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.double({ noNaN: true }), (text, double) => {
+        expect(JSON.parse(cellJson({ kind: 'string', value: text }))).toBe(text);
+        expect(JSON.parse(cellJson({ kind: 'f64', value: double }))).toBe(
+          Number.isFinite(double) ? (Object.is(double, -0) ? 0 : double) : String(double),
+        );
+      }),
+      { numRuns: 500 },
     );
   });
 

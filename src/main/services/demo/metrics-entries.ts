@@ -101,6 +101,22 @@ const IDCS = ['eu-west', 'eu-west', 'us-east', 'us-east'];
 /** 2026-01-01T00:00:00Z: every demo sample is taken on that day. */
 const DAY_START_MS = 1_767_225_600_000n;
 
+/** The samples of `hosts` taken at the `at`-th 10 s tick of the demo day. */
+function samplesAt(hosts: readonly string[], at: number, regionNumber: number): MetricsSample[] {
+  const ts = DAY_START_MS + BigInt(at) * 10_000n;
+  return hosts.map((host, i) => {
+    const wave = Math.sin((at + i * 7 + regionNumber * 3) / 5);
+    return {
+      host,
+      idc: IDCS[i % IDCS.length]!,
+      ts,
+      cpu: Math.round((45 + 40 * wave) * 10) / 10,
+      memory: Math.round((60 + 15 * Math.cos(at / 9 + i)) * 10) / 10,
+      load1: i % 4 === 2 ? undefined : Math.round((1 + wave) * 100) / 100,
+    };
+  });
+}
+
 /**
  * Payloads for `entries` entries of one region starting at `firstSample` (a running count of
  * the region's entries): every fifth one a DELETE of one host's sample, entries from the 20th
@@ -115,22 +131,17 @@ export function metricsPayloads(
   const payloads: Uint8Array[] = [];
   let next = sequence;
   for (let at = firstSample; at < firstSample + entries; at++) {
-    const ts = DAY_START_MS + BigInt(at) * 10_000n;
-    const samples = HOSTS.map((host, i) => {
-      const wave = Math.sin((at + i * 7 + regionNumber * 3) / 5);
-      return {
-        host,
-        idc: IDCS[i]!,
-        ts,
-        cpu: Math.round((45 + 40 * wave) * 10) / 10,
-        memory: Math.round((60 + 15 * Math.cos(at / 9 + i)) * 10) / 10,
-        load1: i === 2 ? undefined : Math.round((1 + wave) * 100) / 100,
-      };
-    });
+    const samples = samplesAt(HOSTS, at, regionNumber);
     const deleting = at % 5 === 4;
     const written = deleting ? samples.slice(at % HOSTS.length, (at % HOSTS.length) + 1) : samples;
     payloads.push(encodeMetricsEntry(deleting ? 'DELETE' : 'PUT', next, written, at >= 20));
     next += BigInt(written.length);
   }
   return { payloads, nextSequence: next };
+}
+
+/** One PUT of `hosts` hosts' samples at tick `at` (the benchmark's larger entries). */
+export function metricsBatch(hosts: number, at: number, sequence: bigint): Uint8Array {
+  const names = Array.from({ length: hosts }, (_, i) => `host-${String(i).padStart(4, '0')}`);
+  return encodeMetricsEntry('PUT', sequence, samplesAt(names, at, 0), true);
 }
