@@ -6,6 +6,7 @@
  */
 import { encodeGtWriterInstanceObject, gtObjectKey } from '../greptimedb/gt-encoder';
 import { expect, test } from './fixtures';
+import { openPrefix } from './open-prefix';
 
 const PREFIX = 'datanodes/7/wal';
 const INSTANCE = Uint8Array.from({ length: 16 }, (_, i) => 0xb0 + i);
@@ -30,13 +31,7 @@ test('objects in the writer-instance layout are named, never called corrupt', as
     );
   await store.open(page);
   const nav = page.getByRole('navigation', { name: 'Views' });
-  await nav.getByRole('button', { name: 'Overview' }).click();
-  await page
-    .getByRole('table', { name: 'WAL prefixes' })
-    .getByRole('row')
-    .filter({ hasText: PREFIX })
-    .getByRole('button', { name: PREFIX })
-    .click();
+  await openPrefix(page, PREFIX);
   await nav.getByRole('button', { name: 'Batches' }).click();
   const failure = page.getByRole('alert', { name: 'Open would fail' }).first();
   await expect(failure).toContainText('UnsupportedLayout');

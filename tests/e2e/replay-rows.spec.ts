@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { runCairn } from '../support/cairn-cli';
 import { expect, test } from './fixtures';
+import { openPrefix } from './open-prefix';
 
 const PREFIX = 'datanodes/1/epochs/8';
 
@@ -20,13 +21,7 @@ test('the demo GreptimeDB region replays as rows, filtered and exported as the C
   await page.getByRole('button', { name: `Generate demo data in ${store.name}` }).click();
   await expect(page.getByText(`Demo data written to ${store.name}`, { exact: true })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Views' });
-  await nav.getByRole('button', { name: 'Overview' }).click();
-  await page
-    .getByRole('table', { name: 'WAL prefixes' })
-    .getByRole('row')
-    .filter({ hasText: PREFIX })
-    .getByRole('button', { name: PREFIX })
-    .click();
+  await openPrefix(page, PREFIX);
 
   await nav.getByRole('button', { name: 'Replay' }).click();
   const form = page.getByRole('form', { name: 'Replay a region' });

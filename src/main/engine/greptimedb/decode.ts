@@ -326,7 +326,16 @@ export function decodeGtObject(bytes: Uint8Array, key: string): GtDecodedObject 
   const { trailer, segments } = decodeGtIndexFromTail(bytes, bytes.length, key);
   const index = segments ?? [];
   if (objectCrcOf(bytes) !== trailer.objectCrc) corrupt(key, 'object-crc');
-  const records = index.map((segment) => ({
+  return { header, trailer, segments: index, records: decodeGtSegments(bytes, index, key) };
+}
+
+/** Every segment of a whole object (either layout), each decoded and checked. */
+export function decodeGtSegments(
+  bytes: Uint8Array,
+  index: readonly SegmentIndex[],
+  key: string,
+): GtDecodedObject['records'] {
+  return index.map((segment) => ({
     index: segment,
     records: decodeGtSegment(
       bytes.subarray(segment.offset, segment.offset + segment.length),
@@ -334,5 +343,4 @@ export function decodeGtObject(bytes: Uint8Array, key: string): GtDecodedObject 
       key,
     ),
   }));
-  return { header, trailer, segments: index, records };
 }

@@ -9,16 +9,17 @@
  */
 import { crc32 } from '@node-rs/crc32';
 import { CorruptObjectError } from '../wal/errors';
-import type { SegmentIndex, SegmentRecord } from '../wal/format';
+import type { SegmentIndex } from '../wal/format';
 import type { Seq } from '../wal/ids';
 import { seqOfAnyObjectKey } from '../wal/keys';
 import {
   decodeGtIndexFromTail,
   decodeGtObject,
-  decodeGtSegment,
+  decodeGtSegments,
   hasMagic,
   objectCrcOf,
   viewOf,
+  type GtDecodedObject,
 } from './decode';
 import {
   GT_FOOTER_COUNT_SIZE,
@@ -55,10 +56,7 @@ export interface GtWriterInstanceObject {
   readonly header: GtWriterInstanceHeader;
   readonly trailer: GtTrailer;
   readonly segments: readonly SegmentIndex[];
-  readonly records: ReadonlyArray<{
-    readonly index: SegmentIndex;
-    readonly records: readonly SegmentRecord[];
-  }>;
+  readonly records: GtDecodedObject['records'];
 }
 
 /**
@@ -148,15 +146,7 @@ export function decodeGtWriterInstanceObject(
   );
   const index = segments ?? [];
   if (objectCrcOf(bytes) !== trailer.objectCrc) throw new CorruptObjectError(key, 'object-crc');
-  const records = index.map((segment) => ({
-    index: segment,
-    records: decodeGtSegment(
-      bytes.subarray(segment.offset, segment.offset + segment.length),
-      segment,
-      key,
-    ),
-  }));
-  return { header, trailer, segments: index, records };
+  return { header, trailer, segments: index, records: decodeGtSegments(bytes, index, key) };
 }
 
 /**

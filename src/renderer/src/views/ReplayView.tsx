@@ -12,6 +12,7 @@ import { formatEntryId } from '../../../shared/id-notation';
 import { useUiStore } from '../state/ui-store';
 import { downloadText } from '../components/download';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { Segmented } from '../components/Segmented';
 import { formText } from '../components/form-text';
 import { EntryPayload, payloadSummary, type PayloadShown } from './wal/replay/EntryPayload';
 import { RowsMode } from './wal/replay/RowsMode';
@@ -136,19 +137,15 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
       {progress?.error && (
         <ErrorPanel error={{ name: progress.error.code, message: progress.error.message }} />
       )}
-      <div role="tablist" aria-label="Replay shows" className="segmented">
-        {(['entries', 'rows'] as const).map((choice) => (
-          <button
-            key={choice}
-            type="button"
-            role="tab"
-            aria-selected={mode === choice}
-            onClick={() => setMode(choice)}
-          >
-            {choice === 'entries' ? 'Entries' : 'Rows'}
-          </button>
-        ))}
-      </div>
+      <Segmented
+        label="Replay shows"
+        choices={[
+          ['entries', 'Entries'],
+          ['rows', 'Rows'],
+        ]}
+        value={mode}
+        onChange={setMode}
+      />
       {mode === 'rows' && region !== null ? (
         <RowsMode entries={replay.rows} replayed={{ prefix, region, fromId }} />
       ) : (

@@ -28,55 +28,40 @@ export type WalEntryDecoding =
 
 function readExtension(d: EntryReader, end: number): GtColumnExtension | null {
   let extension: GtColumnExtension | null = null;
-  while (d.pos < end) {
-    const tag = d.tag();
-    const field = tag >>> 3;
+  d.fields(end, (field, tag) => {
     if (field === 1) {
-      const decimalEnd = d.nested(tag, end);
-      let precision = 0;
-      let scale = 0;
-      while (d.pos < decimalEnd) {
-        const inner = d.tag();
-        if (inner >>> 3 === 1 || inner >>> 3 === 2) d.expect(inner, V);
-        if (inner >>> 3 === 1) precision = d.r.int32();
-        else if (inner >>> 3 === 2) scale = d.r.int32();
-        else d.skip(inner, decimalEnd);
-      }
-      d.close(decimalEnd);
-      extension = { kind: 'decimal', precision, scale };
+      const decimal = { precision: 0, scale: 0 };
+      d.fields(d.nested(tag, end), (inner, innerTag) => {
+        if (inner !== 1 && inner !== 2) return false;
+        d.expect(innerTag, V);
+        decimal[inner === 1 ? 'precision' : 'scale'] = d.r.int32();
+        return true;
+      });
+      extension = { kind: 'decimal', ...decimal };
     } else {
       // json_type (2) says the binary column holds JSON; later cases are named by number.
       d.skip(tag, end);
       extension = field === 2 ? { kind: 'json' } : { kind: 'other', field };
     }
-  }
-  d.close(end);
+    return true;
+  });
   return extension;
 }
 
 /** `ColumnOptions.options`, a map<string, string>: its entries in wire order. */
 function readOptions(d: EntryReader, end: number, into: Array<readonly [string, string]>): void {
-  while (d.pos < end) {
-    const tag = d.tag();
-    if (tag >>> 3 !== 1) {
-      d.skip(tag, end);
-      continue;
-    }
-    const entryEnd = d.nested(tag, end);
-    let key = '';
-    let value = '';
-    while (d.pos < entryEnd) {
-      const inner = d.tag();
-      const field = inner >>> 3;
-      if (field === 1 || field === 2) d.expect(inner, LD);
-      if (field === 1) key = d.string();
-      else if (field === 2) value = d.string();
-      else d.skip(inner, entryEnd);
-    }
-    d.close(entryEnd);
-    into.push([key, value]);
-  }
-  d.close(end);
+  d.fields(end, (field, tag) => {
+    if (field !== 1) return false;
+    const entry = ['', ''];
+    d.fields(d.nested(tag, end), (inner, innerTag) => {
+      if (inner !== 1 && inner !== 2) return false;
+      d.expect(innerTag, LD);
+      entry[inner - 1] = d.string();
+      return true;
+    });
+    into.push([entry[0]!, entry[1]!]);
+    return true;
+  });
 }
 
 function readColumnSchema(d: EntryReader, end: number): GtColumnSchema {
@@ -144,14 +129,12 @@ function readRows(d: EntryReader, end: number): GtRows {
 
 function readWriteHint(d: EntryReader, end: number): number {
   let encoding = 0;
-  while (d.pos < end) {
-    const tag = d.tag();
-    if (tag >>> 3 === 1) {
-      d.expect(tag, V);
-      encoding = d.r.int32();
-    } else d.skip(tag, end);
-  }
-  d.close(end);
+  d.fields(end, (field, tag) => {
+    if (field !== 1) return false;
+    d.expect(tag, V);
+    encoding = d.r.int32();
+    return true;
+  });
   return encoding;
 }
 
@@ -191,15 +174,12 @@ function readMutation(d: EntryReader, end: number): GtMutation {
 /** `ArrowIpc`: the sizes of its three byte fields (the batch itself is not decoded). */
 function readArrowIpc(d: EntryReader, end: number): GtBulkSummary['arrowIpc'] {
   const sizes = [0, 0, 0];
-  while (d.pos < end) {
-    const tag = d.tag();
-    const field = tag >>> 3;
-    if (field >= 1 && field <= 3) {
-      d.expect(tag, LD);
-      sizes[field - 1] = d.r.bytes().length;
-    } else d.skip(tag, end);
-  }
-  d.close(end);
+  d.fields(end, (field, tag) => {
+    if (field < 1 || field > 3) return false;
+    d.expect(tag, LD);
+    sizes[field - 1] = d.r.bytes().length;
+    return true;
+  });
   return { schemaBytes: sizes[0]!, dataHeaderBytes: sizes[1]!, payloadBytes: sizes[2]! };
 }
 

@@ -31,58 +31,46 @@ function readIntervalMonthDayNano(d: EntryReader, end: number): GtValue {
   let months = 0;
   let days = 0;
   let nanoseconds = 0n;
-  while (d.pos < end) {
-    const tag = d.tag();
-    const field = tag >>> 3;
-    if (field === 1 || field === 2 || field === 3) d.expect(tag, V);
+  d.fields(end, (field, tag) => {
+    if (field < 1 || field > 3) return false;
+    d.expect(tag, V);
     if (field === 1) months = d.r.int32();
     else if (field === 2) days = d.r.int32();
-    else if (field === 3) nanoseconds = d.int64();
-    else d.skip(tag, end);
-  }
-  d.close(end);
+    else nanoseconds = d.int64();
+    return true;
+  });
   return { kind: 'interval_month_day_nano', months, days, nanoseconds };
 }
 
 function readDecimal(d: EntryReader, end: number): GtValue {
-  let hi = 0n;
-  let lo = 0n;
-  while (d.pos < end) {
-    const tag = d.tag();
-    const field = tag >>> 3;
-    if (field === 1 || field === 2) d.expect(tag, V);
-    if (field === 1) hi = d.int64();
-    else if (field === 2) lo = d.int64();
-    else d.skip(tag, end);
-  }
-  d.close(end);
-  return { kind: 'decimal128', hi, lo };
+  const halves = [0n, 0n];
+  d.fields(end, (field, tag) => {
+    if (field !== 1 && field !== 2) return false;
+    d.expect(tag, V);
+    halves[field - 1] = d.int64();
+    return true;
+  });
+  return { kind: 'decimal128', hi: halves[0]!, lo: halves[1]! };
 }
 
 function readJsonObject(d: EntryReader, end: number, depth: number): GtJson {
   const entries: Array<{ key: string; value: GtJson }> = [];
-  while (d.pos < end) {
-    const tag = d.tag();
-    if (tag >>> 3 !== 1) {
-      d.skip(tag, end);
-      continue;
-    }
-    const entryEnd = d.nested(tag, end);
+  d.fields(end, (field, tag) => {
+    if (field !== 1) return false;
     let key = '';
     let value: GtJson = null;
-    while (d.pos < entryEnd) {
-      const inner = d.tag();
-      const field = inner >>> 3;
-      if (field === 1) {
-        d.expect(inner, LD);
+    const entryEnd = d.nested(tag, end);
+    d.fields(entryEnd, (inner, innerTag) => {
+      if (inner === 1) {
+        d.expect(innerTag, LD);
         key = d.string();
-      } else if (field === 2) value = readJson(d, d.nested(inner, entryEnd), depth + 1);
-      else d.skip(inner, entryEnd);
-    }
-    d.close(entryEnd);
+      } else if (inner === 2) value = readJson(d, d.nested(innerTag, entryEnd), depth + 1);
+      else return false;
+      return true;
+    });
     entries.push({ key, value });
-  }
-  d.close(end);
+    return true;
+  });
   return { kind: 'object', entries };
 }
 

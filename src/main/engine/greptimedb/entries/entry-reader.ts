@@ -99,6 +99,19 @@ export class EntryReader {
       this.fail('truncated', `its last field runs ${this.r.pos - end} bytes past its end`);
   }
 
+  /**
+   * Reads the fields of a message ending at `end`, handing each to `field` (its number and
+   * tag), which reads it and returns true, or returns false to have it skipped. For the small
+   * messages; the per-cell ones keep their own loops.
+   */
+  fields(end: number, field: (number: number, tag: number) => boolean): void {
+    while (this.r.pos < end) {
+      const tag = this.tag();
+      if (!field(tag >>> 3, tag)) this.skip(tag, end);
+    }
+    this.close(end);
+  }
+
   int64(): bigint {
     const value = this.r.int64();
     return typeof value === 'bigint' ? value : BigInt(value);

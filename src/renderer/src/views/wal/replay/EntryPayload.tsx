@@ -8,6 +8,7 @@ import type { ReplayEntryView } from '../../../../../shared/contract/wal';
 import type { GtEntryTable } from '../../../../../shared/greptime/entry-table';
 import { cellText } from '../../../../../shared/greptime/replay-rows';
 import { EntryIdText } from '../../../components/IdText';
+import { Segmented } from '../../../components/Segmented';
 import { PayloadViewer } from '../../browser/PayloadViewer';
 
 export type PayloadShown = 'decoded' | 'raw';
@@ -119,19 +120,15 @@ export function EntryPayload({
         Entry <EntryIdText id={entry.id} />
       </h2>
       {decodable && (
-        <div role="tablist" aria-label="Payload shown" className="segmented">
-          {(['decoded', 'raw'] as const).map((choice) => (
-            <button
-              key={choice}
-              type="button"
-              role="tab"
-              aria-selected={show === choice}
-              onClick={() => onShow(choice)}
-            >
-              {choice === 'decoded' ? 'Decoded' : 'Raw'}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Payload shown"
+          choices={[
+            ['decoded', 'Decoded'],
+            ['raw', 'Raw'],
+          ]}
+          value={show}
+          onChange={onShow}
+        />
       )}
       {payload?.kind === 'not-wal-entry' && (
         <p role="alert" className="wal-warn">

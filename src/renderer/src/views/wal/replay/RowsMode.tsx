@@ -69,28 +69,24 @@ export function RowsMode({
   return (
     <section aria-label="Rows" className="wal-panel">
       <div className="wal-replay-filters">
-        <label>
-          From (UTC){' '}
-          <input
-            aria-label="Rows from"
-            className="mono"
-            placeholder="2026-01-01T00:00:00Z"
-            value={input.since}
-            onChange={(event) => setInput({ ...input, since: event.target.value })}
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          To (UTC){' '}
-          <input
-            aria-label="Rows to"
-            className="mono"
-            placeholder="exclusive"
-            value={input.until}
-            onChange={(event) => setInput({ ...input, until: event.target.value })}
-            autoComplete="off"
-          />
-        </label>
+        {(
+          [
+            ['since', 'From', '2026-01-01T00:00:00Z'],
+            ['until', 'To', 'exclusive'],
+          ] as const
+        ).map(([bound, title, placeholder]) => (
+          <label key={bound}>
+            {title} (UTC){' '}
+            <input
+              aria-label={`Rows ${title.toLowerCase()}`}
+              className="mono"
+              placeholder={placeholder}
+              value={input[bound]}
+              onChange={(event) => setInput({ ...input, [bound]: event.target.value })}
+              autoComplete="off"
+            />
+          </label>
+        ))}
         <button
           type="button"
           disabled={filter instanceof Error || rows.length === 0}
