@@ -79,10 +79,10 @@ function replay(...args: string[]) {
 }
 
 const ROWS = [
-  '{"region":"7:1","id":"1:1","op":"PUT","sequence":100,"host":"web-1","ts":"2026-01-01T00:00:00.000Z","cpu":1.5}',
-  '{"region":"7:1","id":"1:1","op":"PUT","sequence":101,"host":"web \\"2\\"","ts":"2026-01-01T00:00:00.000Z","cpu":null}',
-  '{"region":"7:1","id":"2:1","op":"PUT","sequence":102,"host":"web-1","ts":"2026-01-01T00:01:00.000Z","cpu":2.5,"load":0.7}',
-  '{"region":"7:1","id":"2:1","op":"DELETE","sequence":103,"host":"web \\"2\\"","ts":"2026-01-01T00:01:00.000Z"}',
+  '{"region":"7:1","regionU64":"30064771073","id":"1:1","idU64":"1048577","op":"PUT","sequence":100,"host":"web-1","ts":"2026-01-01T00:00:00.000Z","cpu":1.5}',
+  '{"region":"7:1","regionU64":"30064771073","id":"1:1","idU64":"1048577","op":"PUT","sequence":101,"host":"web \\"2\\"","ts":"2026-01-01T00:00:00.000Z","cpu":null}',
+  '{"region":"7:1","regionU64":"30064771073","id":"2:1","idU64":"2097153","op":"PUT","sequence":102,"host":"web-1","ts":"2026-01-01T00:01:00.000Z","cpu":2.5,"load":0.7}',
+  '{"region":"7:1","regionU64":"30064771073","id":"2:1","idU64":"2097153","op":"DELETE","sequence":103,"host":"web \\"2\\"","ts":"2026-01-01T00:01:00.000Z"}',
 ];
 
 describe('cairn wal replay on GreptimeDB WalEntry payloads', () => {
@@ -98,11 +98,11 @@ describe('cairn wal replay on GreptimeDB WalEntry payloads', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       [
-        'region,id,op,sequence,host,ts,cpu,load',
-        '7:1,1:1,PUT,100,web-1,2026-01-01T00:00:00.000Z,1.5,',
-        '7:1,1:1,PUT,101,"web ""2""",2026-01-01T00:00:00.000Z,,',
-        '7:1,2:1,PUT,102,web-1,2026-01-01T00:01:00.000Z,2.5,0.7',
-        '7:1,2:1,DELETE,103,"web ""2""",2026-01-01T00:01:00.000Z,,',
+        'region,regionU64,id,idU64,op,sequence,host,ts,cpu,load',
+        '7:1,30064771073,1:1,1048577,PUT,100,web-1,2026-01-01T00:00:00.000Z,1.5,',
+        '7:1,30064771073,1:1,1048577,PUT,101,"web ""2""",2026-01-01T00:00:00.000Z,,',
+        '7:1,30064771073,2:1,2097153,PUT,102,web-1,2026-01-01T00:01:00.000Z,2.5,0.7',
+        '7:1,30064771073,2:1,2097153,DELETE,103,"web ""2""",2026-01-01T00:01:00.000Z,,',
         '',
       ].join('\n'),
     );
@@ -137,7 +137,9 @@ describe('cairn wal replay on GreptimeDB WalEntry payloads', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toEqual({
       region: '7:1',
+      regionU64: '30064771073',
       id: '2:1',
+      idU64: '2097153',
       size: second.length,
       payload: 'wal-entry',
       mutations: [

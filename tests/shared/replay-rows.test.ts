@@ -51,7 +51,7 @@ describe('replay rows', () => {
   it('numbers each row from its mutation start sequence and prints one exact line', () => {
     expect(rows.map((row) => row.sequence)).toEqual([7n, 8n, 20n]);
     expect(rowLine(rows[2]!)).toBe(
-      '{"region":"5:1","id":"3:2","op":9,"sequence":20,"host":"c","ts":null,"x":18446744073709551615}',
+      '{"region":"5:1","regionU64":"21474836481","id":"3:2","idU64":"3145730","op":9,"sequence":20,"host":"c","ts":null,"x":18446744073709551615}',
     );
   });
 
@@ -59,10 +59,10 @@ describe('replay rows', () => {
     const union = new ColumnUnion();
     union.add(table);
     expect(rowsCsv(rows, union.columns())).toBe(
-      'region,id,op,sequence,host,ts,x\n' +
-        '5:1,3:2,PUT,7,"a,b",2026-01-01T00:00:00.000000001Z,\n' +
-        '5:1,3:2,PUT,8,,2026-01-01T00:00:01.000000000Z,\n' +
-        '5:1,3:2,9,20,c,,18446744073709551615\n',
+      'region,regionU64,id,idU64,op,sequence,host,ts,x\n' +
+        '5:1,21474836481,3:2,3145730,PUT,7,"a,b",2026-01-01T00:00:00.000000001Z,\n' +
+        '5:1,21474836481,3:2,3145730,PUT,8,,2026-01-01T00:00:01.000000000Z,\n' +
+        '5:1,21474836481,3:2,3145730,9,20,c,,18446744073709551615\n',
     );
     expect(cellText('"x\\"y"')).toBe('x"y');
   });

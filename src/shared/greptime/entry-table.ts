@@ -56,8 +56,11 @@ export interface GtEntryTable {
   readonly bulk: readonly GtBulkSummary[];
 }
 
-/** The keys every row line starts with; a column never takes one of them. */
-export const ROW_FIXED_KEYS = ['region', 'id', 'op', 'sequence'] as const;
+/**
+ * The keys every row line starts with; a column never takes one of them. Ids as the CLI prints
+ * every id: the notation people type, with the decimal u64 beside it.
+ */
+export const ROW_FIXED_KEYS = ['region', 'regionU64', 'id', 'idU64', 'op', 'sequence'] as const;
 
 /** What a payload was found to be. */
 export type PayloadDecoding =

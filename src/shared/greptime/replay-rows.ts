@@ -1,7 +1,8 @@
 /**
  * The rows of replayed GreptimeDB entries and the two texts they are printed as, shared by the
  * CLI (`cairn wal replay --rows`) and the console's Rows export so both print the same bytes:
- * one NDJSON line per row (`region`, `id`, `op`, `sequence`, then its columns by key), or CSV
+ * one NDJSON line per row (`region`, `id` with their decimals, `op`, `sequence`, then its
+ * columns by key), or CSV
  * under a header of every column met, lined up by key when a schema changes mid-replay. A
  * row's sequence is its mutation's start sequence plus its index. Pure.
  */
@@ -47,8 +48,12 @@ export function rowText(row: ReplayRow, key: string): string {
   switch (key) {
     case 'region':
       return formatRegionId(row.region);
+    case 'regionU64':
+      return row.region.toString();
     case 'id':
       return formatEntryId(row.id);
+    case 'idU64':
+      return row.id.toString();
     case 'op':
       return String(row.op);
     case 'sequence':
@@ -61,7 +66,8 @@ export function rowText(row: ReplayRow, key: string): string {
 /** One NDJSON line, without its newline. */
 export function rowLine(row: ReplayRow): string {
   let line =
-    `{"region":"${formatRegionId(row.region)}","id":"${formatEntryId(row.id)}",` +
+    `{"region":"${formatRegionId(row.region)}","regionU64":"${row.region}",` +
+    `"id":"${formatEntryId(row.id)}","idU64":"${row.id}",` +
     `"op":${typeof row.op === 'string' ? JSON.stringify(row.op) : String(row.op)},` +
     `"sequence":${row.sequence}`;
   for (let at = 0; at < row.columns.length; at++)
@@ -98,7 +104,9 @@ export function csvLine(row: ReplayRow, columns: readonly GtColumnView[]): strin
   const own = new Map(row.columns.map((column, at) => [column.key, at]));
   const fields = [
     formatRegionId(row.region),
+    row.region.toString(),
     formatEntryId(row.id),
+    row.id.toString(),
     String(row.op),
     row.sequence.toString(),
   ];

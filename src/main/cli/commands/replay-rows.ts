@@ -1,7 +1,8 @@
 /**
  * How `cairn wal replay` prints decoded payloads (docs/design/greptimedb-entries.md):
  * `--decode` (the default on a GreptimeDB prefix) one NDJSON line per entry with its mutations
- * and rows, `--rows` one line per row (`region`, `id`, `op`, `sequence`, then the columns) or
+ * and rows, `--rows` one line per row (`region`, `id` with their decimals, `op`, `sequence`,
+ * then the columns) or
  * CSV with `--format csv`, filtered by `--where`, `--since` and `--until`. Row lines and CSV
  * come from src/shared/greptime, the code the console's export runs. A payload that is not a
  * `WalEntry` on a GreptimeDB prefix is printed raw with its reason (`--decode`) or named on
@@ -129,7 +130,8 @@ export function entryLine(
   decoding: PayloadDecoding,
   withData: boolean,
 ): string {
-  const head = `{"region":"${formatRegionId(region)}","id":"${formatEntryId(entry.id)}","size":${entry.data.length},"payload":"${decoding.kind}"`;
+  const ids = `"region":"${formatRegionId(region)}","regionU64":"${region}","id":"${formatEntryId(entry.id)}","idU64":"${entry.id}"`;
+  const head = `{${ids},"size":${entry.data.length},"payload":"${decoding.kind}"`;
   const data = (): string => `,"data":"${Buffer.from(entry.data).toString('base64')}"`;
   switch (decoding.kind) {
     case 'wal-entry':
