@@ -70,7 +70,12 @@ describe('a replay job that decodes', () => {
       'job',
       source(),
       { chunkSize: 10, latestId: 3n, decode: (bytes) => decodePayload(bytes, false) },
-      { chunk: (entries) => seen.push(...entries), done: () => undefined },
+      {
+        chunk: (entries) => {
+          seen.push(...entries);
+        },
+        done: () => undefined,
+      },
     );
     await job.finished;
     expect(seen.map((entry) => entry.payload?.kind)).toEqual(['wal-entry', 'json', 'not-decoded']);
