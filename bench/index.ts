@@ -15,6 +15,7 @@ import { consoleListing } from './figures/console-listing';
 import { cpu } from './figures/cpu';
 import { fence } from './figures/fence';
 import { fleet } from './figures/fleet';
+import { greptimeDecode } from './figures/greptimedb-decode';
 import { greptimeOpen } from './figures/greptimedb-open';
 import { latency } from './figures/latency';
 import { open } from './figures/open';
@@ -32,6 +33,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   open,
   greptimedb: greptimeOpen,
   replay,
+  'greptimedb-decode': greptimeDecode,
   cpu,
   catalog,
   console: consoleListing,

@@ -111,8 +111,8 @@ describe('cairn wal on a GreptimeDB prefix', () => {
     expect(run('inspect', '--prefix', PREFIX, '--chain').stdout).toMatch(/^chain$/m);
   });
 
-  it('replay prints every entry of the chain with its bytes, never the orphan', () => {
-    const result = run('replay', '--prefix', `${PREFIX}/`, '--region', '1:1', '--data');
+  it('replay --raw prints every entry of the chain with its bytes, never the orphan', () => {
+    const result = run('replay', '--prefix', `${PREFIX}/`, '--region', '1:1', '--raw', '--data');
     expect(result.code).toBe(0);
     const lines = result.stdout
       .trim()

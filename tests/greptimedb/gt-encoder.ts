@@ -73,10 +73,27 @@ export function encodeGtObject(spec: GtObjectSpec): Uint8Array {
     .u64(spec.prev?.epoch ?? 0n)
     .u64(spec.reclaimBoundary)
     .done();
-  const body: Buffer[] = [Buffer.concat([header, u32(crc32(header))])];
-  let offset = 54;
-  const footer = new Bytes().u32(spec.segments.length);
-  for (const segment of spec.segments) {
+  return encodeAfterHeader(Buffer.concat([header, u32(crc32(header))]), spec.segments);
+}
+
+/**
+ * GreptimeDB's other v1 layout (greptimedb.md, last section): a 34-byte header of magic,
+ * version, sequence and a 16-byte writer instance; the rest as in the 54-byte layout.
+ */
+export function encodeGtWriterInstanceObject(spec: {
+  readonly seq: bigint;
+  readonly writerInstance: Uint8Array;
+  readonly segments: readonly GtSegmentSpec[];
+}): Uint8Array {
+  const header = new Bytes().raw('GTWALOBJ').u16(1).u64(spec.seq).raw(spec.writerInstance).done();
+  return encodeAfterHeader(header, spec.segments);
+}
+
+function encodeAfterHeader(header: Buffer, segments: readonly GtSegmentSpec[]): Uint8Array {
+  const body: Buffer[] = [header];
+  let offset = header.length;
+  const footer = new Bytes().u32(segments.length);
+  for (const segment of segments) {
     const bytes = new Bytes().u64(segment.regionId).u32(segment.entries.length);
     for (const entry of segment.entries)
       bytes.u64(entry.id).u32(entry.payload.length).raw(entry.payload);
@@ -147,7 +164,7 @@ export class GtPrefixBuilder {
 
   /** One object of the current instance with `regions` (region -> payloads), linked to its last. */
   append(
-    regions: ReadonlyArray<readonly [bigint, readonly string[]]>,
+    regions: ReadonlyArray<readonly [bigint, ReadonlyArray<string | Uint8Array>]>,
     options: { gap?: bigint; reclaimBoundary?: bigint } = {},
   ): bigint {
     const seq = this.next + (options.gap ?? 0n);

@@ -11,6 +11,7 @@ import { Confirmation, ConnectionId, ObjectKey } from './common';
 import { procedure } from './procedure';
 import { parseEntryId, parseRegionId as parseWalRegion } from '../id-notation';
 import { PrefixHealthView, ReplayHoleView, RowDamage } from './wal-damage';
+import type { PayloadDecoding } from '../greptime/entry-table';
 
 const U64_LIMIT = 1n << 64n;
 
@@ -262,6 +263,17 @@ export const GreptimeInspectView = z.object({
       detail: z.string(),
     }),
   ),
+  /** Sound objects in GreptimeDB's writer-instance layout, which carries no chain. */
+  otherLayout: z.array(
+    z.object({
+      key: z.string(),
+      seq: z.bigint(),
+      size: z.number(),
+      layout: z.string(),
+      writerInstance: z.string(),
+      entries: z.number(),
+    }),
+  ),
 });
 export type GreptimeInspectView = z.infer<typeof GreptimeInspectView>;
 
@@ -453,11 +465,22 @@ export const LoadSample = z.object({
 });
 export type LoadSample = z.infer<typeof LoadSample>;
 
+/**
+ * What a replayed payload is (rows of a GreptimeDB `WalEntry`, its decode failure, JSON, raw),
+ * decoded from the whole payload in the main process; `not-decoded` above
+ * `REPLAY_DECODED_BYTES`, which the console leaves to `cairn wal replay --decode`.
+ */
+export type ReplayPayloadView = PayloadDecoding | { readonly kind: 'not-decoded' };
+
 export const ReplayEntryView = z.object({
   id: z.bigint(),
   size: z.number(),
   /** The payload, cut to `REPLAY_PAYLOAD_BYTES`; `size` tells whether it was cut. */
   data: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
+  /** Absent when the replay does not decode payloads. */
+  payload: z
+    .custom<ReplayPayloadView>((value) => typeof value === 'object' && value !== null)
+    .optional(),
 });
 export type ReplayEntryView = z.infer<typeof ReplayEntryView>;
 
@@ -508,17 +531,22 @@ export const ObjectVerdictView = z.object({
 export const DecodedObjectView = z.object({
   key: z.string(),
   format: WalFormat,
+  /** GreptimeDB's layout by name (`GTWALOBJ v1`, or `…, writer-instance header`); null for Cairn's. */
+  layout: z.string().nullable(),
   size: z.number(),
   header: z
     .object({
       magicOk: z.boolean(),
       version: z.number(),
       seq: z.bigint(),
-      epoch: z.bigint(),
+      /** Null in GreptimeDB's writer-instance layout (no epoch, link, boundary or header CRC). */
+      epoch: z.bigint().nullable(),
       prev: z.object({ seq: z.bigint(), epoch: z.bigint() }).nullable(),
       /** GreptimeDB only. */
       reclaimBoundary: z.bigint().nullable(),
-      crcOk: z.boolean(),
+      crcOk: z.boolean().nullable(),
+      /** GreptimeDB's writer-instance layout: the writer instance's 16 bytes as hex. */
+      writerInstance: z.string().nullable(),
     })
     .nullable(),
   segments: z.array(
@@ -548,6 +576,8 @@ export type DecodedObjectView = z.infer<typeof DecodedObjectView>;
 
 /** Payload bytes one replayed entry carries to the page; larger entries are cut. */
 export const REPLAY_PAYLOAD_BYTES = 16 * 1024;
+/** Payloads up to this size reach the page decoded (as rows); larger ones are `not-decoded`. */
+export const REPLAY_DECODED_BYTES = 1024 * 1024;
 /** A replay chunk is sent once its payloads reach this many bytes, whatever its entry count. */
 export const REPLAY_CHUNK_BYTES = 1024 * 1024;
 /** Entries per replay chunk event, at most. */

@@ -41,6 +41,10 @@ export function describeGtInspect(report: GtInspectReport, withChain: boolean): 
     lines.push(
       `DAMAGED  ${damaged.key}: ${damaged.check}${damaged.detail === '' ? '' : ` (${damaged.detail})`}`,
     );
+  for (const other of report.otherLayout)
+    lines.push(
+      `OTHER LAYOUT  ${other.key}: ${other.layout} (writer instance ${other.writerInstance}, ${other.segments} segments, ${other.entries} entries)`,
+    );
   if (withChain)
     lines.push(
       ...objectRows('chain', report.chain),

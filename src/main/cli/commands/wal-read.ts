@@ -80,13 +80,16 @@ export function registerWalReadCommands(wal: Command): void {
         const report = await verifyTarget(io, target);
         if (options.json) printJson({ format: target.format, ...report });
         else {
+          // GreptimeDB's objects name their layout (54-byte or writer-instance header).
+          const layouts = report.objects.some((o) => o.layout !== undefined);
           printLines(
             table(
-              ['SEQ', 'SIZE', 'VERDICT', 'KEY'],
+              ['SEQ', 'SIZE', 'VERDICT', ...(layouts ? ['LAYOUT'] : []), 'KEY'],
               report.objects.map((o) => [
                 String(o.seq ?? '-'),
                 String(o.size),
                 o.ok ? 'ok' : o.gone ? 'gone' : `DAMAGED (${o.check ?? '?'})`,
+                ...(layouts ? [o.layout ?? '-'] : []),
                 o.key,
               ]),
             ),

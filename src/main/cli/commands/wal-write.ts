@@ -24,6 +24,12 @@ import { auditStoreCollections } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
 import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
 import type { GcReport } from '../../engine/wal/gc';
+import {
+  collectFlag,
+  DecodedReplayPrinter,
+  replayModeOf,
+  type ReplayOutputOptions,
+} from './replay-rows';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -48,7 +54,9 @@ function regionOf(text: string): RegionId {
   }
 }
 
-type ReplayOptions = WalOptions & DamageFlags & { region: string; from: string; data?: boolean };
+type ReplayOptions = WalOptions &
+  DamageFlags &
+  ReplayOutputOptions & { region: string; from: string; data?: boolean };
 
 interface AppendOptions extends WalOptions {
   regions: string;
@@ -87,13 +95,28 @@ export function registerWalWriteCommands(wal: Command): void {
       wal
         .command('replay')
         .description(
-          'Stream one region as NDJSON {region,regionU64,id,idU64,size,sha256} (read-only); exit 3 when damaged segments were skipped',
+          'Stream one region as NDJSON: decoded GreptimeDB entries or rows, or {region,regionU64,id,idU64,size,sha256} (read-only); exit 3 when damaged segments were skipped',
         ),
     ),
   )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
     .option('--from <id>', 'first entry id', '1')
     .option('--data', 'include the payload as base64')
+    .option(
+      '--decode',
+      'one line per entry with its decoded payload (default on a GreptimeDB prefix)',
+    )
+    .option('--raw', 'payloads undecoded, as size and sha256 (default on a Cairn prefix)')
+    .option('--rows', 'one line per decoded row: region, id, op, sequence, then its columns')
+    .option('--format <format>', 'ndjson, or csv with --rows', 'ndjson')
+    .option(
+      '--where <condition>',
+      'with --rows: key=value, key!=value or key~text (repeatable)',
+      collectFlag,
+      [],
+    )
+    .option('--since <time>', 'with --rows: rows whose time index is at or after this UTC time')
+    .option('--until <time>', 'with --rows: rows whose time index is before this UTC time')
     .action(
       runAction(async (options: ReplayOptions) => {
         const region = regionOf(options.region);
@@ -102,18 +125,30 @@ export function registerWalWriteCommands(wal: Command): void {
           process.stdout.write(toJsonText(record) + '\n'),
         );
         const { io, target } = await openWalReadTarget(options);
+        const mode = replayModeOf(options, target.format);
         const log = await openTargetReadOnly(io, target);
         damage.checkRegion(log, region);
         const provider = { prefix: log.prefix, regionId: region };
-        for await (const entry of log.read(provider, from, damage.options)) {
-          const line: Record<string, bigint | string | number> = {
-            region,
-            id: entry.id,
-            size: entry.data.length,
-            sha256: createHash('sha256').update(entry.data).digest('hex'),
-          };
-          if (options.data) line.data = Buffer.from(entry.data).toString('base64');
-          process.stdout.write(toJsonText(line) + '\n');
+        if (mode !== 'raw') {
+          const printer = new DecodedReplayPrinter(mode, options, target.format);
+          // A CSV header reads the region once first: its holes are told on the pass that prints.
+          await printer.begin(() =>
+            log.read(provider, from, { onCorruptedSegment: damage.options.onCorruptedSegment }),
+          );
+          for await (const entry of log.read(provider, from, damage.options))
+            printer.entry(region, entry);
+          printer.end();
+        } else {
+          for await (const entry of log.read(provider, from, damage.options)) {
+            const line: Record<string, bigint | string | number> = {
+              region,
+              id: entry.id,
+              size: entry.data.length,
+              sha256: createHash('sha256').update(entry.data).digest('hex'),
+            };
+            if (options.data) line.data = Buffer.from(entry.data).toString('base64');
+            process.stdout.write(toJsonText(line) + '\n');
+          }
         }
         damage.finish();
       }),

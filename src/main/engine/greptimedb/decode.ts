@@ -96,15 +96,18 @@ export function decodeGtHeader(
 /**
  * The trailer from the object's last bytes (`tail`, any suffix of at least 32 bytes):
  * magic, and a footer range that starts at or after the header and ends where the trailer
- * starts. The footer's own CRC and length are checked by `decodeGtFooter`.
+ * starts. The footer's own CRC and length are checked by `decodeGtFooter`. `headerSize` is
+ * the layout's (54, or 34 for the writer-instance layout).
  */
-export function decodeGtTrailer(tail: Uint8Array, objectSize: number, key: string): GtTrailer {
-  if (objectSize < GT_MIN_OBJECT_SIZE || tail.length < GT_TRAILER_SIZE)
-    corrupt(
-      key,
-      'object-size',
-      `${objectSize} bytes, the smallest object is ${GT_MIN_OBJECT_SIZE}`,
-    );
+export function decodeGtTrailer(
+  tail: Uint8Array,
+  objectSize: number,
+  key: string,
+  headerSize = GT_HEADER_SIZE,
+): GtTrailer {
+  const smallest = GT_MIN_OBJECT_SIZE - GT_HEADER_SIZE + headerSize;
+  if (objectSize < smallest || tail.length < GT_TRAILER_SIZE)
+    corrupt(key, 'object-size', `${objectSize} bytes, the smallest object is ${smallest}`);
   const at = tail.length - GT_TRAILER_SIZE;
   if (!hasMagic(tail, at + GT_TRAILER_AT.magic, GT_TRAILER_MAGIC_BYTES))
     corrupt(key, 'trailer-magic');
@@ -115,7 +118,7 @@ export function decodeGtTrailer(tail: Uint8Array, objectSize: number, key: strin
   if (
     footerOffset === null ||
     footerLength === null ||
-    footerOffset < GT_HEADER_SIZE ||
+    footerOffset < headerSize ||
     footerOffset + footerLength !== trailerStart
   )
     corrupt(
@@ -160,8 +163,13 @@ function footerEntry(view: DataView, at: number, key: string): SegmentIndex {
 }
 
 /** Regions strictly increasing, counts and id ranges sane, segments tiling the body exactly. */
-function checkSegments(segments: readonly SegmentIndex[], trailer: GtTrailer, key: string): void {
-  let end = GT_HEADER_SIZE;
+function checkSegments(
+  segments: readonly SegmentIndex[],
+  trailer: GtTrailer,
+  key: string,
+  headerSize: number,
+): void {
+  let end = headerSize;
   let previous: bigint | null = null;
   for (const segment of segments) {
     if (previous !== null && segment.regionId <= previous)
@@ -194,6 +202,7 @@ export function decodeGtFooter(
   footer: Uint8Array,
   trailer: GtTrailer,
   key: string,
+  headerSize = GT_HEADER_SIZE,
 ): SegmentIndex[] {
   if (footer.length !== trailer.footerLength)
     corrupt(
@@ -210,7 +219,7 @@ export function decodeGtFooter(
   const segments: SegmentIndex[] = [];
   for (let i = 0; i < count; i++)
     segments.push(footerEntry(view, GT_FOOTER_COUNT_SIZE + i * GT_FOOTER_ENTRY_SIZE, key));
-  checkSegments(segments, trailer, key);
+  checkSegments(segments, trailer, key, headerSize);
   return segments;
 }
 
@@ -219,10 +228,14 @@ export function decodeGtIndexFromTail(
   tail: Uint8Array,
   objectSize: number,
   key: string,
+  headerSize = GT_HEADER_SIZE,
 ): { trailer: GtTrailer; segments: SegmentIndex[] | null } {
-  const trailer = decodeGtTrailer(tail, objectSize, key);
+  const trailer = decodeGtTrailer(tail, objectSize, key, headerSize);
   const footer = gtFooterFromTail(tail, objectSize, trailer);
-  return { trailer, segments: footer === null ? null : decodeGtFooter(footer, trailer, key) };
+  return {
+    trailer,
+    segments: footer === null ? null : decodeGtFooter(footer, trailer, key, headerSize),
+  };
 }
 
 /**
@@ -294,7 +307,7 @@ export function decodeGtSegment(
 }
 
 /** CRC over every byte but the trailer's own object CRC field. */
-function objectCrcOf(bytes: Uint8Array): number {
+export function objectCrcOf(bytes: Uint8Array): number {
   const trailerAt = bytes.length - GT_TRAILER_SIZE;
   const beforeCrc = crc32(bytes.subarray(0, trailerAt + GT_TRAILER_AT.objectCrc));
   return crc32(bytes.subarray(trailerAt + GT_TRAILER_AT.magic), beforeCrc);
@@ -313,7 +326,16 @@ export function decodeGtObject(bytes: Uint8Array, key: string): GtDecodedObject 
   const { trailer, segments } = decodeGtIndexFromTail(bytes, bytes.length, key);
   const index = segments ?? [];
   if (objectCrcOf(bytes) !== trailer.objectCrc) corrupt(key, 'object-crc');
-  const records = index.map((segment) => ({
+  return { header, trailer, segments: index, records: decodeGtSegments(bytes, index, key) };
+}
+
+/** Every segment of a whole object (either layout), each decoded and checked. */
+export function decodeGtSegments(
+  bytes: Uint8Array,
+  index: readonly SegmentIndex[],
+  key: string,
+): GtDecodedObject['records'] {
+  return index.map((segment) => ({
     index: segment,
     records: decodeGtSegment(
       bytes.subarray(segment.offset, segment.offset + segment.length),
@@ -321,5 +343,4 @@ export function decodeGtObject(bytes: Uint8Array, key: string): GtDecodedObject 
       key,
     ),
   }));
-  return { header, trailer, segments: index, records };
 }

@@ -1,13 +1,15 @@
 /**
- * A GreptimeDB object laid out part by part for a person (the console's object inspector):
- * header fields and its CRC's status, the chain link, each segment from the footer with its
- * CRC's status, the footer, the trailer and the object CRC's status - every CRC judged on its
- * own, so one damaged part does not hide the others - plus the first check the strict decoder
- * fails, if any. Never throws on damage; reads nothing.
+ * A GreptimeDB object laid out part by part for a person (the console's object inspector), in
+ * the layout its footer places the body for (54-byte header, or the 34-byte writer-instance
+ * header): header fields and its CRC's status (the writer-instance header has none), the chain
+ * link, each segment from the footer with its CRC's status, the footer, the trailer and the
+ * object CRC's status - every CRC judged on its own, so one damaged part does not hide the
+ * others - plus the first check the strict decoder of that layout fails, if any. Never throws
+ * on damage; reads nothing.
  */
 import { crc32 } from '@node-rs/crc32';
 import { CorruptObjectError, CorruptSegmentError } from '../wal/errors';
-import { decodeGtObject, hasMagic, viewOf } from './decode';
+import { hasMagic, viewOf } from './decode';
 import {
   GT_FOOTER_COUNT_SIZE,
   GT_FOOTER_ENTRY_AT,
@@ -21,15 +23,27 @@ import {
   GT_TRAILER_MAGIC_BYTES,
   GT_TRAILER_SIZE,
 } from './layout';
+import {
+  decodeGtObjectAnyLayout,
+  GT_LAYOUT_NAMES,
+  GT_WRITER_HEADER_AT,
+  GT_WRITER_HEADER_SIZE,
+  GT_WRITER_INSTANCE_SIZE,
+  gtBodyStart,
+  type GtLayout,
+} from './writer-instance';
 
 export interface GtPartsHeader {
   readonly magicOk: boolean;
   readonly version: number;
   readonly seq: bigint;
-  readonly epoch: bigint;
+  /** Null in the writer-instance layout, which has no epoch, link, boundary or header CRC. */
+  readonly epoch: bigint | null;
   readonly prev: { readonly seq: bigint; readonly epoch: bigint } | null;
-  readonly reclaimBoundary: bigint;
-  readonly crcOk: boolean;
+  readonly reclaimBoundary: bigint | null;
+  readonly crcOk: boolean | null;
+  /** The writer-instance layout's 16 bytes, as hex; null in the 54-byte layout. */
+  readonly writerInstance: string | null;
 }
 
 export interface GtPartsSegment {
@@ -44,6 +58,8 @@ export interface GtPartsSegment {
 }
 
 export interface GtObjectParts {
+  /** The layout the footer places the body for, by name. */
+  readonly layout: string;
   readonly size: number;
   readonly header: GtPartsHeader | null;
   readonly trailer: {
@@ -56,6 +72,22 @@ export interface GtObjectParts {
   readonly segments: readonly GtPartsSegment[];
   /** The first check the strict decoder fails; null for a sound object. */
   readonly failure: { readonly check: string; readonly detail: string } | null;
+}
+
+function writerHeaderOf(bytes: Uint8Array): GtPartsHeader | null {
+  if (bytes.length < GT_WRITER_HEADER_SIZE) return null;
+  const view = viewOf(bytes);
+  const at = GT_WRITER_HEADER_AT.writerInstance;
+  return {
+    magicOk: hasMagic(bytes, 0, GT_HEADER_MAGIC_BYTES),
+    version: view.getUint16(GT_WRITER_HEADER_AT.version, false),
+    seq: view.getBigUint64(GT_WRITER_HEADER_AT.seq, false),
+    epoch: null,
+    prev: null,
+    reclaimBoundary: null,
+    crcOk: null,
+    writerInstance: Buffer.from(bytes.subarray(at, at + GT_WRITER_INSTANCE_SIZE)).toString('hex'),
+  };
 }
 
 function headerOf(bytes: Uint8Array): GtPartsHeader | null {
@@ -74,6 +106,7 @@ function headerOf(bytes: Uint8Array): GtPartsHeader | null {
     reclaimBoundary: view.getBigUint64(GT_HEADER_AT.reclaimBoundary, false),
     crcOk:
       crc32(bytes.subarray(0, GT_HEADER_BODY_SIZE)) === view.getUint32(GT_HEADER_AT.crc, false),
+    writerInstance: null,
   };
 }
 
@@ -109,7 +142,7 @@ function segmentsOf(bytes: Uint8Array, footer: Uint8Array, count: number): GtPar
 
 function strictFailure(bytes: Uint8Array, key: string): GtObjectParts['failure'] {
   try {
-    decodeGtObject(bytes, key);
+    decodeGtObjectAnyLayout(bytes, key);
     return null;
   } catch (error) {
     if (error instanceof CorruptObjectError || error instanceof CorruptSegmentError)
@@ -120,9 +153,16 @@ function strictFailure(bytes: Uint8Array, key: string): GtObjectParts['failure']
 
 export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts {
   const failure = strictFailure(bytes, key);
-  const header = headerOf(bytes);
-  if (bytes.length < GT_HEADER_SIZE + GT_TRAILER_SIZE)
-    return { size: bytes.length, header, trailer: null, footer: null, segments: [], failure };
+  const layout: GtLayout =
+    gtBodyStart(bytes, bytes.length) === GT_WRITER_HEADER_SIZE
+      ? 'writer-instance-header'
+      : 'chain-header';
+  const headerSize = layout === 'chain-header' ? GT_HEADER_SIZE : GT_WRITER_HEADER_SIZE;
+  const header = layout === 'chain-header' ? headerOf(bytes) : writerHeaderOf(bytes);
+  const size = bytes.length;
+  const base = { layout: GT_LAYOUT_NAMES[layout], size, header, failure };
+  if (bytes.length < headerSize + GT_TRAILER_SIZE)
+    return { ...base, trailer: null, footer: null, segments: [] };
   const view = viewOf(bytes);
   const at = bytes.length - GT_TRAILER_SIZE;
   const footerOffset = view.getBigUint64(at + GT_TRAILER_AT.footerOffset, false);
@@ -134,10 +174,10 @@ export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts 
     objectCrcOk: objectCrcOk(bytes, view.getUint32(at + GT_TRAILER_AT.objectCrc, false)),
   };
   const fits =
-    footerOffset >= BigInt(GT_HEADER_SIZE) &&
+    footerOffset >= BigInt(headerSize) &&
     footerLength >= BigInt(GT_FOOTER_COUNT_SIZE) &&
     footerOffset + footerLength === BigInt(at);
-  if (!fits) return { size: bytes.length, header, trailer, footer: null, segments: [], failure };
+  if (!fits) return { ...base, trailer, footer: null, segments: [] };
   const footerBytes = bytes.subarray(Number(footerOffset), at);
   const count = viewOf(footerBytes).getUint32(0, false);
   const footer = {
@@ -146,5 +186,5 @@ export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts 
   };
   const complete = footerBytes.length === GT_FOOTER_COUNT_SIZE + GT_FOOTER_ENTRY_SIZE * count;
   const segments = complete ? segmentsOf(bytes, footerBytes, count) : [];
-  return { size: bytes.length, header, trailer, footer, segments, failure };
+  return { ...base, trailer, footer, segments };
 }

@@ -1,8 +1,9 @@
 /**
  * What `inspect` reports of a GreptimeDB prefix: the chain and orphans (with each object's
  * link), objects below the reclaim boundary, the instances that wrote the prefix, damaged and
- * vanished objects, and per-region counts of the chain. A prefix that would not replay is
- * reported with its typed failure, never thrown (storage errors still throw). Writes nothing.
+ * vanished objects, objects in GreptimeDB's writer-instance layout, and per-region counts of
+ * the chain. A prefix that would not replay is reported with its typed failure, never thrown
+ * (storage errors still throw). Writes nothing.
  */
 import type { ObjectIo } from '../objectio/object-io';
 import { CorruptObjectError, isWalError } from '../wal/errors';
@@ -55,6 +56,16 @@ export interface GtInspectReport {
   }>;
   /** Listed, then gone when read. */
   readonly missing: readonly string[];
+  /** Sound objects in a layout that carries no chain (the writer-instance header). */
+  readonly otherLayout: ReadonlyArray<{
+    readonly key: string;
+    readonly seq: Seq;
+    readonly size: number;
+    readonly layout: string;
+    readonly writerInstance: string;
+    readonly segments: number;
+    readonly entries: number;
+  }>;
   readonly regions: readonly GtRegionRow[];
   readonly failure: { readonly code: string; readonly message: string } | null;
   readonly durationMs: number;
@@ -106,6 +117,15 @@ export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtIn
       detail: d.error instanceof CorruptObjectError ? d.error.detail : d.error.message,
     })),
     missing: scan.missing.map((o) => o.key),
+    otherLayout: scan.otherLayout.map((o) => ({
+      key: o.key,
+      seq: o.seq,
+      size: o.size,
+      layout: o.layout,
+      writerInstance: o.writerInstance,
+      segments: o.segments.length,
+      entries: o.segments.reduce((sum, segment) => sum + segment.entries, 0),
+    })),
     regions: (recovery.catalog?.regions() ?? []).map((r) => ({
       regionId: r.regionId,
       firstId: r.firstId,

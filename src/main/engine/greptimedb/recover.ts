@@ -2,11 +2,13 @@
  * Read-only recovery of a GreptimeDB prefix: scan every object's header and footer, judge
  * the chain, index it into a catalog for region reads, and describe the instances that wrote
  * the prefix. A scan that met objects listed and then gone is done once more (GreptimeDB may
- * have deleted below a newer reclaim boundary meanwhile). Writes nothing, ever.
+ * have deleted below a newer reclaim boundary meanwhile). Objects in the writer-instance
+ * layout carry no chain: a prefix holding any fails `UnsupportedLayout`, never a corruption.
+ * Writes nothing, ever.
  */
 import type { ObjectIo } from '../objectio/object-io';
 import { ObjectCatalog } from '../wal/catalog';
-import { NoCompleteChainError } from '../wal/errors';
+import { NoCompleteChainError, UnsupportedLayoutError } from '../wal/errors';
 import type { Seq } from '../wal/ids';
 import { selectGtChain, type GtChainSelection } from './chain';
 import {
@@ -94,6 +96,16 @@ export async function recoverGtPrefix(
   if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, undefined, memo);
   const selection = selectGtChain(scan.objects);
   const instances = instancesOf(scan.objects, selection.chain);
+  const other = scan.otherLayout[0];
+  if (other !== undefined) {
+    const failure = new UnsupportedLayoutError(
+      prefix,
+      other.layout,
+      other.key,
+      scan.otherLayout.length,
+    );
+    return { prefix, scan, selection, instances, catalog: null, failure };
+  }
   const damage = damageThatMatters(scan.damaged, selection.reclaimBoundary);
   if (selection.tip === null && scan.objects.length + scan.damaged.length > 0) {
     const failure = damage ?? new NoCompleteChainError(prefix);

@@ -2,9 +2,11 @@
  * What read-only recovery reads of each object of a GreptimeDB prefix: one suffix read
  * covering the trailer and footer and one 54-byte prefix read (the header) - none when the
  * suffix read returned the whole object - plus one more read only when the footer is larger
- * than the suffix window; a bounded number of objects at a time. An object listed and then gone is reported missing; a damaged one is reported with
- * its `CorruptObject` (an object in Cairn's format with a `MixedFormat`) and left out of the
- * chain. Reads only.
+ * than the suffix window; a bounded number of objects at a time. An object listed and then
+ * gone is reported missing; a damaged one is reported with its `CorruptObject` (an object in
+ * Cairn's format with a `MixedFormat`) and left out of the chain. An object whose footer puts
+ * its body at byte 34 is read whole and, when it checks out in GreptimeDB's writer-instance
+ * layout, reported as that layout (never as damage). Reads only.
  */
 import { isStorageError } from '../objectio/errors';
 import { readTail, type ObjectIo, type TailResult } from '../objectio/object-io';
@@ -21,12 +23,22 @@ import {
 import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
 import {
   GT_FORMAT,
+  GT_HEADER_SIZE,
   GT_MIN_OBJECT_SIZE,
   GT_TAIL_WINDOW_BYTES,
   gtFooterRange,
   gtHeaderRange,
   type GtHeader,
 } from './layout';
+import {
+  decodeGtWriterInstanceObject,
+  GT_LAYOUT_NAMES,
+  GT_WRITER_HEADER_SIZE,
+  gtBodyStart,
+} from './writer-instance';
+
+/** The smallest object of either layout: the writer-instance layout's, with no segment. */
+const GT_SMALLEST_OBJECT = GT_MIN_OBJECT_SIZE - GT_HEADER_SIZE + GT_WRITER_HEADER_SIZE;
 
 /** Objects whose header and tail are read at once. */
 export const GT_SCAN_CONCURRENCY = 16;
@@ -34,6 +46,16 @@ export const GT_SCAN_CONCURRENCY = 16;
 export interface GtScannedObject extends GtHeader {
   readonly key: string;
   readonly size: number;
+  readonly segments: readonly SegmentIndex[];
+}
+
+/** An object in GreptimeDB's writer-instance layout: sound, but no part of any chain. */
+export interface GtOtherLayoutObject {
+  readonly key: string;
+  readonly seq: Seq;
+  readonly size: number;
+  readonly layout: string;
+  readonly writerInstance: string;
   readonly segments: readonly SegmentIndex[];
 }
 
@@ -51,10 +73,12 @@ export interface GtScan {
   readonly objects: readonly GtScannedObject[];
   readonly missing: readonly ListedObject[];
   readonly damaged: readonly GtDamagedObject[];
+  readonly otherLayout: readonly GtOtherLayoutObject[];
 }
 
 export type GtScanOutcome =
   | { readonly kind: 'read'; readonly object: GtScannedObject }
+  | { readonly kind: 'other-layout'; readonly object: GtOtherLayoutObject }
   | { readonly kind: 'missing' }
   | { readonly kind: 'damaged'; readonly damaged: GtDamagedObject };
 
@@ -63,11 +87,29 @@ export type GtScanOutcome =
  * whole from the suffix read, header included; a larger one gets its 54-byte prefix read
  * beside it. One async step for the common case: recovery reads thousands of these.
  */
+/** An object whose footer puts its body at byte 34, read whole and checked in that layout. */
+async function readOtherLayout(
+  io: ObjectIo,
+  listed: ListedObject,
+  tail: TailResult,
+): Promise<GtOtherLayoutObject> {
+  const bytes = tail.bytes.length === tail.size ? tail.bytes : (await io.get(listed.key)).bytes;
+  const decoded = decodeGtWriterInstanceObject(bytes, listed.key);
+  return {
+    key: listed.key,
+    seq: decoded.header.seq,
+    size: bytes.length,
+    layout: GT_LAYOUT_NAMES['writer-instance-header'],
+    writerInstance: decoded.header.writerInstance,
+    segments: decoded.segments,
+  };
+}
+
 async function readIndex(
   io: ObjectIo,
   prefix: string,
   listed: ListedObject,
-): Promise<GtScannedObject> {
+): Promise<GtScanOutcome> {
   let head: Uint8Array;
   let tail: TailResult;
   if (listed.size > GT_TAIL_WINDOW_BYTES) {
@@ -86,13 +128,15 @@ async function readIndex(
   }
   if (hasMagic(head, 0, HEADER_MAGIC_BYTES))
     throw new MixedFormatError(prefix, listed.key, GT_FORMAT, 'cairn-v1');
+  if (gtBodyStart(tail.bytes, tail.size) === GT_WRITER_HEADER_SIZE)
+    return { kind: 'other-layout', object: await readOtherLayout(io, listed, tail) };
   // The listing parsed the key: its sequence is what the header must repeat.
   const header = decodeGtHeader(head, listed.key, listed.seq);
   const { trailer, segments } = decodeGtIndexFromTail(tail.bytes, tail.size, listed.key);
   const index =
     segments ??
     decodeGtFooter((await io.get(listed.key, gtFooterRange(trailer))).bytes, trailer, listed.key);
-  return {
+  const object = {
     seq: header.seq,
     epoch: header.epoch,
     link: header.link,
@@ -101,6 +145,7 @@ async function readIndex(
     size: tail.size,
     segments: index,
   };
+  return { kind: 'read', object };
 }
 
 async function outcomeOf(
@@ -110,13 +155,13 @@ async function outcomeOf(
 ): Promise<GtScanOutcome> {
   try {
     // Too short for any object: judged from the listing, before a range read it cannot satisfy.
-    if (listed.size < GT_MIN_OBJECT_SIZE)
+    if (listed.size < GT_SMALLEST_OBJECT)
       throw new CorruptObjectError(
         listed.key,
         'object-size',
-        `${listed.size} bytes, the smallest object is ${GT_MIN_OBJECT_SIZE}`,
+        `${listed.size} bytes, the smallest object is ${GT_SMALLEST_OBJECT}`,
       );
-    return { kind: 'read', object: await readIndex(io, prefix, listed) };
+    return await readIndex(io, prefix, listed);
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return { kind: 'missing' };
     if (error instanceof CorruptObjectError || error instanceof MixedFormatError)
@@ -134,7 +179,10 @@ export type GtScanMemo = ScanMemo<GtScanOutcome>;
 export function newGtScanMemo(): GtScanMemo {
   return new ScanMemo<GtScanOutcome>(
     (outcome) => outcome.kind !== 'missing',
-    (outcome) => (outcome.kind === 'read' ? 96 + outcome.object.segments.length * 96 : 256),
+    (outcome) =>
+      outcome.kind === 'read' || outcome.kind === 'other-layout'
+        ? 96 + outcome.object.segments.length * 96
+        : 256,
   );
 }
 
@@ -156,11 +204,13 @@ export async function scanGtPrefix(
   const objects: GtScannedObject[] = [];
   const missing: ListedObject[] = [];
   const damaged: GtDamagedObject[] = [];
+  const otherLayout: GtOtherLayoutObject[] = [];
   for (const at of order) {
     const outcome = results[at] as GtScanOutcome;
     if (outcome.kind === 'read') objects.push(outcome.object);
+    else if (outcome.kind === 'other-layout') otherLayout.push(outcome.object);
     else if (outcome.kind === 'damaged') damaged.push(outcome.damaged);
     else missing.push(items[at]!);
   }
-  return { listed: order.map((at) => items[at]!), objects, missing, damaged };
+  return { listed: order.map((at) => items[at]!), objects, missing, damaged, otherLayout };
 }

@@ -1,7 +1,8 @@
 /**
  * Deep verification of GreptimeDB objects: each object read whole and run through every check
- * of the format (header, trailer, footer, object CRC, every segment), one verdict per object,
- * in the same report shape as Cairn's own verify. Reads only.
+ * of the format (header, trailer, footer, object CRC, every segment) in the layout it is in
+ * (54-byte or writer-instance header), one verdict per object naming that layout, in the same
+ * report shape as Cairn's own verify. Reads only.
  */
 import type { ObjectIo } from '../objectio/object-io';
 import { CorruptObjectError } from '../wal/errors';
@@ -11,7 +12,7 @@ import {
   type ObjectVerdict,
   type VerifyReport,
 } from '../wal/verify';
-import { decodeGtObject } from './decode';
+import { decodeGtObjectAnyLayout, GT_LAYOUT_NAMES } from './writer-instance';
 import { normalizePrefix } from './prefix';
 
 /** Larger objects are reported, not read: GreptimeDB seals far smaller batches. */
@@ -30,8 +31,7 @@ export async function verifyGtObject(
         `${size} bytes, more than any GreptimeDB object`,
       );
     const bytes = size === 0 ? new Uint8Array(0) : (await io.get(key)).bytes;
-    decodeGtObject(bytes, key);
-    return bytes.length;
+    return { size: bytes.length, layout: GT_LAYOUT_NAMES[decodeGtObjectAnyLayout(bytes, key)] };
   });
 }
 

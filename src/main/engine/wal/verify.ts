@@ -58,6 +58,8 @@ export interface ObjectVerdict {
   readonly region?: RegionId;
   /** The object was listed but is gone (collected meanwhile); `ok` is false. */
   readonly gone?: boolean;
+  /** The layout a sound object is in, where its format has more than one (GreptimeDB's). */
+  readonly layout?: string;
 }
 
 export interface VerifyReport {
@@ -85,21 +87,23 @@ export interface VerifyObjectOptions {
  */
 /**
  * One object's verdict, whatever its format: `check` reads and judges the object of `size`
- * bytes and returns how many it saw; a corruption becomes the verdict, a vanished object is
- * `gone`, any other storage error is thrown.
+ * bytes and returns how many it saw (and the layout it found, if the format has several); a
+ * corruption becomes the verdict, a vanished object is `gone`, any other storage error is
+ * thrown.
  */
 export async function judgeObject(
   io: ObjectIo,
   key: string,
   knownSize: number | undefined,
-  check: (size: number) => Promise<number>,
+  check: (size: number) => Promise<number | { readonly size: number; readonly layout: string }>,
 ): Promise<ObjectVerdict> {
   const seq = seqOfAnyObjectKey(key);
   let size = knownSize ?? -1;
   try {
     if (size < 0) size = (await io.head(key)).size;
-    size = await check(size);
-    return { key, seq, size, ok: true };
+    const seen = await check(size);
+    if (typeof seen === 'number') return { key, seq, size: seen, ok: true };
+    return { key, seq, size: seen.size, ok: true, layout: seen.layout };
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return { key, seq, size: 0, ok: false, gone: true };
     if (error instanceof CorruptSegmentError)

@@ -2,13 +2,15 @@
  * The GreptimeDB part of "Generate demo data": a prefix in GreptimeDB's own object format, as
  * its datanodes leave one - two instances (each opened with a start object), a late object of
  * the first landing after the second opened (an orphan), and a reclaimed range (objects below
- * the reclaim boundary already deleted). Cairn never writes this format anywhere else: this
- * module serves only the demo, into a store the demo checked is empty (and the benchmark).
+ * the reclaim boundary already deleted), its entries metrics `WalEntry` rows. Cairn never
+ * writes this format anywhere else: this module serves only the demo, into a store the demo
+ * checked is empty (and the benchmark).
  */
 import { crc32 } from '@node-rs/crc32';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { objectKey } from '../../engine/wal/keys';
 import { makeRegionId, type RegionId } from '../../engine/wal/provider';
+import { metricsPayloads } from './metrics-entries';
 
 export interface GreptimeObjectSpec {
   readonly seq: bigint;
@@ -78,21 +80,29 @@ export function encodeGreptimeObject(object: GreptimeObjectSpec): Uint8Array {
 
 const REGIONS = [makeRegionId(1024, 0), makeRegionId(1024, 1)];
 
-function rows(seq: bigint, region: RegionId, count: number): Uint8Array[] {
-  return Array.from({ length: count }, (_, i) =>
-    new TextEncoder().encode(
-      JSON.stringify({
-        table: 'cpu_metrics',
-        region: String(region),
-        seq: Number(seq),
-        row: i,
-        usage: (Number(seq) * 7 + i * 13) % 100,
-      }),
-    ),
+/** Per region: entries written so far (the samples' clock) and the next sequence. */
+type RegionClock = Map<RegionId, { sample: number; sequence: bigint }>;
+
+function newClock(): RegionClock {
+  // Sequences start high: the reclaimed objects below the boundary held the earlier rows.
+  return new Map(REGIONS.map((region) => [region, { sample: 10, sequence: 1_000n }]));
+}
+
+/** `count` metrics entries of `region`, advancing its clock. */
+function entriesOf(clock: RegionClock, region: RegionId, count: number): Uint8Array[] {
+  const at = clock.get(region) ?? { sample: 0, sequence: 0n };
+  const { payloads, nextSequence } = metricsPayloads(
+    Number(region & 0xffff_ffffn),
+    at.sample,
+    count,
+    at.sequence,
   );
+  clock.set(region, { sample: at.sample + count, sequence: nextSequence });
+  return payloads;
 }
 
 function dataObject(
+  clock: RegionClock,
   seq: bigint,
   epoch: bigint,
   prev: bigint,
@@ -103,18 +113,23 @@ function dataObject(
     epoch,
     prev: { seq: prev, epoch: prev === seq - 1n ? epoch : 1n },
     reclaimBoundary,
-    regions: REGIONS.map((region) => [region, rows(seq, region, 3 + Number(seq % 3n))] as const),
+    regions: REGIONS.map(
+      (region) => [region, entriesOf(clock, region, 3 + Number(seq % 3n))] as const,
+    ),
   };
 }
 
 /**
  * Instance 1 (epoch 1) wrote seqs 0-5; instance 2 opened at seq 7 (epoch 8) above every object
  * then present, and flushed everything below seq 4, which GreptimeDB then deleted; instance 1's
- * create of seq 6 landed late. Returns the entries on the chain.
+ * create of seq 6 landed late, its rows (written again by instance 2) never replayed. The
+ * payloads are metrics `WalEntry`s (metrics-entries.ts). Returns the entries on the chain.
  */
 export async function writeGreptimeDemo(io: ObjectIo, prefix: string): Promise<number> {
+  const clock = newClock();
   const objects: GreptimeObjectSpec[] = [];
-  for (let seq = 4n; seq <= 5n; seq++) objects.push(dataObject(seq, 1n, seq - 1n, 0n));
+  for (let seq = 4n; seq <= 5n; seq++) objects.push(dataObject(clock, seq, 1n, seq - 1n, 0n));
+  const late = dataObject(new Map(clock), 6n, 1n, 5n, 0n);
   objects.push({
     seq: 7n,
     epoch: 8n,
@@ -122,8 +137,7 @@ export async function writeGreptimeDemo(io: ObjectIo, prefix: string): Promise<n
     reclaimBoundary: 4n,
     regions: [],
   });
-  for (let seq = 8n; seq <= 12n; seq++) objects.push(dataObject(seq, 8n, seq - 1n, 4n));
-  const late = dataObject(6n, 1n, 5n, 0n);
+  for (let seq = 8n; seq <= 12n; seq++) objects.push(dataObject(clock, seq, 8n, seq - 1n, 4n));
   for (const object of [...objects, late])
     await io.putIfAbsent(objectKey(prefix, object.seq), encodeGreptimeObject(object));
   return objects.reduce((sum, o) => sum + o.regions.reduce((n, [, p]) => n + p.length, 0), 0);

@@ -24,6 +24,7 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
     return {
       key,
       format: 'cairn-v1',
+      layout: null,
       size: bytes.length,
       header: null,
       segments: [],
@@ -36,6 +37,7 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
   return {
     key,
     format: 'cairn-v1',
+    layout: null,
     size: bytes.length,
     header: {
       magicOk: true,
@@ -45,6 +47,7 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
       prev: header.link,
       reclaimBoundary: null,
       crcOk: true,
+      writerInstance: null,
     },
     segments: segments.map(({ index }) => ({ ...index, crcOk: true })),
     footer: { crcOk: true, count: segments.length },
@@ -63,6 +66,7 @@ function greptimeParts(key: string, bytes: Uint8Array): DecodedObjectView {
   return {
     key,
     format: 'greptimedb-v1',
+    layout: parts.layout,
     size: parts.size,
     header: parts.header,
     segments: parts.segments.map((segment) => ({ ...segment })),
@@ -80,6 +84,7 @@ export async function describeObject(io: ObjectIo, key: string): Promise<Decoded
     return {
       key,
       format: isGtObjectStart(head) ? 'greptimedb-v1' : 'cairn-v1',
+      layout: null,
       size: meta.size,
       header: null,
       segments: [],

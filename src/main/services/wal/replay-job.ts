@@ -5,14 +5,17 @@
  * waits until the reader that asked has room for it), and so may an optional rate (entries per
  * second); pause / resume, and cancellation - with its reason, which the progress carries -
  * through an AbortController that also ends the underlying read and any wait. Payloads are
- * cut to REPLAY_PAYLOAD_BYTES before they leave. A damaged segment the read skipped leaves as
- * a hole after the entries read before it (never silently), and is counted in the progress.
- * Never writes to storage.
+ * decoded whole (the spec's `decode`, when given; up to REPLAY_DECODED_BYTES) and cut to
+ * REPLAY_PAYLOAD_BYTES before they leave. A damaged segment the read skipped leaves as a hole
+ * after the entries read before it (never silently), and is counted in the progress. Never
+ * writes to storage.
  */
 import {
   REPLAY_CHUNK_BYTES,
+  REPLAY_DECODED_BYTES,
   REPLAY_PAYLOAD_BYTES,
   type ReplayEntryView,
+  type ReplayPayloadView,
   type ReplayProgress,
 } from '../../../shared/contract/wal';
 import type { ReplayHoleView } from '../../../shared/contract/wal-damage';
@@ -24,6 +27,8 @@ export interface ReplaySpec {
   readonly ratePerSecond?: number;
   readonly maxEntries?: number;
   readonly latestId: bigint;
+  /** What each payload is shown as (rows, JSON, raw); none: payloads go undecoded. */
+  readonly decode?: (payload: Uint8Array) => ReplayPayloadView;
 }
 
 export interface ReplaySink {
@@ -117,6 +122,12 @@ export class ReplayJob {
     return this.progress();
   }
 
+  private payloadOf(data: Uint8Array): { payload?: ReplayPayloadView } {
+    const decode = this.spec.decode;
+    if (decode === undefined) return {};
+    return { payload: data.length > REPLAY_DECODED_BYTES ? { kind: 'not-decoded' } : decode(data) };
+  }
+
   private chunkSize(): number {
     const rate = this.spec.ratePerSecond;
     return rate === undefined
@@ -143,8 +154,12 @@ export class ReplayJob {
           id: entry.id,
           size: entry.data.length,
           data: entry.data.slice(0, REPLAY_PAYLOAD_BYTES),
+          ...this.payloadOf(entry.data),
         });
-        chunkBytes += Math.min(entry.data.length, REPLAY_PAYLOAD_BYTES);
+        // A decoded payload's rows weigh about as much as its bytes.
+        chunkBytes += this.spec.decode
+          ? entry.data.length
+          : Math.min(entry.data.length, REPLAY_PAYLOAD_BYTES);
         this.lastId = entry.id;
         const reachedMax =
           this.spec.maxEntries !== undefined &&

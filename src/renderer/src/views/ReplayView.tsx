@@ -1,20 +1,22 @@
 /**
  * Replay: stream one region of the selected prefix from an id (read-only) with progress,
  * pause, resume and cancel; the newest N entries stay on screen (bounded), in the order the
- * user picks; a text and a JSON-path filter; the selected entry's payload decoded; and the
- * entries on screen exported as NDJSON. A damaged segment the replay skipped is a hole row where
- * it was met, and the status line counts them.
+ * user picks; a text and a JSON-path filter; the selected entry's payload decoded or raw; the
+ * entries on screen exported as NDJSON; and a Rows mode showing the rows of GreptimeDB
+ * `WalEntry` payloads (views/wal/replay). A damaged segment the replay skipped is a hole row
+ * where it was met, and the status line counts them.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { parseEntryId, parseWalRegion, type ReplayEntryView } from '../../../shared/contract/wal';
 import { formatEntryId } from '../../../shared/id-notation';
-import { EntryIdText } from '../components/IdText';
 import { useUiStore } from '../state/ui-store';
 import { downloadText } from '../components/download';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { Segmented } from '../components/Segmented';
 import { formText } from '../components/form-text';
-import { PayloadViewer } from './browser/PayloadViewer';
+import { EntryPayload, payloadSummary, type PayloadShown } from './wal/replay/EntryPayload';
+import { RowsMode } from './wal/replay/RowsMode';
 import { matchesJsonPath, parseJsonPath, payloadText } from './wal/replay-filter';
 import { useReplay } from './wal/use-replay';
 import { holeText, withHoleRows, type GridRow } from './wal/replay-hole-rows';
@@ -34,6 +36,8 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
   const replay = useReplay(keep);
   const [problem, setProblem] = useState<string | null>(null);
   const [region, setRegion] = useState<bigint | null>(null);
+  const [fromId, setFromId] = useState(1n);
+  const [mode, setMode] = useState<'entries' | 'rows'>('entries');
   // A region picked elsewhere (Regions' "Replay", a link) fills the form; the last one
   // replayed goes back into the place, so the link names it.
   const routeRegion = useUiStore((state) => state.region);
@@ -57,6 +61,7 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
     if (rate === null) return setProblem('pace: must be a whole number of entries per second');
     setProblem(null);
     setRegion(parsedRegion);
+    setFromId(fromId);
     select({ region: regionName(parsedRegion) });
     void replay.start({ connectionId, prefix, region: parsedRegion, fromId, ratePerSecond: rate });
   };
@@ -135,7 +140,20 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
       {progress?.error && (
         <ErrorPanel error={{ name: progress.error.code, message: progress.error.message }} />
       )}
-      <ReplayRows rows={replay.rows} holes={replay.holes} region={region} keep={keep} />
+      <Segmented
+        label="Replay shows"
+        choices={[
+          ['entries', 'Entries'],
+          ['rows', 'Rows'],
+        ]}
+        value={mode}
+        onChange={setMode}
+      />
+      {mode === 'rows' && region !== null ? (
+        <RowsMode entries={replay.rows} replayed={{ prefix, region, fromId }} />
+      ) : (
+        <ReplayRows rows={replay.rows} holes={replay.holes} region={region} keep={keep} />
+      )}
     </div>
   );
 }
@@ -174,6 +192,8 @@ function ReplayProgressBar({
 interface ShownRow {
   readonly entry: ReplayEntryView;
   readonly text: string;
+  /** What a decoded payload is (rows, or why not), shown instead of its text. */
+  readonly summary: string | null;
 }
 
 function ReplayRows({
@@ -191,9 +211,14 @@ function ReplayRows({
   const [path, setPath] = useState('');
   const [newestFirst, setNewestFirst] = useState(true);
   const [selected, setSelected] = useState<bigint | null>(null);
+  const [shownAs, setShownAs] = useState<ReadonlyMap<bigint, PayloadShown>>(new Map());
   const pathFilter = useMemo(() => (path.trim() === '' ? null : parseJsonPath(path)), [path]);
   const shown = useMemo(() => {
-    const decoded: ShownRow[] = rows.map((entry) => ({ entry, text: payloadText(entry.data) }));
+    const decoded: ShownRow[] = rows.map((entry) => ({
+      entry,
+      text: payloadText(entry.data),
+      summary: payloadSummary(entry),
+    }));
     const filtered = decoded.filter(
       (row) =>
         (text === '' || row.text.includes(text)) &&
@@ -273,12 +298,11 @@ function ReplayRows({
       <div className="wal-replay-body">
         <ReplayGrid rows={gridRows} selected={selected} onSelect={setSelected} />
         {chosen && (
-          <aside aria-label="Entry payload" className="wal-replay-payload">
-            <h2 className="small">
-              Entry <EntryIdText id={chosen.id} />
-            </h2>
-            <PayloadViewer bytes={chosen.data} totalSize={chosen.size} />
-          </aside>
+          <EntryPayload
+            entry={chosen}
+            shown={shownAs.get(chosen.id) ?? 'decoded'}
+            onShow={(choice) => setShownAs(new Map(shownAs).set(chosen.id, choice))}
+          />
         )}
       </div>
     </section>
@@ -349,7 +373,7 @@ function ReplayGrid({
               </span>
               <span role="gridcell">{row.entry.size.toLocaleString()} B</span>
               <span role="gridcell" className="mono wal-payload-cell">
-                {row.text.slice(0, 120)}
+                {row.summary ?? row.text.slice(0, 120)}
               </span>
             </div>
           );

@@ -3,6 +3,7 @@
  * is rendered, so a multi-megabyte value never freezes the window.
  */
 import { useMemo, useState } from 'react';
+import { Segmented } from '../../components/Segmented';
 
 const DISPLAY_BUDGET = 64 * 1024;
 
@@ -17,19 +18,16 @@ export function PayloadViewer({ bytes, totalSize }: { bytes: Uint8Array; totalSi
   const cut = totalSize > shown.length;
   return (
     <div className="payload">
-      <div role="tablist" aria-label="Payload format" className="segmented">
-        {(['utf8', 'hex', 'json'] as const).map((candidate) => (
-          <button
-            key={candidate}
-            type="button"
-            role="tab"
-            aria-selected={mode === candidate}
-            onClick={() => setMode(candidate)}
-          >
-            {candidate === 'utf8' ? 'UTF-8' : candidate.toUpperCase()}
-          </button>
-        ))}
-      </div>
+      <Segmented
+        label="Payload format"
+        choices={[
+          ['utf8', 'UTF-8'],
+          ['hex', 'HEX'],
+          ['json', 'JSON'],
+        ]}
+        value={mode}
+        onChange={setMode}
+      />
       <pre className="mono payload-text" aria-label="Payload">
         {text}
       </pre>

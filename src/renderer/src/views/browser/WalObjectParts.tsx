@@ -1,7 +1,8 @@
 /**
  * A WAL object in the inspector, part by part: header (sequence, epoch, chain link, reclaim
- * boundary), each segment from the footer, the footer and the trailer, with every CRC's
- * status judged on its own, and the first check a strict decode fails. Either format.
+ * boundary; or GreptimeDB's writer instance in its other layout), each segment from the
+ * footer, the footer and the trailer, with every CRC's status judged on its own, and the
+ * first check a strict decode fails. Either format, GreptimeDB's layout named.
  */
 import { useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
@@ -35,7 +36,7 @@ export function WalObjectParts({
     <section aria-label="WAL object" className="wal-panel">
       <h3 className="small">
         {view.format === 'greptimedb-v1'
-          ? 'GreptimeDB v1 object (GTWALOBJ)'
+          ? `GreptimeDB v1 object (${view.layout ?? 'GTWALOBJ'})`
           : 'Cairn v1 object (CAIRNWAL)'}
       </h3>
       {view.failure ? (
@@ -53,16 +54,31 @@ export function WalObjectParts({
             v{header.version} {header.magicOk ? '' : '(bad magic) '}
             <Crc ok={header.crcOk} />
           </dd>
-          <dt>Sequence · epoch</dt>
-          <dd className="mono">
-            {String(header.seq)} · {String(header.epoch)}
-          </dd>
-          <dt>Extends</dt>
-          <dd className="mono">
-            {header.prev
-              ? `seq ${String(header.prev.seq)} · epoch ${String(header.prev.epoch)}`
-              : 'none (a chain start)'}
-          </dd>
+          {header.epoch === null ? (
+            <>
+              <dt>Sequence</dt>
+              <dd className="mono">{String(header.seq)}</dd>
+            </>
+          ) : (
+            <>
+              <dt>Sequence · epoch</dt>
+              <dd className="mono">
+                {String(header.seq)} · {String(header.epoch)}
+              </dd>
+              <dt>Extends</dt>
+              <dd className="mono">
+                {header.prev
+                  ? `seq ${String(header.prev.seq)} · epoch ${String(header.prev.epoch)}`
+                  : 'none (a chain start)'}
+              </dd>
+            </>
+          )}
+          {header.writerInstance !== null && (
+            <>
+              <dt>Writer instance</dt>
+              <dd className="mono">{header.writerInstance}</dd>
+            </>
+          )}
           {header.reclaimBoundary !== null && (
             <>
               <dt>Reclaim boundary</dt>

@@ -1,7 +1,8 @@
 /**
  * The Batches view of a GreptimeDB prefix: its chain as a sequence strip (the newest objects,
  * each instance's start object, orphans at their place, the reclaim boundary marked), the
- * instances that wrote it, and any damaged object. Read-only: nothing here writes.
+ * instances that wrote it, objects in GreptimeDB's writer-instance layout (sound, no chain),
+ * and any damaged object. Read-only: nothing here writes.
  */
 import type { InspectView, WalObjectRef } from '../../../../shared/contract/wal';
 import { formatBytes } from '../format';
@@ -115,6 +116,30 @@ export function GreptimeChain({ report }: { report: InspectView }) {
           ))}
         </tbody>
       </table>
+      {greptime.otherLayout.length > 0 && (
+        <table className="table" aria-label="Objects in another layout">
+          <thead>
+            <tr>
+              <th>Seq</th>
+              <th>Layout</th>
+              <th>Writer instance</th>
+              <th>Entries</th>
+              <th>Key</th>
+            </tr>
+          </thead>
+          <tbody>
+            {greptime.otherLayout.map((other) => (
+              <tr key={other.key}>
+                <td className="mono">{String(other.seq)}</td>
+                <td>{other.layout}</td>
+                <td className="mono">{other.writerInstance}</td>
+                <td>{other.entries}</td>
+                <td className="mono small">{other.key}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {greptime.damaged.length > 0 && (
         <ul aria-label="Damaged objects" className="wal-warn">
           {greptime.damaged.map((damaged) => (

@@ -1,0 +1,214 @@
+/**
+ * How `cairn wal replay` prints decoded payloads (docs/design/greptimedb-entries.md):
+ * `--decode` (the default on a GreptimeDB prefix) one NDJSON line per entry with its mutations
+ * and rows, `--rows` one line per row (`region`, `id` with their decimals, `op`, `sequence`,
+ * then the columns) or
+ * CSV with `--format csv`, filtered by `--where`, `--since` and `--until`. Row lines and CSV
+ * come from src/shared/greptime, the code the console's export runs. A payload that is not a
+ * `WalEntry` on a GreptimeDB prefix is printed raw with its reason (`--decode`) or named on
+ * stderr (`--rows`), and the command then exits 1. Reads only.
+ */
+import { createHash } from 'node:crypto';
+import { GT_FORMAT } from '../../engine/greptimedb/layout';
+import { decodePayload } from '../../engine/greptimedb/entries/detect-payload';
+import type { WalEntry } from '../../engine/wal/entry';
+import type { WalFormat } from '../../engine/wal-read/format';
+import type { GtEntryTable, PayloadDecoding } from '../../../shared/greptime/entry-table';
+import {
+  ColumnUnion,
+  csvHeader,
+  csvLine,
+  rowLine,
+  rowsOfEntry,
+} from '../../../shared/greptime/replay-rows';
+import {
+  parseCondition,
+  parseUtcTime,
+  rowMatches,
+  type RowFilter,
+} from '../../../shared/greptime/row-filter';
+import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
+import { reportDamaged, type DamagedPart } from '../output';
+import { UsageError } from '../usage-error';
+
+export interface ReplayOutputOptions {
+  decode?: boolean;
+  raw?: boolean;
+  rows?: boolean;
+  format: string;
+  where: string[];
+  since?: string;
+  until?: string;
+  data?: boolean;
+}
+
+export type ReplayMode = 'raw' | 'entries' | 'rows';
+
+/** Collects a repeatable flag's values. */
+export function collectFlag(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** What the flags ask for on a prefix of `format`; UsageError for flags that contradict. */
+export function replayModeOf(options: ReplayOutputOptions, format: WalFormat): ReplayMode {
+  if (options.raw && (options.decode || options.rows))
+    throw new UsageError('--raw prints payloads undecoded: it cannot go with --decode or --rows');
+  if (options.format !== 'ndjson' && options.format !== 'csv')
+    throw new UsageError(`--format must be ndjson or csv, got "${options.format}"`);
+  const mode: ReplayMode = options.rows
+    ? 'rows'
+    : options.decode || (!options.raw && format === GT_FORMAT)
+      ? 'entries'
+      : 'raw';
+  const rowFlags =
+    options.where.length > 0 || options.since !== undefined || options.until !== undefined;
+  if (mode !== 'rows' && (rowFlags || options.format === 'csv'))
+    throw new UsageError('--format csv, --where, --since and --until select rows: add --rows');
+  return mode;
+}
+
+function timeFlag(flag: string, text: string | undefined): bigint | null {
+  if (text === undefined) return null;
+  const time = parseUtcTime(text);
+  if (time === null)
+    throw new UsageError(`${flag} must be a UTC time like 2026-01-02T03:04:05.123Z, got "${text}"`);
+  return time;
+}
+
+export function rowFilterOf(options: ReplayOutputOptions): RowFilter {
+  const conditions = options.where.map((text) => {
+    const condition = parseCondition(text);
+    if (condition instanceof Error) throw new UsageError(`--where: ${condition.message}`);
+    return condition;
+  });
+  return {
+    conditions,
+    since: timeFlag('--since', options.since),
+    until: timeFlag('--until', options.until),
+  };
+}
+
+/** Lines gathered into writes of about 64 KiB: one write per line is a system call per row. */
+class LineOutput {
+  private pending = '';
+
+  line(text: string): void {
+    this.pending += `${text}\n`;
+    if (this.pending.length >= 65_536) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending === '') return;
+    process.stdout.write(this.pending);
+    this.pending = '';
+  }
+}
+
+function mutationsJson(table: GtEntryTable): string {
+  const mutations = table.mutations.map((mutation) => {
+    const columns = mutation.columns.map((c) =>
+      JSON.stringify({ name: c.name, key: c.key, type: c.datatype, semantic: c.semantic }),
+    );
+    const keys = mutation.columns.map((column) => JSON.stringify(column.key));
+    const rows = mutation.rows.map(
+      (cells) => `{${cells.map((cell, at) => `${keys[at]}:${cell}`).join(',')}}`,
+    );
+    const op = typeof mutation.op === 'string' ? JSON.stringify(mutation.op) : mutation.op;
+    return `{"op":${op},"sequence":${mutation.sequence},"columns":[${columns.join(',')}],"rows":[${rows.join(',')}]}`;
+  });
+  const bulk = table.bulk.map(
+    (b) =>
+      `{"sequence":${b.sequence},"minTs":${b.minTs},"maxTs":${b.maxTs},"timestampIndex":${b.timestampIndex},"arrowIpc":${JSON.stringify(b.arrowIpc)}}`,
+  );
+  return `"mutations":[${mutations.join(',')}],"bulk":[${bulk.join(',')}]`;
+}
+
+/** One `--decode` line: the entry's id and size, then what its payload is. */
+export function entryLine(
+  region: bigint,
+  entry: WalEntry,
+  decoding: PayloadDecoding,
+  withData: boolean,
+): string {
+  const ids = `"region":"${formatRegionId(region)}","regionU64":"${region}","id":"${formatEntryId(entry.id)}","idU64":"${entry.id}"`;
+  const head = `{${ids},"size":${entry.data.length},"payload":"${decoding.kind}"`;
+  const data = (): string => `,"data":"${Buffer.from(entry.data).toString('base64')}"`;
+  switch (decoding.kind) {
+    case 'wal-entry':
+      return `${head},${mutationsJson(decoding.table)}${withData ? data() : ''}}`;
+    case 'not-wal-entry':
+      return `${head},"error":${JSON.stringify(decoding.failure)}${data()}}`;
+    case 'json':
+      return `${head},"text":${JSON.stringify(Buffer.from(entry.data).toString('utf8'))}}`;
+    case 'raw':
+      return `${head},"sha256":"${createHash('sha256').update(entry.data).digest('hex')}"${withData ? data() : ''}}`;
+  }
+}
+
+/** Prints a replay's entries in `--decode` or `--rows` form; `end` reports what did not decode. */
+export class DecodedReplayPrinter {
+  private readonly out = new LineOutput();
+  private readonly damaged: DamagedPart[] = [];
+  private readonly filter: RowFilter;
+  private columns: ReturnType<ColumnUnion['columns']> | null = null;
+  private notRows = 0;
+
+  constructor(
+    private readonly mode: 'entries' | 'rows',
+    private readonly options: ReplayOutputOptions,
+    private readonly format: WalFormat,
+  ) {
+    this.filter = rowFilterOf(options);
+  }
+
+  private decode(entry: WalEntry): PayloadDecoding {
+    return decodePayload(entry.data, this.format === GT_FORMAT);
+  }
+
+  /** CSV needs its header first: every column of the replay, read in a first pass. */
+  async begin(read: () => AsyncIterable<WalEntry>): Promise<void> {
+    if (this.mode !== 'rows' || this.options.format !== 'csv') return;
+    const union = new ColumnUnion();
+    for await (const entry of read()) {
+      const decoding = this.decode(entry);
+      if (decoding.kind === 'wal-entry') union.add(decoding.table);
+    }
+    this.columns = union.columns();
+    this.out.line(csvHeader(this.columns));
+  }
+
+  entry(region: bigint, entry: WalEntry): void {
+    const decoding = this.decode(entry);
+    if (decoding.kind === 'not-wal-entry')
+      this.damaged.push({
+        what: 'payload',
+        key: `region ${formatRegionId(region)} entry ${formatEntryId(entry.id)}`,
+        reason: `not a WalEntry: ${decoding.failure.reason} at byte ${decoding.failure.offset} (${decoding.failure.detail})`,
+      });
+    if (this.mode === 'entries') {
+      this.out.line(entryLine(region, entry, decoding, this.options.data === true));
+      return;
+    }
+    if (decoding.kind !== 'wal-entry') {
+      if (decoding.kind !== 'not-wal-entry') this.notRows += 1;
+      return;
+    }
+    if (decoding.table.bulk.length > 0)
+      process.stderr.write(
+        `cairn: entry ${formatEntryId(entry.id)} holds ${decoding.table.bulk.length} bulk entries (Arrow IPC): their rows are not decoded; --decode shows their summary\n`,
+      );
+    for (const row of rowsOfEntry(region, entry.id, decoding.table)) {
+      if (!rowMatches(row, this.filter)) continue;
+      this.out.line(this.columns === null ? rowLine(row) : csvLine(row, this.columns));
+    }
+  }
+
+  end(): void {
+    this.out.flush();
+    if (this.notRows > 0)
+      process.stderr.write(
+        `cairn: ${this.notRows} entries are not WalEntry payloads (JSON or raw bytes): no rows from them\n`,
+      );
+    reportDamaged(this.damaged);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * A decoded `WalEntry` as the tables the CLI prints and the console shows: per mutation its
+ * op, start sequence, columns (name, the key its cells take in a row line, type names,
+ * semantic type) and rows as JSON cell texts; bulk entries as their summaries. A column named
+ * like a row line's fixed keys, or like an earlier column, takes `name#2`, `#3`...; values a
+ * row has past its schema get columns `#N` (N their position), so none is dropped. Pure.
+ */
+import {
+  ROW_FIXED_KEYS,
+  type GtColumnView,
+  type GtEntryTable,
+  type GtMutationTable,
+} from '../../../../shared/greptime/entry-table';
+import { cellJson } from './cell-json';
+import {
+  COLUMN_DATA_TYPE_NAMES,
+  OP_TYPE_NAMES,
+  SEMANTIC_TYPE_NAMES,
+  type GtColumnSchema,
+  type GtMutation,
+  type GtWalEntry,
+} from './wal-entry';
+
+function nameOr(names: Readonly<Record<number, string>>, value: number): string | number {
+  return names[value] ?? value;
+}
+
+/** Keys unique within the row line: fixed keys first, then columns in schema order. */
+function columnViews(schema: readonly GtColumnSchema[], width: number): GtColumnView[] {
+  const taken = new Set<string>(ROW_FIXED_KEYS);
+  const keyOf = (name: string): string => {
+    let key = name;
+    for (let n = 2; taken.has(key); n++) key = `${name}#${n}`;
+    taken.add(key);
+    return key;
+  };
+  const views: GtColumnView[] = schema.map((column) => ({
+    name: column.name,
+    key: keyOf(column.name),
+    datatype: nameOr(COLUMN_DATA_TYPE_NAMES, column.datatype),
+    semantic: nameOr(SEMANTIC_TYPE_NAMES, column.semanticType),
+  }));
+  for (let at = schema.length; at < width; at++) {
+    const name = `#${at + 1}`;
+    views.push({ name, key: keyOf(name), datatype: '?', semantic: '?' });
+  }
+  return views;
+}
+
+function mutationTable(mutation: GtMutation): GtMutationTable {
+  const schema = mutation.rows?.schema ?? [];
+  const rows = mutation.rows?.rows ?? [];
+  const width = rows.reduce((widest, row) => Math.max(widest, row.length), schema.length);
+  const cells = rows.map((row) => {
+    const texts = new Array<string>(width);
+    for (let at = 0; at < width; at++) texts[at] = cellJson(row[at] ?? null, schema[at]);
+    return texts;
+  });
+  return {
+    op: nameOr(OP_TYPE_NAMES, mutation.opType),
+    sequence: mutation.sequence,
+    columns: columnViews(schema, width),
+    rows: cells,
+  };
+}
+
+export function entryTable(entry: GtWalEntry): GtEntryTable {
+  return { mutations: entry.mutations.map(mutationTable), bulk: entry.bulkEntries };
+}

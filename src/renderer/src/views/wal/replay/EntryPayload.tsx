@@ -1,0 +1,146 @@
+/**
+ * One replayed entry's payload, decoded or raw as the user toggles it (the choice is kept per
+ * entry by the caller): a `WalEntry` as its mutations (op, sequence, columns, rows) and bulk
+ * summaries; a payload that is not one as the reason and byte offset beside its bytes; JSON
+ * and raw payloads as bytes (the payload viewer).
+ */
+import type { ReplayEntryView } from '../../../../../shared/contract/wal';
+import type { GtEntryTable } from '../../../../../shared/greptime/entry-table';
+import { cellText } from '../../../../../shared/greptime/replay-rows';
+import { EntryIdText } from '../../../components/IdText';
+import { Segmented } from '../../../components/Segmented';
+import { PayloadViewer } from '../../browser/PayloadViewer';
+
+export type PayloadShown = 'decoded' | 'raw';
+
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Rows of one mutation shown in the panel; the Rows mode shows them all. */
+const PANEL_ROWS = 200;
+
+function Mutations({ table }: { table: GtEntryTable }) {
+  return (
+    <div className="entry-mutations">
+      {table.mutations.map((mutation, at) => (
+        <section key={at} aria-label={`Mutation ${at + 1}`}>
+          <p className="small">
+            <span className={`badge ${mutation.op === 'PUT' ? 'ok' : 'warn'}`}>
+              {String(mutation.op)}
+            </span>{' '}
+            sequence <span className="mono">{String(mutation.sequence)}</span> ·{' '}
+            {plural(mutation.rows.length, 'row')}
+          </p>
+          <div className="entry-mutation-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  {mutation.columns.map((column) => (
+                    <th
+                      key={column.key}
+                      title={`${String(column.datatype)}, ${String(column.semantic)}`}
+                    >
+                      {column.key}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {mutation.rows.slice(0, PANEL_ROWS).map((cells, row) => (
+                  <tr key={row}>
+                    {cells.map((cell, column) => (
+                      <td key={column} className="mono">
+                        {cell === 'null' ? 'null' : cellText(cell)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {mutation.rows.length > PANEL_ROWS && (
+            <p className="muted small">
+              The first {PANEL_ROWS} rows; the Rows mode shows every one.
+            </p>
+          )}
+        </section>
+      ))}
+      {table.bulk.map((bulk, at) => (
+        <p key={`b${at}`} className="small" aria-label={`Bulk entry ${at + 1}`}>
+          Bulk entry: sequence <span className="mono">{String(bulk.sequence)}</span>, time{' '}
+          <span className="mono">
+            {String(bulk.minTs)}..{String(bulk.maxTs)}
+          </span>{' '}
+          (column {bulk.timestampIndex}),{' '}
+          {bulk.arrowIpc
+            ? `Arrow IPC: schema ${bulk.arrowIpc.schemaBytes} B, header ${bulk.arrowIpc.dataHeaderBytes} B, body ${bulk.arrowIpc.payloadBytes} B`
+            : 'no body'}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** One line on a decoded payload for the entries list; null for text and bytes (shown as such). */
+export function payloadSummary(entry: ReplayEntryView): string | null {
+  const payload = entry.payload;
+  if (payload === undefined) return null;
+  switch (payload.kind) {
+    case 'wal-entry': {
+      const rows = payload.table.mutations.reduce((sum, m) => sum + m.rows.length, 0);
+      const bulk = payload.table.bulk.length;
+      return `WalEntry · ${plural(payload.table.mutations.length, 'mutation')} · ${plural(rows, 'row')}${bulk > 0 ? ` · ${bulk} bulk` : ''}`;
+    }
+    case 'not-wal-entry':
+      return `not a WalEntry: ${payload.failure.reason} at byte ${payload.failure.offset}`;
+    case 'json':
+    case 'raw':
+      return null;
+    case 'not-decoded':
+      return 'not decoded here (too large)';
+  }
+}
+
+export function EntryPayload({
+  entry,
+  shown,
+  onShow,
+}: {
+  entry: ReplayEntryView;
+  shown: PayloadShown;
+  onShow: (shown: PayloadShown) => void;
+}) {
+  const payload = entry.payload;
+  const decodable = payload?.kind === 'wal-entry';
+  const show = decodable ? shown : 'raw';
+  return (
+    <aside aria-label="Entry payload" className="wal-replay-payload">
+      <h2 className="small">
+        Entry <EntryIdText id={entry.id} />
+      </h2>
+      {decodable && (
+        <Segmented
+          label="Payload shown"
+          choices={[
+            ['decoded', 'Decoded'],
+            ['raw', 'Raw'],
+          ]}
+          value={show}
+          onChange={onShow}
+        />
+      )}
+      {payload?.kind === 'not-wal-entry' && (
+        <p role="alert" className="wal-warn">
+          Not a WalEntry: {payload.failure.reason} at byte {payload.failure.offset} (
+          {payload.failure.detail})
+        </p>
+      )}
+      {show === 'decoded' && payload?.kind === 'wal-entry' ? (
+        <Mutations table={payload.table} />
+      ) : (
+        <PayloadViewer bytes={entry.data} totalSize={entry.size} />
+      )}
+    </aside>
+  );
+}

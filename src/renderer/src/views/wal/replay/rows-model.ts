@@ -1,0 +1,145 @@
+/**
+ * The Replay view's Rows mode as data: the rows of the kept entries whose payloads decoded as a
+ * GreptimeDB `WalEntry` (with the union of their columns, lined up by key), the entries that
+ * gave no rows as notices in their place (not a `WalEntry` with its reason and offset, bulk
+ * entries, payloads too large to decode here), the filter the column inputs and time range
+ * make, and the CLI command that prints the same rows. Pure; rows and CSV come from
+ * src/shared/greptime, as the CLI's do.
+ */
+import type { ReplayEntryView } from '../../../../../shared/contract/wal';
+import type { GtColumnView } from '../../../../../shared/greptime/entry-table';
+import {
+  ColumnUnion,
+  rowsOfEntry,
+  type ReplayRow,
+} from '../../../../../shared/greptime/replay-rows';
+import {
+  conditionOfInput,
+  filterFlags,
+  parseUtcTime,
+  rowMatches,
+  type RowCondition,
+  type RowFilter,
+} from '../../../../../shared/greptime/row-filter';
+import { formatEntryId } from '../../../../../shared/id-notation';
+
+export interface RowsNotice {
+  readonly id: bigint;
+  readonly text: string;
+  readonly damaged: boolean;
+}
+
+export type RowsItem =
+  | { readonly kind: 'row'; readonly row: ReplayRow }
+  | { readonly kind: 'notice'; readonly notice: RowsNotice };
+
+export interface RowsModel {
+  readonly columns: readonly GtColumnView[];
+  /** Rows and notices in replay order. */
+  readonly items: readonly RowsItem[];
+  readonly decodedEntries: number;
+}
+
+function noticeOf(entry: ReplayEntryView): RowsNotice | null {
+  const payload = entry.payload;
+  const id = formatEntryId(entry.id);
+  if (payload === undefined) return null;
+  switch (payload.kind) {
+    case 'wal-entry':
+      return payload.table.bulk.length === 0
+        ? null
+        : {
+            id: entry.id,
+            text: `entry ${id}: ${payload.table.bulk.length} bulk entries (Arrow IPC), shown as their summary in Entries`,
+            damaged: false,
+          };
+    case 'not-wal-entry':
+      return {
+        id: entry.id,
+        text: `entry ${id} is not a WalEntry: ${payload.failure.reason} at byte ${payload.failure.offset} (${payload.failure.detail})`,
+        damaged: true,
+      };
+    case 'not-decoded':
+      return {
+        id: entry.id,
+        text: `entry ${id}: ${entry.size.toLocaleString()} bytes, too large to decode here; cairn wal replay --decode shows it`,
+        damaged: false,
+      };
+    default:
+      return null;
+  }
+}
+
+export function rowsModel(entries: readonly ReplayEntryView[], region: bigint): RowsModel {
+  const union = new ColumnUnion();
+  const items: RowsItem[] = [];
+  let decodedEntries = 0;
+  for (const entry of entries) {
+    const notice = noticeOf(entry);
+    if (notice !== null) items.push({ kind: 'notice', notice });
+    if (entry.payload?.kind !== 'wal-entry') continue;
+    decodedEntries += 1;
+    union.add(entry.payload.table);
+    for (const row of rowsOfEntry(region, entry.id, entry.payload.table))
+      items.push({ kind: 'row', row });
+  }
+  return { columns: union.columns(), items, decodedEntries };
+}
+
+export interface RowsFilterInput {
+  /** Per key, what its filter box holds: `text` contains, `=v` equal, `!=v` not equal. */
+  readonly columns: Readonly<Record<string, string>>;
+  readonly since: string;
+  readonly until: string;
+}
+
+export const EMPTY_FILTER_INPUT: RowsFilterInput = { columns: {}, since: '', until: '' };
+
+/** The filter the inputs make, or the problem with a time. */
+export function rowFilterOfInput(input: RowsFilterInput): RowFilter | Error {
+  const conditions = Object.entries(input.columns)
+    .map(([key, text]) => conditionOfInput(key, text))
+    .filter((condition): condition is RowCondition => condition !== null);
+  const time = (label: string, text: string): bigint | null | Error => {
+    if (text.trim() === '') return null;
+    return parseUtcTime(text) ?? new Error(`${label}: a UTC time like 2026-01-01T00:08:00Z`);
+  };
+  const since = time('From', input.since);
+  const until = time('To', input.until);
+  if (since instanceof Error) return since;
+  if (until instanceof Error) return until;
+  return { conditions, since, until };
+}
+
+/** Rows that pass, and every notice (a damaged payload is never filtered out of sight). */
+export function filteredItems(items: readonly RowsItem[], filter: RowFilter): RowsItem[] {
+  return items.filter((item) => item.kind === 'notice' || rowMatches(item.row, filter));
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** The `cairn wal replay` command printing the same rows as the export. */
+export function cliCommand(
+  replay: { prefix: string; region: string; from: string },
+  filter: RowFilter,
+  input: RowsFilterInput,
+  format: 'ndjson' | 'csv',
+): string {
+  const words = [
+    'cairn',
+    'wal',
+    'replay',
+    '--prefix',
+    replay.prefix,
+    '--region',
+    replay.region,
+    '--from',
+    replay.from,
+    '--rows',
+    ...(format === 'csv' ? ['--format', 'csv'] : []),
+    ...filterFlags(filter, { since: input.since.trim(), until: input.until.trim() }),
+  ];
+  return words.map(shellWord).join(' ');
+}

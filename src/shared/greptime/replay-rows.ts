@@ -1,0 +1,130 @@
+/**
+ * The rows of replayed GreptimeDB entries and the two texts they are printed as, shared by the
+ * CLI (`cairn wal replay --rows`) and the console's Rows export so both print the same bytes:
+ * one NDJSON line per row (`region`, `id` with their decimals, `op`, `sequence`, then its
+ * columns by key), or CSV
+ * under a header of every column met, lined up by key when a schema changes mid-replay. A
+ * row's sequence is its mutation's start sequence plus its index. Pure.
+ */
+import { formatEntryId, formatRegionId } from '../id-notation';
+import type { GtColumnView, GtEntryTable } from './entry-table';
+import { ROW_FIXED_KEYS } from './entry-table';
+
+export interface ReplayRow {
+  readonly region: bigint;
+  /** The entry the row came from. */
+  readonly id: bigint;
+  readonly op: string | number;
+  readonly sequence: bigint;
+  readonly columns: readonly GtColumnView[];
+  /** JSON texts, one per column. */
+  readonly cells: readonly string[];
+}
+
+export function rowsOfEntry(region: bigint, id: bigint, table: GtEntryTable): ReplayRow[] {
+  const rows: ReplayRow[] = [];
+  for (const mutation of table.mutations)
+    mutation.rows.forEach((cells, index) =>
+      rows.push({
+        region,
+        id,
+        op: mutation.op,
+        sequence: mutation.sequence + BigInt(index),
+        columns: mutation.columns,
+        cells,
+      }),
+    );
+  return rows;
+}
+
+/** A cell as plain text (CSV, filters, the table): a JSON string's content, '' for null. */
+export function cellText(json: string): string {
+  if (json === 'null') return '';
+  return json.startsWith('"') ? (JSON.parse(json) as string) : json;
+}
+
+/** The text of a fixed key or a column of the row ('' when the row has no such column). */
+export function rowText(row: ReplayRow, key: string): string {
+  switch (key) {
+    case 'region':
+      return formatRegionId(row.region);
+    case 'regionU64':
+      return row.region.toString();
+    case 'id':
+      return formatEntryId(row.id);
+    case 'idU64':
+      return row.id.toString();
+    case 'op':
+      return String(row.op);
+    case 'sequence':
+      return row.sequence.toString();
+  }
+  const at = row.columns.findIndex((column) => column.key === key);
+  return at < 0 ? '' : cellText(row.cells[at] ?? 'null');
+}
+
+/** One NDJSON line, without its newline. */
+export function rowLine(row: ReplayRow): string {
+  let line =
+    `{"region":"${formatRegionId(row.region)}","regionU64":"${row.region}",` +
+    `"id":"${formatEntryId(row.id)}","idU64":"${row.id}",` +
+    `"op":${typeof row.op === 'string' ? JSON.stringify(row.op) : String(row.op)},` +
+    `"sequence":${row.sequence}`;
+  for (let at = 0; at < row.columns.length; at++)
+    line += `,${JSON.stringify(row.columns[at]!.key)}:${row.cells[at] ?? 'null'}`;
+  return `${line}}`;
+}
+
+/** Every column met, by key, in the order first met: the CSV header and the table's columns. */
+export class ColumnUnion {
+  private readonly byKey = new Map<string, GtColumnView>();
+
+  add(table: GtEntryTable): void {
+    for (const mutation of table.mutations)
+      for (const column of mutation.columns)
+        if (!this.byKey.has(column.key)) this.byKey.set(column.key, column);
+  }
+
+  columns(): GtColumnView[] {
+    return [...this.byKey.values()];
+  }
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The CSV header: the fixed keys, then the columns' keys. */
+export function csvHeader(columns: readonly GtColumnView[]): string {
+  return [...ROW_FIXED_KEYS, ...columns.map((column) => column.key)].map(csvField).join(',');
+}
+
+/** One CSV line (no newline) under `columns`; a column the row lacks is empty. */
+export function csvLine(row: ReplayRow, columns: readonly GtColumnView[]): string {
+  const own = new Map(row.columns.map((column, at) => [column.key, at]));
+  const fields = [
+    formatRegionId(row.region),
+    row.region.toString(),
+    formatEntryId(row.id),
+    row.id.toString(),
+    String(row.op),
+    row.sequence.toString(),
+  ];
+  for (const column of columns) {
+    const at = own.get(column.key);
+    fields.push(at === undefined ? '' : cellText(row.cells[at] ?? 'null'));
+  }
+  return fields.map(csvField).join(',');
+}
+
+/** The rows as an NDJSON document (each line ending in a newline). */
+export function rowsNdjson(rows: readonly ReplayRow[]): string {
+  return rows.map((row) => `${rowLine(row)}\n`).join('');
+}
+
+/** The rows as a CSV document under `columns`. */
+export function rowsCsv(rows: readonly ReplayRow[], columns: readonly GtColumnView[]): string {
+  return [csvHeader(columns), ...rows.map((row) => csvLine(row, columns))]
+    .map((line) => `${line}\n`)
+    .join('');
+}
