@@ -25,7 +25,7 @@ test('the demo GreptimeDB region replays as rows, filtered and exported as the C
 
   await nav.getByRole('button', { name: 'Replay' }).click();
   const form = page.getByRole('form', { name: 'Replay a region' });
-  await form.getByRole('textbox', { name: 'Region' }).fill('1024:0');
+  await form.getByRole('combobox', { name: 'Region' }).selectOption('1024:0');
   await form.getByRole('button', { name: 'Start replay' }).click();
   await expect(page.getByRole('status', { name: 'Replay status' })).toContainText('finished');
   await expect(page.getByRole('grid', { name: 'Replayed entries list' })).toContainText(
