@@ -24,12 +24,14 @@ describe('the place kept in the ui-store', () => {
     expect(store()).toMatchObject({ folder: `${B}/objects/`, objectKey: null, anchor: null });
   });
 
-  it('follows a prefix a view only filled in when the browser was still at the root', () => {
+  it('stays where it was when a view only filled in the first prefix, until the user picks it', () => {
     store().settle({ walPrefix: A });
+    expect(store()).toMatchObject({ walPrefix: A, folder: '' });
+    store().selectWalPrefix(A);
     expect(store().folder).toBe(`${A}/objects/`);
-    store().select({ folder: 'logs/' });
-    store().settle({ walPrefix: B });
-    expect(store().folder).toBe('logs/');
+    store().select({ folder: `${A}/manifest/` });
+    store().selectWalPrefix(A);
+    expect(store().folder).toBe(`${A}/manifest/`);
   });
 
   it('drops the start, run and selected entry of the replay when its region or prefix changes', () => {

@@ -67,19 +67,22 @@ const NO_SELECTION = {
 } as const;
 
 /**
- * A new WAL prefix: its region and replay are another prefix's no longer, and the bucket
- * browser follows it to its objects folder - always when the user picked it, and when a view
- * only filled it in, if the browser was still at the root with nothing open.
+ * A WAL prefix selected: a new one's region and replay are another prefix's no longer. When
+ * the user picked it (even the one a view had filled in), the bucket browser follows it to its
+ * objects folder, unless it is inside that prefix already; a prefix a view only filled in
+ * leaves the browser where it was.
  */
 function withPrefix(state: UiState, walPrefix: string | null, picked: boolean): Partial<UiState> {
-  if (walPrefix === state.walPrefix) return {};
   const follow =
-    walPrefix !== null && (picked || (state.folder === '' && state.objectKey === null));
+    picked && walPrefix !== null && !state.folder.startsWith(`${walPrefix}/`)
+      ? { folder: `${walPrefix}/objects/`, objectKey: null, anchor: null }
+      : {};
+  if (walPrefix === state.walPrefix) return follow;
   return {
     walPrefix,
     region: null,
     replay: { ...state.replay, from: null, run: false, entry: null },
-    ...(follow ? { folder: `${walPrefix}/objects/`, objectKey: null, anchor: null } : {}),
+    ...follow,
   };
 }
 
@@ -131,11 +134,10 @@ export const useUiStore = create<UiState>((set) => ({
   resolveConnection: (connectionId, connection) =>
     set({ connectionId, connection, connectionResolved: true, historyStep: 'replace' }),
   selectWalPrefix: (walPrefix) =>
-    set((state) =>
-      walPrefix === state.walPrefix
-        ? {}
-        : { ...withPrefix(state, walPrefix, true), historyStep: 'push' },
-    ),
+    set((state) => ({
+      ...withPrefix(state, walPrefix, true),
+      historyStep: walPrefix === state.walPrefix ? state.historyStep : 'push',
+    })),
   select: (selection) =>
     set((state) => ({ ...applied(state, selection, true), historyStep: 'push' })),
   settle: (selection) =>

@@ -33,7 +33,7 @@ export function GoToBox({ folder, onGo }: { folder: string; onGo: (target: GoToT
         className="mono"
         autoComplete="off"
       />
-      <button type="submit">Go to</button>
+      <button type="submit">Jump</button>
       {problem && (
         <span role="alert" className="form-problem small">
           {problem}
