@@ -24,12 +24,14 @@ const PREFIX = 'wal/nodes/0/generations/0';
 
 test.describe.configure({ timeout: 120_000 });
 
-async function generateDemo(page: Page, store: StoreUnderTest): Promise<void> {
+/** Demo data in the store under test, and its first Cairn prefix picked in the Overview. */
+async function demoAtPrefix(page: Page, store: StoreUnderTest): Promise<void> {
   await store.open(page);
   await page.getByRole('button', { name: `Generate demo data in ${store.name}` }).click();
   await expect(page.getByText(`Demo data written to ${store.name}`, { exact: true })).toBeVisible({
     timeout: 60_000,
   });
+  await openPrefix(page, PREFIX);
 }
 
 /** What "Copy link" put on the clipboard. */
@@ -53,8 +55,7 @@ test('a copied Replay link reopens the same replay, rows, filter and selected en
   context,
   store,
 }) => {
-  await generateDemo(page, store);
-  await openPrefix(page, PREFIX);
+  await demoAtPrefix(page, store);
   await page
     .getByRole('navigation', { name: 'Views' })
     .getByRole('button', { name: 'Replay' })
@@ -130,8 +131,7 @@ test("a bucket browser link brings back the prefix's folder, the object and wher
   context,
   store,
 }) => {
-  await generateDemo(page, store);
-  await openPrefix(page, PREFIX);
+  await demoAtPrefix(page, store);
   const nav = page.getByRole('navigation', { name: 'Views' });
   await nav.getByRole('button', { name: 'Bucket browser' }).click();
   // The browser follows the prefix picked in the Overview to its objects folder.
@@ -204,8 +204,13 @@ test('a link names its store: another data directory holding it under another na
   saveSameStore(store, otherDir, 'Team copy', storePath);
   const { app: other, child } = await startServe(otherDir);
   try {
+    // The colleague's Cairn runs elsewhere (another port here): Open link takes the whole link.
     const colleague = await context.newPage();
-    await colleague.goto(`${other.url}${hash}`);
+    await colleague.goto(other.url);
+    await colleague.getByRole('button', { name: 'Open link' }).click();
+    const dialog = colleague.getByRole('dialog', { name: 'Open a link' });
+    await dialog.getByRole('textbox', { name: 'Link' }).fill(link);
+    await dialog.getByRole('button', { name: 'Open', exact: true }).click();
     await expect(colleague.getByRole('table', { name: `Regions of ${PREFIX}` })).toBeVisible();
     const connection = colleague.getByRole('combobox', { name: 'Connection' });
     await expect(connection.locator('option:checked')).toHaveText('Team copy');

@@ -5,11 +5,9 @@
  * Cairn - only its hash is used, so a link from another port, another install or the desktop
  * app opens here (the desktop app has no address bar).
  */
-import { Dialog } from 'radix-ui';
-import { useState, type FormEvent } from 'react';
-import { DialogActions } from '../components/DialogActions';
 import { formText } from '../components/form-text';
 import { useToasts } from '../components/Toasts';
+import { FormDialog } from '../views/namespaces/FormDialog';
 
 export function CopyLinkButton() {
   const push = useToasts((state) => state.push);
@@ -34,51 +32,37 @@ export function hashOfLink(text: string): string | null {
 }
 
 export function OpenLinkDialog() {
-  const [open, setOpen] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const hash = hashOfLink(formText(new FormData(event.currentTarget), 'link'));
-    if (hash === null) {
-      setProblem('link: a Cairn link has a place after "#/" (copy it with "Copy link")');
-      return;
-    }
-    setProblem(null);
-    setOpen(false);
-    // A hash change: hash-sync opens the place as a new history step.
-    window.location.hash = hash;
-  };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
+    <FormDialog
+      title="Open a link"
+      trigger={
         <button type="button" title="Open a link copied from Cairn">
           Open link
         </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
-          <Dialog.Title>Open a link</Dialog.Title>
-          <form onSubmit={submit} className="form" noValidate>
-            <label>
-              Link{' '}
-              <input
-                name="link"
-                className="mono"
-                placeholder="http://127.0.0.1:5713/#/replay?prefix=…"
-                autoComplete="off"
-                required
-              />
-            </label>
-            {problem && (
-              <p role="alert" className="form-problem">
-                {problem}
-              </p>
-            )}
-            <DialogActions submitLabel="Open" disabled={false} />
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      submitLabel="Open"
+      pending={false}
+      onSubmit={(form) => {
+        const hash = hashOfLink(formText(form, 'link'));
+        if (hash === null)
+          return Promise.resolve({
+            text: 'link: a Cairn link has a place after "#/" (copy it with "Copy link")',
+          });
+        // A hash change: hash-sync opens the place as a new history step.
+        window.location.hash = hash;
+        return Promise.resolve(null);
+      }}
+    >
+      <label>
+        Link{' '}
+        <input
+          name="link"
+          className="mono"
+          placeholder="http://127.0.0.1:5713/#/replay?prefix=…"
+          autoComplete="off"
+          required
+        />
+      </label>
+    </FormDialog>
   );
 }

@@ -85,29 +85,35 @@ export function FromIdPicker({
       <span id="replay-from-range" className="small muted wal-replay-range">
         {hasEntries ? (
           <>
-            ids{' '}
-            <button
-              type="button"
-              className="link mono"
-              aria-label={`From the first entry ${formatEntryId(region.firstId)}`}
-              onClick={() => onChange(formatEntryId(region.firstId))}
-            >
-              {formatEntryId(region.firstId)}
-            </button>{' '}
-            to{' '}
-            <button
-              type="button"
-              className="link mono"
-              aria-label={`From the latest entry ${formatEntryId(region.latestId)}`}
-              onClick={() => onChange(formatEntryId(region.latestId))}
-            >
-              {formatEntryId(region.latestId)}
-            </button>
+            ids <IdChoice label="first" id={region.firstId} onChoose={onChange} /> to{' '}
+            <IdChoice label="latest" id={region.latestId} onChoose={onChange} />
           </>
         ) : region !== null ? (
           'no entries'
         ) : null}
       </span>
     </>
+  );
+}
+
+/** One end of the region's ids, a click away from being the start. */
+function IdChoice({
+  label,
+  id,
+  onChoose,
+}: {
+  label: string;
+  id: bigint;
+  onChoose: (from: string) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="link mono"
+      aria-label={`From the ${label} entry ${formatEntryId(id)}`}
+      onClick={() => onChoose(formatEntryId(id))}
+    >
+      {formatEntryId(id)}
+    </button>
   );
 }
