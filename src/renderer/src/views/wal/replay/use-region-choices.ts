@@ -26,12 +26,14 @@ async function regionPage(
   offset: number,
 ): Promise<RegionPage> {
   // `wal.regions` answers every region in one reply until it pages (offset, limit, total);
-  // then this asks for the page and reads `total`, and nothing else changes.
+  // then this asks for the page (offset, limit: REGION_PAGE) and takes its rows whole. A reply
+  // that says its total already is believed over the rows it carries.
   const view = await api.call('wal.regions', { connectionId, prefix });
+  const total = 'total' in view && typeof view.total === 'number' ? view.total : null;
   return {
     rows: view.regions.slice(offset, offset + REGION_PAGE),
     offset,
-    total: view.regions.length,
+    total: total ?? view.regions.length,
   };
 }
 
@@ -64,7 +66,7 @@ export function useRegionChoices(connectionId: string, prefix: string): RegionCh
   return {
     rows,
     total: query.data?.pages[0]?.total ?? null,
-    complete: query.data !== undefined && !hasNextPage,
+    complete: query.data !== undefined && rows.length >= (query.data.pages[0]?.total ?? 0),
     pending: query.isPending,
     error: query.error,
     more: () => {
