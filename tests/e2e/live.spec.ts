@@ -84,7 +84,7 @@ test('every place has a token-free link; back and forward walk them', async ({
   await expect(page).toHaveURL(/#\/regions\?/);
   await page.getByRole('button', { name: 'Replay region 1:2' }).click();
   await expect(page).toHaveURL(/#\/replay\?.*region=1%3A2/);
-  await expect(page.getByRole('textbox', { name: 'Region' })).toHaveValue('1:2');
+  await expect(page.getByRole('combobox', { name: 'Region' })).toHaveValue('1:2');
 
   await page.goBack();
   await expect(page.getByRole('heading', { name: 'Regions' })).toBeVisible();
@@ -98,7 +98,7 @@ test('every place has a token-free link; back and forward walk them', async ({
   await second.goto(link);
   await expect(second.getByRole('heading', { name: 'Replay' })).toBeVisible();
   await expect(second.getByRole('combobox', { name: 'WAL prefix' })).toHaveValue(PREFIX);
-  await expect(second.getByRole('textbox', { name: 'Region' })).toHaveValue('1:2');
+  await expect(second.getByRole('combobox', { name: 'Region' })).toHaveValue('1:2');
 });
 
 test('a link to a bucket object opens its folder and inspector again after a reload', async ({

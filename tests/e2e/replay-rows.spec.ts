@@ -3,7 +3,7 @@
  * rows its datanode wrote (columns marked tag / time index, PUT and DELETE badges), a column
  * filter and a time range narrow them, an entry's payload toggles between decoded and raw, and
  * the NDJSON and CSV exports hold exactly the bytes `cairn wal replay --rows` prints for the
- * same filter on the same store.
+ * same filter on the same store; the page's link brings the same rows back.
  */
 import { readFile } from 'node:fs/promises';
 import { runCairn } from '../support/cairn-cli';
@@ -25,7 +25,7 @@ test('the demo GreptimeDB region replays as rows, filtered and exported as the C
 
   await nav.getByRole('button', { name: 'Replay' }).click();
   const form = page.getByRole('form', { name: 'Replay a region' });
-  await form.getByRole('textbox', { name: 'Region' }).fill('1024:0');
+  await form.getByRole('combobox', { name: 'Region' }).selectOption('1024:0');
   await form.getByRole('button', { name: 'Start replay' }).click();
   await expect(page.getByRole('status', { name: 'Replay status' })).toContainText('finished');
   await expect(page.getByRole('grid', { name: 'Replayed entries list' })).toContainText(
@@ -83,4 +83,13 @@ test('the demo GreptimeDB region replays as rows, filtered and exported as the C
     expect(exported).toBe(printed.stdout);
     expect(exported.trim().split('\n')).toHaveLength(button === 'Export CSV' ? 7 : 6);
   }
+
+  // The link holds the Rows mode, its column filter and time range: a reload replays and
+  // shows the same rows.
+  await expect(page).toHaveURL(/mode=rows&col\.host=%3Dweb-1&since=/);
+  await page.reload();
+  await expect(page.getByRole('status', { name: 'Replay status' })).toContainText('finished');
+  await expect(page.getByRole('tab', { name: 'Rows' })).toHaveAttribute('aria-selected', 'true');
+  await expect(shown).toHaveText('6 rows shown from 29 decoded entries');
+  await expect(grid.getByRole('textbox', { name: 'Filter host' })).toHaveValue('=web-1');
 });

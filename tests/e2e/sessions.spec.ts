@@ -105,7 +105,7 @@ test('a replay the server cancelled when its socket went away says why', async (
     .getByRole('button', { name: 'Replay' })
     .click();
   const form = page.getByRole('form', { name: 'Replay a region' });
-  await form.getByRole('textbox', { name: 'Region' }).fill('1:2');
+  await form.getByRole('combobox', { name: 'Region' }).selectOption('1:2');
   await form.getByRole('textbox', { name: 'Pace (entries/s)' }).fill('5');
   await form.getByRole('button', { name: 'Start replay' }).click();
   const status = page.getByRole('status', { name: 'Replay status' });

@@ -93,7 +93,7 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
 
   await nav.getByRole('button', { name: 'Replay' }).click();
   const form = page.getByRole('form', { name: 'Replay a region' });
-  await form.getByRole('textbox', { name: 'Region' }).fill('1:2');
+  await form.getByRole('combobox', { name: 'Region' }).selectOption('1:2');
   await form.getByRole('textbox', { name: 'Pace (entries/s)' }).fill('10');
   await form.getByRole('button', { name: 'Start replay' }).click();
   const status = page.getByRole('status', { name: 'Replay status' });

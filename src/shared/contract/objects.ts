@@ -38,6 +38,8 @@ export const objectProcedures = {
         prefix: ObjectPrefix.default(''),
         delimiter: z.string().min(1).max(8).optional(),
         continuation: Token.optional(),
+        /** Only keys after this one (S3 StartAfter): a listing that opens at a key. */
+        startAfter: ObjectKey.optional(),
         pageSize: z.number().int().min(1).max(1000).optional(),
       })
       .strict(),

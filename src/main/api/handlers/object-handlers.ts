@@ -6,9 +6,16 @@ type ObjectHandlers = Pick<Handlers, 'objects.list' | 'objects.head' | 'objects.
 
 export function objectHandlers({ connections }: Services): ObjectHandlers {
   return {
-    'objects.list': async ({ connectionId, prefix, delimiter, continuation, pageSize }) => {
+    'objects.list': async ({
+      connectionId,
+      prefix,
+      delimiter,
+      continuation,
+      startAfter,
+      pageSize,
+    }) => {
       const { io } = await connections.io(connectionId);
-      const page = await io.listPage(prefix, { delimiter, continuation, pageSize });
+      const page = await io.listPage(prefix, { delimiter, continuation, startAfter, pageSize });
       return {
         objects: [...page.objects],
         commonPrefixes: [...page.commonPrefixes],

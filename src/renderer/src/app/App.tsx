@@ -1,4 +1,7 @@
-/** The app shell: title bar (connection, mode), navigation, the current view, status bar. */
+/**
+ * The app shell: title bar (connection, mode, link actions), navigation, the current view (or,
+ * while a link's connection is being found, the prompt that finds it), status bar.
+ */
 import { useEffect, type ReactElement } from 'react';
 import { useApiQuery, useLiveInvalidation } from '../api/hooks';
 import { LiveStatus } from '../components/LiveStatus';
@@ -16,6 +19,8 @@ import { RegionsView } from '../views/RegionsView';
 import { ReplayView } from '../views/ReplayView';
 import { ManifestView } from '../views/ManifestView';
 import { api } from '../api/client';
+import { ConnectionLinkGate, useConnectionNaming } from './ConnectionLinkGate';
+import { CopyLinkButton, OpenLinkDialog } from './LinkButtons';
 
 /** Every view of the navigation, by id: adding a view is one line here and one in ui-store. */
 const VIEW_COMPONENTS: Record<ViewId, () => ReactElement> = {
@@ -55,7 +60,8 @@ function useViewShortcuts(): void {
 export function App() {
   useLiveInvalidation();
   useViewShortcuts();
-  const { view, showView, connectionId, selectConnection } = useUiStore();
+  useConnectionNaming();
+  const { view, showView, connectionId, connectionResolved, selectConnection } = useUiStore();
   const info = useApiQuery('app.info', {});
   const connections = useApiQuery('connections.list', {});
   const current = connections.data?.find((connection) => connection.id === connectionId);
@@ -88,6 +94,8 @@ export function App() {
           {current?.operator ? 'Operator' : 'Read-only'}
         </span>
         <LiveStatus />
+        <CopyLinkButton />
+        <OpenLinkDialog />
         <ShortcutsDialog />
       </header>
       <nav aria-label="Views" className="sidebar">
@@ -107,7 +115,7 @@ export function App() {
         </ul>
       </nav>
       <main className="content">
-        <CurrentView view={view} />
+        {connectionResolved ? <CurrentView view={view} /> : <ConnectionLinkGate />}
       </main>
       <footer className="statusbar" aria-label="App information">
         {info.data ? (

@@ -1,22 +1,42 @@
 /**
- * The place the console shows, as a hash route: `#/<view>?connection=..&prefix=..&region=..`.
- * A copied link opens the same view and selection in a new window; back and forward walk the
- * places visited. Pure parse / format (the ui-store syncs it with `location`). The access
- * token never enters the hash: browser mode keeps it in the query and a cookie, and nothing
- * here reads or writes either.
+ * The place the console shows, as a hash route: `#/<view>?<connection>&<the view's own
+ * parameters>`. A copied link opens the same view and selection in another window or
+ * another install; back and forward walk the places visited. Each view's link carries only
+ * its own parameters (a WAL view never carries the bucket browser's folder). Pure parse /
+ * format (the ui-store syncs it with `location`); the connection's part is connection-link's.
+ * The access token never enters the hash: browser mode keeps it in the query and a cookie,
+ * and nothing here reads or writes either.
  */
+import {
+  EMBEDDED_LINK,
+  readConnectionLink,
+  writeConnectionLink,
+  type ConnectionLink,
+} from './connection-link';
+import {
+  linkedReplayPlace,
+  NO_REPLAY,
+  readReplayPlace,
+  writeReplayPlace,
+  type ReplayPlace,
+} from './replay-place';
 import { isViewId, type ViewId } from './views';
 
 export interface Route {
   readonly view: ViewId;
-  readonly connectionId: string;
+  /** The store, named as another install can find it. */
+  readonly connection: ConnectionLink;
   /** The WAL prefix of the WAL views. */
   readonly walPrefix: string | null;
   /** The bucket browser's folder ('' is the root) and selected object key. */
   readonly folder: string;
   readonly objectKey: string | null;
+  /** The bucket browser's scroll anchor: the key of the first row in view. */
+  readonly anchor: string | null;
   /** A region of the WAL prefix, as `table:region`. */
   readonly region: string | null;
+  /** The Replay view's inputs, filters and selection. */
+  readonly replay: ReplayPlace;
   /** A tiered-storage topic-partition. */
   readonly partition: {
     readonly topicId: string;
@@ -28,16 +48,54 @@ export interface Route {
   readonly namespace: string | null;
 }
 
+/** What a view's link carries besides the view and the connection. */
+export type RoutePart = 'walPrefix' | 'browser' | 'region' | 'replay' | 'partition' | 'namespace';
+
+export const VIEW_PARTS: Readonly<Record<ViewId, readonly RoutePart[]>> = {
+  overview: ['walPrefix'],
+  browser: ['browser'],
+  batches: ['walPrefix'],
+  regions: ['walPrefix', 'region'],
+  replay: ['walPrefix', 'region', 'replay'],
+  namespaces: ['namespace'],
+  segments: ['partition'],
+  manifest: ['walPrefix'],
+  activity: [],
+  connections: [],
+};
+
 export const HOME: Route = {
   view: 'connections',
-  connectionId: 'embedded',
+  connection: EMBEDDED_LINK,
   walPrefix: null,
   folder: '',
   objectKey: null,
+  anchor: null,
   region: null,
+  replay: NO_REPLAY,
   partition: null,
   namespace: null,
 };
+
+/** The selection a view's link carries (its parts' fields), without the view and connection. */
+export function viewSelection(route: Route): Partial<Route> {
+  const parts = new Set(VIEW_PARTS[route.view]);
+  return {
+    ...(parts.has('walPrefix') ? { walPrefix: route.walPrefix } : {}),
+    ...(parts.has('browser')
+      ? { folder: route.folder, objectKey: route.objectKey, anchor: route.anchor }
+      : {}),
+    ...(parts.has('region') ? { region: route.region } : {}),
+    ...(parts.has('replay') ? { replay: linkedReplayPlace(route.replay) } : {}),
+    ...(parts.has('partition') ? { partition: route.partition } : {}),
+    ...(parts.has('namespace') ? { namespace: route.namespace } : {}),
+  };
+}
+
+/** The route as its link carries it: other views' parts back to HOME's. */
+export function linkedRoute(route: Route): Route {
+  return { ...HOME, ...viewSelection(route), view: route.view, connection: route.connection };
+}
 
 /** The route a hash names; unknown or missing parts fall back to HOME's. */
 export function parseHashRoute(hash: string): Route {
@@ -48,37 +106,42 @@ export function parseHashRoute(hash: string): Route {
   const topicId = params.get('topic-id');
   const topic = params.get('topic');
   const partition = Number(params.get('partition') ?? 'none');
-  return {
+  return linkedRoute({
     view: isViewId(view) ? view : HOME.view,
-    connectionId: params.get('connection') || HOME.connectionId,
+    connection: readConnectionLink(params),
     walPrefix: params.get('prefix') || null,
     folder: params.get('folder') ?? '',
     objectKey: params.get('object') || null,
+    anchor: params.get('at') || null,
     region: params.get('region') || null,
+    replay: readReplayPlace(params),
     partition:
       topicId && Number.isSafeInteger(partition) && partition >= 0
         ? { topicId, partition, ...(topic ? { topic } : {}) }
         : null,
     namespace: params.get('namespace') || null,
-  };
+  });
 }
 
-/** The hash of a route (with its `#`); parts equal to HOME's are left out. */
+/** The hash of a route (with its `#`): the view's own parts, those equal to HOME's left out. */
 export function formatHashRoute(route: Route): string {
+  const place = linkedRoute(route);
   const params = new URLSearchParams();
-  if (route.connectionId !== HOME.connectionId) params.set('connection', route.connectionId);
-  if (route.walPrefix !== null) params.set('prefix', route.walPrefix);
-  if (route.folder !== '') params.set('folder', route.folder);
-  if (route.objectKey !== null) params.set('object', route.objectKey);
-  if (route.region !== null) params.set('region', route.region);
-  if (route.partition !== null) {
-    params.set('topic-id', route.partition.topicId);
-    params.set('partition', String(route.partition.partition));
-    if (route.partition.topic) params.set('topic', route.partition.topic);
+  writeConnectionLink(place.connection, params);
+  if (place.walPrefix !== null) params.set('prefix', place.walPrefix);
+  if (place.folder !== '') params.set('folder', place.folder);
+  if (place.objectKey !== null) params.set('object', place.objectKey);
+  if (place.anchor !== null) params.set('at', place.anchor);
+  if (place.region !== null) params.set('region', place.region);
+  writeReplayPlace(place.replay, params);
+  if (place.partition !== null) {
+    params.set('topic-id', place.partition.topicId);
+    params.set('partition', String(place.partition.partition));
+    if (place.partition.topic) params.set('topic', place.partition.topic);
   }
-  if (route.namespace !== null) params.set('namespace', route.namespace);
+  if (place.namespace !== null) params.set('namespace', place.namespace);
   const query = params.toString();
-  return `#/${route.view}${query === '' ? '' : `?${query}`}`;
+  return `#/${place.view}${query === '' ? '' : `?${query}`}`;
 }
 
 function splitOnce(text: string, separator: string): [string, string] {

@@ -1,4 +1,7 @@
-/** The "Add connection" form: validated with the contract's own schema before it is sent. */
+/**
+ * The "Add connection" form: validated with the contract's own schema before it is sent.
+ * `initial` fills it in (a link's store that no saved connection opens yet).
+ */
 import { DialogActions } from '../components/DialogActions';
 import { Dialog } from 'radix-ui';
 import { useState, type FormEvent } from 'react';
@@ -9,9 +12,25 @@ import { useToasts } from '../components/Toasts';
 
 type Kind = 'local' | 's3';
 
-export function AddConnectionDialog() {
+/** What the form starts with; every field stays editable. */
+export interface ConnectionDraft {
+  readonly kind: Kind;
+  readonly name?: string;
+  readonly path?: string;
+  readonly endpoint?: string;
+  readonly bucket?: string;
+  readonly root?: string;
+}
+
+export function AddConnectionDialog({
+  initial,
+  triggerLabel = 'Add connection',
+}: {
+  initial?: ConnectionDraft;
+  triggerLabel?: string;
+} = {}) {
   const [open, setOpen] = useState(false);
-  const [kind, setKind] = useState<Kind>('local');
+  const [kind, setKind] = useState<Kind>(initial?.kind ?? 'local');
   const [problem, setProblem] = useState<string | null>(null);
   const add = useApiMutation('connections.add', ['connections.list']);
   const push = useToasts((state) => state.push);
@@ -53,7 +72,7 @@ export function AddConnectionDialog() {
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
         <button type="button" className="primary">
-          Add connection
+          {triggerLabel}
         </button>
       </Dialog.Trigger>
       <Dialog.Portal>
@@ -83,12 +102,18 @@ export function AddConnectionDialog() {
               </label>
             </fieldset>
             <label>
-              Name <input name="name" autoComplete="off" required />
+              Name <input name="name" defaultValue={initial?.name} autoComplete="off" required />
             </label>
             {kind === 'local' ? (
               <label>
                 Directory{' '}
-                <input name="path" placeholder="/var/lib/cairn" autoComplete="off" required />
+                <input
+                  name="path"
+                  placeholder="/var/lib/cairn"
+                  defaultValue={initial?.path}
+                  autoComplete="off"
+                  required
+                />
               </label>
             ) : (
               <>
@@ -97,11 +122,13 @@ export function AddConnectionDialog() {
                   <input
                     name="endpoint"
                     placeholder="https://s3.amazonaws.com (blank: AWS)"
+                    defaultValue={initial?.endpoint}
                     autoComplete="off"
                   />
                 </label>
                 <label>
-                  Bucket <input name="bucket" autoComplete="off" required />
+                  Bucket{' '}
+                  <input name="bucket" defaultValue={initial?.bucket} autoComplete="off" required />
                 </label>
                 <label>
                   Region <input name="region" defaultValue="us-east-1" autoComplete="off" />
@@ -111,7 +138,13 @@ export function AddConnectionDialog() {
                   <input name="profile" placeholder="default credential chain" autoComplete="off" />
                 </label>
                 <label>
-                  Root prefix <input name="root" placeholder="(bucket root)" autoComplete="off" />
+                  Root prefix{' '}
+                  <input
+                    name="root"
+                    placeholder="(bucket root)"
+                    defaultValue={initial?.root}
+                    autoComplete="off"
+                  />
                 </label>
                 <label className="inline">
                   <input type="checkbox" name="forcePathStyle" /> Path-style addressing

@@ -1,75 +1,60 @@
 /**
- * The bucket browser: a prefix at a time (ListObjectsV2 with a delimiter), pages fetched on
- * demand and rows virtualized, so a prefix of 100,000 objects never lists whole or sends a
- * HEAD per row. Selecting an object opens the inspector.
+ * The bucket browser: a folder at a time (ListObjectsV2 with a delimiter), pages fetched on
+ * demand and rows virtualized, so a folder of 100,000 objects never lists whole or sends a
+ * HEAD per row. Selecting an object opens the inspector. The folder, the object and the row at
+ * the top are the place's (a link reopens them: the listing opens at that row); it opens at the
+ * objects folder of the WAL prefix picked elsewhere; "Go to" jumps to a sequence or a key.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api } from '../api/client';
-import { useRefreshInterval } from '../api/hooks';
+import { useCallback, useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { RelativeTimeAt } from '../components/RelativeTime';
-import { useNow } from '../components/use-now';
 import { formText } from '../components/form-text';
-import { useUiStore } from '../state/ui-store';
-import { ObjectInspector } from './browser/ObjectInspector';
-import { keysIn, rowsOf, type Row } from './browser/browser-rows';
-import { formatBytes } from './format';
 import { Pending } from '../components/Pending';
-
-/** Keys of a folder's first page: small, so its first rows show soon. */
-const FIRST_PAGE_SIZE = 500;
-/**
- * Keys of every later page: the most one ListObjectsV2 call returns. Each page costs the store
- * one listing call (on a local folder, a read and sort of the whole directory) on the machine
- * the scrolling shares: the fewer the calls, the fewer frames wait behind them.
- */
-const PAGE_SIZE = 1_000;
-/** Keys loaded up to which a folder's listing is re-read on the refresh interval. */
-const LIVE_KEYS = 2_000;
-/**
- * Rows before the end of those loaded at which the next page is asked for: half a page (half
- * the first page, so opening a folder alone does not list its second page).
- */
-const PREFETCH_ROWS = PAGE_SIZE / 2;
-/** Every row's height (px): fixed, so rows are never measured. */
-const ROW_HEIGHT = 30;
+import { useUiStore } from '../state/ui-store';
+import { GoToBox } from './browser/GoToBox';
+import { ObjectInspector } from './browser/ObjectInspector';
+import { ObjectList } from './browser/ObjectList';
+import type { Row } from './browser/browser-rows';
+import type { GoToTarget } from './browser/go-to-target';
+import { LIVE_KEYS, useFolderListing } from './browser/use-folder-listing';
 
 export function BrowserView() {
   const connectionId = useUiStore((state) => state.connectionId);
-  // The folder and the object open in the inspector are part of the place (URL).
   const prefix = useUiStore((state) => state.folder);
   const selected = useUiStore((state) => state.objectKey);
+  const anchor = useUiStore((state) => state.anchor);
   const select = useUiStore((state) => state.select);
-  const setPrefix = useCallback((folder: string) => select({ folder, objectKey: null }), [select]);
-  const setSelected = useCallback((objectKey: string | null) => select({ objectKey }), [select]);
-  const refetchInterval = useRefreshInterval();
-  const listing = useInfiniteQuery({
-    queryKey: ['objects.list', connectionId, prefix],
-    queryFn: ({ pageParam }) =>
-      api.call('objects.list', {
-        connectionId,
-        prefix,
-        delimiter: '/',
-        continuation: pageParam,
-        pageSize: pageParam === undefined ? FIRST_PAGE_SIZE : PAGE_SIZE,
-      }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.continuation,
-    // A refetch re-lists every loaded page: past a few pages the listing stays as read until
-    // the user refreshes, so a scrolled prefix of 100,000 keys is not listed whole every 5 s.
-    refetchInterval: (query) => (keysIn(query.state.data) > LIVE_KEYS ? false : refetchInterval),
-  });
-  const rows = useMemo(() => rowsOf(listing.data?.pages ?? []), [listing.data]);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listing;
-  const fetchMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const settle = useUiStore((state) => state.settle);
+  // Where the listing starts: the anchor the folder was opened with (a link, back / forward, a
+  // "Go to"), kept while scrolling moves the anchor - a new folder takes its own.
+  const [opened, setOpened] = useState({ folder: prefix, from: anchor });
+  if (opened.folder !== prefix) setOpened({ folder: prefix, from: anchor });
+  const from = opened.folder === prefix ? opened.from : anchor;
+  const { listing, rows, fetchMore } = useFolderListing(connectionId, prefix, from);
 
+  const setPrefix = useCallback(
+    (folder: string) => select({ folder, objectKey: null, anchor: null }),
+    [select],
+  );
+  const setSelected = useCallback((objectKey: string | null) => select({ objectKey }), [select]);
   const open = useCallback(
     (row: Row) => (row.kind === 'folder' ? setPrefix(row.key) : setSelected(row.key)),
     [setPrefix, setSelected],
+  );
+  const goTo = (target: GoToTarget) => {
+    setOpened({ folder: target.folder, from: target.anchor });
+    select({ folder: target.folder, objectKey: target.objectKey, anchor: target.anchor });
+  };
+  const listFromStart = () => {
+    setOpened({ folder: prefix, from: null });
+    settle({ anchor: null });
+  };
+  // The row at the top names the place; at a listing's very start there is nothing to name.
+  const onTopRow = useCallback(
+    (index: number) => {
+      const key = index === 0 && from === null ? null : (rows[index]?.key ?? null);
+      if (key !== useUiStore.getState().anchor) settle({ anchor: key });
+    },
+    [rows, from, settle],
   );
   const crumbs = prefix.split('/').filter(Boolean);
   return (
@@ -93,6 +78,7 @@ export function BrowserView() {
           />
           <button type="submit">Go</button>
         </form>
+        <GoToBox folder={prefix} onGo={goTo} />
       </header>
       <nav aria-label="Prefix path" className="crumbs">
         <button type="button" className="link" onClick={() => setPrefix('')}>
@@ -111,15 +97,25 @@ export function BrowserView() {
           </span>
         ))}
       </nav>
+      {from !== null && (
+        <p className="small muted" role="status" aria-label="Listing start">
+          Listed from <span className="mono">{from.slice(prefix.length)}</span> ·{' '}
+          <button type="button" className="link" onClick={listFromStart}>
+            List from the start
+          </button>
+        </p>
+      )}
       {listing.error && <ErrorPanel error={listing.error} onRetry={() => void listing.refetch()} />}
       {listing.isPending && <Pending what="Listing objects" />}
       <div className="split">
         <ObjectList
+          key={`${prefix}\n${from ?? ''}`}
           rows={rows}
           prefix={prefix}
           selected={selected}
           onOpen={open}
           onNearEnd={fetchMore}
+          onTopRow={onTopRow}
           empty={!listing.isLoading && rows.length === 0}
         />
         {selected && (
@@ -138,128 +134,3 @@ export function BrowserView() {
     </section>
   );
 }
-
-interface ObjectListProps {
-  readonly rows: readonly Row[];
-  readonly prefix: string;
-  readonly selected: string | null;
-  readonly onOpen: (row: Row) => void;
-  /** Called while the rows shown are near the end of those loaded. */
-  readonly onNearEnd: () => void;
-  readonly empty: boolean;
-}
-
-/**
- * The virtualized grid, its own component: a scroll frame renders the list and the rows that
- * come into view, never the view around it (header, query state, inspector).
- */
-const ObjectList = memo(function ObjectList({
-  rows,
-  prefix,
-  selected,
-  onOpen,
-  onNearEnd,
-  empty,
-}: ObjectListProps) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-  });
-  const items = virtualizer.getVirtualItems();
-  const lastVisible = items[items.length - 1]?.index ?? 0;
-  // One clock for every row's "modified … ago", held still while the list scrolls: a tick
-  // would render and lay out again every row shown, in the middle of the scroll's frames.
-  const scrolling = virtualizer.isScrolling;
-  const clock = useNow(1_000, scrolling);
-  const [now, setNow] = useState(clock);
-  useEffect(() => {
-    if (!scrolling) setNow(clock);
-  }, [clock, scrolling]);
-  // The next page is asked for half a page before the end, so a fast scroll does not reach the
-  // end before it arrives; never the whole prefix up front.
-  useEffect(() => {
-    if (lastVisible >= rows.length - Math.min(PREFETCH_ROWS, rows.length / 2)) onNearEnd();
-  }, [lastVisible, rows.length, onNearEnd]);
-  return (
-    <div
-      ref={scroller}
-      className="virtual-list"
-      role="grid"
-      aria-label="Objects"
-      aria-rowcount={rows.length}
-    >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => {
-          const row = rows[item.index];
-          return row ? (
-            <BrowserRow
-              key={row.key}
-              row={row}
-              index={item.index}
-              start={item.start}
-              selected={row.key === selected}
-              prefix={prefix}
-              now={now}
-              onOpen={onOpen}
-            />
-          ) : null;
-        })}
-      </div>
-      {empty && <p className="muted pad">No objects under this prefix.</p>}
-    </div>
-  );
-});
-
-interface BrowserRowProps {
-  readonly row: Row;
-  readonly index: number;
-  readonly start: number;
-  readonly selected: boolean;
-  readonly prefix: string;
-  readonly now: number;
-  readonly onOpen: (row: Row) => void;
-}
-
-/** One row; memoized, so scrolling renders only the rows that come into view. */
-const BrowserRow = memo(function BrowserRow({
-  row,
-  index,
-  start,
-  selected,
-  prefix,
-  now,
-  onOpen,
-}: BrowserRowProps) {
-  const name = row.key.slice(prefix.length);
-  return (
-    <div
-      role="row"
-      aria-rowindex={index + 1}
-      aria-selected={selected}
-      className="virtual-row browser-row"
-      style={{ top: start }}
-    >
-      <span role="gridcell" className="mono browser-key">
-        <button type="button" className="link" onClick={() => onOpen(row)}>
-          {row.kind === 'folder' ? `📁 ${name}` : name}
-        </button>
-      </span>
-      <span role="gridcell" className="browser-size">
-        {row.kind === 'object' ? formatBytes(row.size) : ''}
-      </span>
-      <span role="gridcell" className="muted browser-time">
-        {row.kind === 'object' && row.lastModified ? (
-          <RelativeTimeAt atMs={row.lastModified.getTime()} nowMs={now} />
-        ) : (
-          ''
-        )}
-      </span>
-      <span role="gridcell" className="mono muted small browser-etag">
-        {row.kind === 'object' ? row.etag.slice(0, 12) : ''}
-      </span>
-    </div>
-  );
-});

@@ -1,106 +1,130 @@
 /**
  * Replay: stream one region of the selected prefix from an id (read-only) with progress,
- * pause, resume and cancel; the newest N entries stay on screen (bounded), in the order the
- * user picks; a text and a JSON-path filter; the selected entry's payload decoded or raw; the
- * entries on screen exported as NDJSON; and a Rows mode showing the rows of GreptimeDB
- * `WalEntry` payloads (views/wal/replay). A damaged segment the replay skipped is a hole row
- * where it was met, and the status line counts them.
+ * pause, resume and cancel; the newest N entries stay on screen (bounded). The region is
+ * picked from the prefix's regions and the start checked against it, both remembered per
+ * prefix; everything that makes the page what it is - region, start, pace, kept entries,
+ * filters, mode, selected entry and whether it runs - is the place's, so a link reopens the
+ * same replay (a link to a running one starts it). Entries mode and the Rows mode of GreptimeDB
+ * `WalEntry` payloads are in views/wal/replay. A damaged segment the replay skipped is a hole
+ * row where it was met, and the status line counts them.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type FormEvent } from 'react';
-import { parseEntryId, parseWalRegion, type ReplayEntryView } from '../../../shared/contract/wal';
-import { formatEntryId } from '../../../shared/id-notation';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { parseWalRegion } from '../../../shared/contract/wal';
+import { formatEntryId, parseEntryId } from '../../../shared/id-notation';
 import { useUiStore } from '../state/ui-store';
-import { downloadText } from '../components/download';
+import { KEEP_CHOICES } from '../state/replay-place';
+import { rememberedInputs, useReplayInputs } from '../state/replay-inputs';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { Segmented } from '../components/Segmented';
 import { formText } from '../components/form-text';
-import { EntryPayload, payloadSummary, type PayloadShown } from './wal/replay/EntryPayload';
-import { RowsMode } from './wal/replay/RowsMode';
-import { matchesJsonPath, parseJsonPath, payloadText } from './wal/replay-filter';
+import { RowsMode, type ReplayedRange } from './wal/replay/RowsMode';
+import { EntriesMode } from './wal/replay/EntriesMode';
+import { FromIdPicker, RegionPicker } from './wal/replay/RegionPicker';
+import { checkFromId } from './wal/replay/from-id-check';
+import { useRegionChoices, type RegionChoices } from './wal/replay/use-region-choices';
 import { useReplay } from './wal/use-replay';
-import { holeText, withHoleRows, type GridRow } from './wal/replay-hole-rows';
-import type { ReplayHoleView } from '../../../shared/contract/wal-damage';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
-
-const KEEP_CHOICES = [100, 500, 1000, 5000] as const;
 
 export function ReplayView() {
   return <PrefixScopedView id="replay" title="Replay" Body={ReplayOf} />;
 }
 
 function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: string }) {
-  const [keep, setKeep] = useState<number>(1000);
-  const replay = useReplay(keep);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [region, setRegion] = useState<bigint | null>(null);
-  const [fromId, setFromId] = useState(1n);
-  const [mode, setMode] = useState<'entries' | 'rows'>('entries');
-  // A region picked elsewhere (Regions' "Replay", a link) fills the form; the last one
-  // replayed goes back into the place, so the link names it.
-  const routeRegion = useUiStore((state) => state.region);
+  const place = useUiStore((state) => state.replay);
+  const region = useUiStore((state) => state.region);
   const select = useUiStore((state) => state.select);
+  const setReplay = useUiStore((state) => state.setReplay);
+  const replay = useReplay(place.keep);
+  const choices = useRegionChoices(connectionId, prefix);
+  const regionRow = choices.rows.find((row) => regionName(row.regionId) === region) ?? null;
+  const [problem, setProblem] = useState<string | null>(null);
+  useDefaultRegion(connectionId, prefix, choices);
+  const remember = useReplayInputs((state) => state.remember);
+  useEffect(() => {
+    if (region !== null) remember(connectionId, prefix, { region, from: place.from });
+  }, [connectionId, prefix, region, place.from, remember]);
+
+  const regionProblem =
+    region !== null && regionRow === null && choices.complete
+      ? `Region ${region} is not a region of this prefix (it has ${choices.rows.length.toLocaleString()}): pick one of its regions`
+      : null;
+  const from = checkFromId(place.from ?? '', regionRow);
+
+  /** Starts the replay the form names; the problem that stops it otherwise. */
+  const launch = (pace: number | null): string | null => {
+    const regionId = region === null ? null : parseWalRegion(region);
+    if (regionId === null) return "Region: pick one of the prefix's regions";
+    if (regionProblem !== null) return regionProblem;
+    if (!from.ok) return from.problem;
+    void replay.start({
+      connectionId,
+      prefix,
+      region: regionId,
+      fromId: from.id ?? 1n,
+      ratePerSecond: pace ?? undefined,
+    });
+    return null;
+  };
+
+  // A place that runs when opened (a link, coming back to the view) starts its replay once.
+  const startOnOpen = useRef(place.run);
+  useEffect(() => {
+    if (!startOnOpen.current) return;
+    // The place stopped running before a region was known (its prefix was gone): not this one's.
+    if (!place.run) startOnOpen.current = false;
+    if (!place.run || region === null) return;
+    startOnOpen.current = false;
+    // Its problem, if any, is on screen already (the region's or the start's).
+    launch(place.pace);
+  });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const parsedRegion = parseWalRegion(formText(form, 'region'));
-    const fromId = parseEntryId(formText(form, 'from') || '1');
-    const rateText = formText(form, 'rate');
-    const rate =
-      rateText === ''
-        ? undefined
-        : /^\d{1,7}$/.test(rateText) && Number(rateText) > 0
-          ? Number(rateText)
-          : null;
-    if (parsedRegion === null)
-      return setProblem('region: must be tableId:regionNumber or a decimal u64');
-    if (fromId === null) return setProblem('from: must be seq:position or a decimal u64 entry id');
-    if (rate === null) return setProblem('pace: must be a whole number of entries per second');
-    setProblem(null);
-    setRegion(parsedRegion);
-    setFromId(fromId);
-    select({ region: regionName(parsedRegion) });
-    void replay.start({ connectionId, prefix, region: parsedRegion, fromId, ratePerSecond: rate });
+    const rateText = formText(new FormData(event.currentTarget), 'rate');
+    const pace = rateText === '' ? null : /^\d{1,7}$/.test(rateText) ? Number(rateText) : 0;
+    if (pace === 0) return setProblem('Pace: must be a whole number of entries per second');
+    startOnOpen.current = false;
+    const stopped = launch(pace);
+    setProblem(stopped);
+    if (stopped === null) setReplay({ pace, run: true, entry: null }, 'push');
   };
 
+  const replayed: ReplayedRange | null = replay.started;
   const progress = replay.progress;
   const active = progress?.state === 'running' || progress?.state === 'paused';
+  const selected = place.entry === null ? null : parseEntryId(place.entry);
+  const onSelect = (id: bigint) => setReplay({ entry: formatEntryId(id) });
   return (
     <div className="wal-main">
       <form className="wal-replay-form" aria-label="Replay a region" onSubmit={submit} noValidate>
-        <label>
-          Region{' '}
-          <input
-            name="region"
-            className="mono"
-            placeholder="1:1"
-            defaultValue={routeRegion ?? '1:1'}
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          From id{' '}
-          <input
-            name="from"
-            className="mono"
-            defaultValue="0:1"
-            title="seq:position or a decimal u64"
-            autoComplete="off"
-          />
-        </label>
+        <RegionPicker
+          choices={choices}
+          value={region}
+          onChange={(picked) => select({ region: picked })}
+        />
+        <FromIdPicker
+          value={place.from}
+          region={regionRow}
+          onChange={(typed) => setReplay({ from: typed, run: false })}
+        />
         <label>
           Pace (entries/s){' '}
-          <input name="rate" inputMode="numeric" placeholder="unpaced" autoComplete="off" />
+          <input
+            name="rate"
+            inputMode="numeric"
+            placeholder="unpaced"
+            defaultValue={place.pace ?? ''}
+            autoComplete="off"
+          />
         </label>
         <label>
           Keep newest
           <select
             aria-label="Keep newest"
-            value={keep}
-            onChange={(event) => setKeep(Number(event.target.value))}
+            value={place.keep}
+            onChange={(event) => setReplay({ keep: Number(event.target.value) })}
           >
             {KEEP_CHOICES.map((choice) => (
               <option key={choice} value={choice}>
@@ -130,11 +154,12 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
           Cancel
         </button>
       </form>
-      {problem && (
+      {(problem ?? regionProblem ?? (from.ok ? null : from.problem)) !== null && (
         <p role="alert" className="form-problem">
-          {problem}
+          {problem ?? regionProblem ?? (from.ok ? null : from.problem)}
         </p>
       )}
+      {choices.error && <ErrorPanel error={choices.error} />}
       {replay.error && <ErrorPanel error={replay.error} />}
       {progress && <ReplayProgressBar progress={progress} />}
       {progress?.error && (
@@ -146,16 +171,55 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
           ['entries', 'Entries'],
           ['rows', 'Rows'],
         ]}
-        value={mode}
-        onChange={setMode}
+        value={place.mode}
+        onChange={(mode) => setReplay({ mode })}
       />
-      {mode === 'rows' && region !== null ? (
-        <RowsMode entries={replay.rows} replayed={{ prefix, region, fromId }} />
+      {place.mode === 'rows' && replayed !== null ? (
+        <RowsMode
+          entries={replay.rows}
+          replayed={replayed}
+          input={place}
+          onInput={({ columns, since, until }) => setReplay({ columns, since, until })}
+          selected={selected}
+          onSelect={onSelect}
+        />
       ) : (
-        <ReplayRows rows={replay.rows} holes={replay.holes} region={region} keep={keep} />
+        <EntriesMode
+          rows={replay.rows}
+          holes={replay.holes}
+          region={replayed?.region ?? null}
+          keep={place.keep}
+          filters={place}
+          onFilters={(patch) => setReplay(patch)}
+          selected={selected}
+          onSelect={onSelect}
+        />
       )}
     </div>
   );
+}
+
+/**
+ * The region a place without one shows: the one last used on this prefix when the prefix
+ * still has it, else its first region - never a region of another prefix.
+ */
+function useDefaultRegion(connectionId: string, prefix: string, choices: RegionChoices): void {
+  const region = useUiStore((state) => state.region);
+  const settle = useUiStore((state) => state.settle);
+  const setReplay = useUiStore((state) => state.setReplay);
+  const first = choices.rows[0];
+  const { complete, rows } = choices;
+  useEffect(() => {
+    if (region !== null || first === undefined) return;
+    const remembered = rememberedInputs(connectionId, prefix);
+    const stillHere =
+      remembered !== null &&
+      (!complete || rows.some((row) => regionName(row.regionId) === remembered.region));
+    if (remembered !== null && stillHere) {
+      settle({ region: remembered.region });
+      setReplay({ from: remembered.from });
+    } else settle({ region: regionName(first.regionId) });
+  }, [connectionId, prefix, region, first, complete, rows, settle, setReplay]);
 }
 
 function ReplayProgressBar({
@@ -187,205 +251,4 @@ function ReplayProgressBar({
       </span>
     </div>
   );
-}
-
-interface ShownRow {
-  readonly entry: ReplayEntryView;
-  readonly text: string;
-  /** What a decoded payload is (rows, or why not), shown instead of its text. */
-  readonly summary: string | null;
-}
-
-function ReplayRows({
-  rows,
-  holes,
-  region,
-  keep,
-}: {
-  rows: readonly ReplayEntryView[];
-  holes: readonly ReplayHoleView[];
-  region: bigint | null;
-  keep: number;
-}) {
-  const [text, setText] = useState('');
-  const [path, setPath] = useState('');
-  const [newestFirst, setNewestFirst] = useState(true);
-  const [selected, setSelected] = useState<bigint | null>(null);
-  const [shownAs, setShownAs] = useState<ReadonlyMap<bigint, PayloadShown>>(new Map());
-  const pathFilter = useMemo(() => (path.trim() === '' ? null : parseJsonPath(path)), [path]);
-  const shown = useMemo(() => {
-    const decoded: ShownRow[] = rows.map((entry) => ({
-      entry,
-      text: payloadText(entry.data),
-      summary: payloadSummary(entry),
-    }));
-    const filtered = decoded.filter(
-      (row) =>
-        (text === '' || row.text.includes(text)) &&
-        (pathFilter === null ||
-          pathFilter instanceof Error ||
-          matchesJsonPath(pathFilter, row.text)),
-    );
-    return filtered;
-  }, [rows, text, pathFilter]);
-  const gridRows = useMemo(
-    () => withHoleRows(shown, holes, newestFirst),
-    [shown, holes, newestFirst],
-  );
-  const chosen = shown.find((row) => row.entry.id === selected)?.entry ?? null;
-
-  const exportNdjson = () => {
-    const ordered = newestFirst ? [...shown].reverse() : shown;
-    const lines = ordered.map((row) =>
-      JSON.stringify({
-        region: region === null ? null : regionName(region),
-        id: String(row.entry.id),
-        size: row.entry.size,
-        truncated: row.entry.size > row.entry.data.length,
-        data: bytesToBase64(row.entry.data),
-      }),
-    );
-    downloadText(
-      `replay-${region === null ? 'region' : regionName(region).replace(':', '-')}.ndjson`,
-      lines.join('\n') + (lines.length > 0 ? '\n' : ''),
-    );
-  };
-
-  return (
-    <section aria-label="Replayed entries" className="wal-panel">
-      <div className="wal-replay-filters">
-        <label>
-          Text filter{' '}
-          <input
-            aria-label="Text filter"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          JSON path{' '}
-          <input
-            aria-label="JSON path filter"
-            className="mono"
-            placeholder="$.a.b == value"
-            value={path}
-            onChange={(event) => setPath(event.target.value)}
-            autoComplete="off"
-          />
-        </label>
-        <label className="inline">
-          <input
-            type="checkbox"
-            checked={newestFirst}
-            onChange={(event) => setNewestFirst(event.target.checked)}
-          />{' '}
-          Newest first
-        </label>
-        <button type="button" onClick={exportNdjson} disabled={shown.length === 0}>
-          Export NDJSON
-        </button>
-        <span className="small muted" role="status" aria-label="Rows shown">
-          {shown.length.toLocaleString()} shown of {rows.length.toLocaleString()} kept (newest{' '}
-          {keep})
-        </span>
-      </div>
-      {pathFilter instanceof Error && (
-        <p role="alert" className="form-problem">
-          JSON path: {pathFilter.message}
-        </p>
-      )}
-      <div className="wal-replay-body">
-        <ReplayGrid rows={gridRows} selected={selected} onSelect={setSelected} />
-        {chosen && (
-          <EntryPayload
-            entry={chosen}
-            shown={shownAs.get(chosen.id) ?? 'decoded'}
-            onShow={(choice) => setShownAs(new Map(shownAs).set(chosen.id, choice))}
-          />
-        )}
-      </div>
-    </section>
-  );
-}
-
-/** The kept rows, virtualized: only the visible ones are in the page. */
-function ReplayGrid({
-  rows,
-  selected,
-  onSelect,
-}: {
-  rows: readonly GridRow<ShownRow>[];
-  selected: bigint | null;
-  onSelect: (id: bigint) => void;
-}) {
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 28,
-    overscan: 10,
-  });
-  return (
-    <div
-      ref={scroller}
-      className="virtual-list wal-replay-list"
-      role="grid"
-      aria-label="Replayed entries list"
-      aria-rowcount={rows.length}
-    >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const gridRow = rows[item.index];
-          if (!gridRow) return null;
-          if (gridRow.kind === 'hole')
-            return (
-              <div
-                key={`hole ${gridRow.hole.key} ${String(gridRow.hole.regionId)}`}
-                role="row"
-                aria-rowindex={item.index + 1}
-                aria-label="Hole"
-                className="virtual-row wal-replay-row wal-hole-row"
-                style={{ transform: `translateY(${item.start}px)`, height: item.size }}
-              >
-                <span role="gridcell">{holeText(gridRow.hole)}</span>
-              </div>
-            );
-          const row = gridRow.row;
-          return (
-            <div
-              key={String(row.entry.id)}
-              role="row"
-              aria-rowindex={item.index + 1}
-              aria-selected={row.entry.id === selected}
-              className="virtual-row wal-replay-row"
-              style={{ transform: `translateY(${item.start}px)`, height: item.size }}
-              tabIndex={0}
-              onClick={() => onSelect(row.entry.id)}
-              onKeyDown={(event) => {
-                if (event.key !== 'Enter' && event.key !== ' ') return;
-                event.preventDefault();
-                onSelect(row.entry.id);
-              }}
-            >
-              <span role="gridcell" className="mono" title={`${String(row.entry.id)} (decimal)`}>
-                {formatEntryId(row.entry.id)}
-              </span>
-              <span role="gridcell">{row.entry.size.toLocaleString()} B</span>
-              <span role="gridcell" className="mono wal-payload-cell">
-                {row.summary ?? row.text.slice(0, 120)}
-              </span>
-            </div>
-          );
-        })}
-      </div>
-    </div>
-  );
-}
-
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let at = 0; at < bytes.length; at += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  return btoa(binary);
 }

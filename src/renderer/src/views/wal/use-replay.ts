@@ -3,7 +3,7 @@
  * entries it streamed (older ones are dropped as new ones arrive, so the page's memory stays
  * bounded however long the region is), and the damaged segments it skipped (hole rows, the
  * newest `keep` of them). Chunks that arrive before the start call's reply are held until the
- * job id is known.
+ * job id is known. A job still running when the view unmounts is cancelled.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../../../../shared/api-error';
@@ -20,9 +20,21 @@ export interface ReplayState {
   /** Damaged segments skipped, in the order met, at most `keep`. */
   readonly holes: readonly ReplayHoleView[];
   readonly error: ApiError | null;
+  /** What the job on screen replays (its region and start), null before the first start. */
+  readonly started: {
+    readonly prefix: string;
+    readonly region: bigint;
+    readonly fromId: bigint;
+  } | null;
 }
 
-const EMPTY: ReplayState = { progress: null, rows: [], holes: [], error: null };
+/** A replay to start: the API's input with the region and start as ids. */
+export type ReplayStart = Omit<InputOf<'wal.replay.start'>, 'region' | 'fromId'> & {
+  readonly region: bigint;
+  readonly fromId: bigint;
+};
+
+const EMPTY: ReplayState = { progress: null, rows: [], holes: [], error: null, started: null };
 
 export function useReplay(keep: number) {
   const [state, setState] = useState<ReplayState>(EMPTY);
@@ -81,6 +93,21 @@ export function useReplay(keep: number) {
     [apply],
   );
 
+  // A job still streaming when the view goes away (another prefix, another view) is cancelled:
+  // nothing would show its chunks, and a place that runs starts its replay again when opened.
+  const live = useRef(false);
+  useEffect(() => {
+    live.current = isLiveReplay(state.progress);
+  }, [state.progress]);
+  useEffect(
+    () => () => {
+      const id = jobId.current;
+      if (id !== null && live.current)
+        void api.call('wal.replay.cancel', { jobId: id }).catch(() => undefined);
+    },
+    [],
+  );
+
   useReplayAfterDisconnect(
     jobId,
     useCallback((progress) => setState((previous) => ({ ...previous, progress })), []),
@@ -93,7 +120,7 @@ export function useReplay(keep: number) {
     ),
   );
 
-  const start = async (input: InputOf<'wal.replay.start'>) => {
+  const start = async (input: ReplayStart) => {
     if (
       jobId.current !== null &&
       state.progress &&
@@ -103,7 +130,8 @@ export function useReplay(keep: number) {
     }
     jobId.current = null;
     early.current = [];
-    setState(EMPTY);
+    const started = { prefix: input.prefix, region: input.region, fromId: input.fromId };
+    setState({ ...EMPTY, started });
     try {
       const progress = await api.call('wal.replay.start', input);
       jobId.current = progress.jobId;
@@ -112,7 +140,7 @@ export function useReplay(keep: number) {
         apply(held.entries, held.progress, held.holes);
       early.current = [];
     } catch (error) {
-      setState({ ...EMPTY, error: error as ApiError });
+      setState({ ...EMPTY, started, error: error as ApiError });
     }
   };
 

@@ -3,7 +3,8 @@
  * as a `WalEntry`, in a virtualized table with column filters and a UTC time range on the time
  * index, the selected entry's payload beside it (decoded or raw), and an export of the
  * filtered rows as NDJSON or CSV - the bytes `cairn wal replay --rows` prints for the same
- * filter, whose command is shown.
+ * filter, whose command is shown. The filters and the selection are the place's (a link
+ * carries them).
  */
 import { useMemo, useState } from 'react';
 import type { ReplayEntryView } from '../../../../../shared/contract/wal';
@@ -14,7 +15,6 @@ import { EntryPayload, type PayloadShown } from './EntryPayload';
 import { RowsTable } from './RowsTable';
 import {
   cliCommand,
-  EMPTY_FILTER_INPUT,
   filteredItems,
   rowFilterOfInput,
   rowsModel,
@@ -30,12 +30,18 @@ export interface ReplayedRange {
 export function RowsMode({
   entries,
   replayed,
+  input,
+  onInput,
+  selected,
+  onSelect,
 }: {
   entries: readonly ReplayEntryView[];
   replayed: ReplayedRange;
+  input: RowsFilterInput;
+  onInput: (input: RowsFilterInput) => void;
+  selected: bigint | null;
+  onSelect: (id: bigint) => void;
 }) {
-  const [input, setInput] = useState<RowsFilterInput>(EMPTY_FILTER_INPUT);
-  const [selected, setSelected] = useState<bigint | null>(null);
   const [shown, setShown] = useState<ReadonlyMap<bigint, PayloadShown>>(new Map());
   const model = useMemo(() => rowsModel(entries, replayed.region), [entries, replayed.region]);
   const filter = useMemo(() => rowFilterOfInput(input), [input]);
@@ -58,7 +64,7 @@ export function RowsMode({
   const fileName = `rows-${range.region.replace(':', '-')}`;
 
   const setColumn = (key: string, text: string) =>
-    setInput((previous) => ({ ...previous, columns: { ...previous.columns, [key]: text } }));
+    onInput({ ...input, columns: { ...input.columns, [key]: text } });
 
   if (model.decodedEntries === 0 && model.items.length === 0)
     return (
@@ -82,7 +88,7 @@ export function RowsMode({
               className="mono"
               placeholder={placeholder}
               value={input[bound]}
-              onChange={(event) => setInput({ ...input, [bound]: event.target.value })}
+              onChange={(event) => onInput({ ...input, [bound]: event.target.value })}
               autoComplete="off"
             />
           </label>
@@ -125,7 +131,7 @@ export function RowsMode({
           filters={input.columns}
           onFilter={setColumn}
           selected={selected}
-          onSelect={setSelected}
+          onSelect={onSelect}
         />
         {chosen && (
           <EntryPayload

@@ -93,8 +93,6 @@ export interface RowsFilterInput {
   readonly until: string;
 }
 
-export const EMPTY_FILTER_INPUT: RowsFilterInput = { columns: {}, since: '', until: '' };
-
 /** The filter the inputs make, or the problem with a time. */
 export function rowFilterOfInput(input: RowsFilterInput): RowFilter | Error {
   const conditions = Object.entries(input.columns)
