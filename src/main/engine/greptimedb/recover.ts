@@ -4,6 +4,7 @@
  * the prefix. A scan that met objects listed and then gone is done once more (GreptimeDB may
  * have deleted below a newer reclaim boundary meanwhile). Writes nothing, ever.
  */
+import { linkedIo, slotsOf } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import { ObjectCatalog } from '../wal/catalog';
 import { NoCompleteChainError } from '../wal/errors';
@@ -86,12 +87,14 @@ function catalogOrFailure(
 
 /** With a read model's `memo`, only objects it has not seen are listed and read. */
 export async function recoverGtPrefix(
-  io: ObjectIo,
+  storage: ObjectIo,
   prefix: string,
   memo?: GtScanMemo,
 ): Promise<GtRecovery> {
-  let scan = await scanGtPrefix(io, prefix, undefined, memo);
-  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, undefined, memo);
+  // Both scans on one link: `storage`'s own, or a new one for this recovery.
+  const io = linkedIo(storage);
+  let scan = await scanGtPrefix(io, prefix, slotsOf(io), memo);
+  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, slotsOf(io), memo);
   const selection = selectGtChain(scan.objects);
   const instances = instancesOf(scan.objects, selection.chain);
   const damage = damageThatMatters(scan.damaged, selection.reclaimBoundary);

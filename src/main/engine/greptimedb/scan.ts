@@ -2,22 +2,18 @@
  * What read-only recovery reads of each object of a GreptimeDB prefix: one suffix read
  * covering the trailer and footer and one 54-byte prefix read (the header) - none when the
  * suffix read returned the whole object - plus one more read only when the footer is larger
- * than the suffix window; a bounded number of objects at a time. An object listed and then gone is reported missing; a damaged one is reported with
+ * than the suffix window; as many objects at a time as the link's width (`IoSlots`). An
+ * object listed and then gone is reported missing; a damaged one is reported with
  * its `CorruptObject` (an object in Cairn's format with a `MixedFormat`) and left out of the
  * chain. Reads only.
  */
 import { isStorageError } from '../objectio/errors';
+import { fanOutWhilePaging, linkIo, slotsOf, type IoSlots } from '../objectio/link';
 import { readTail, type ObjectIo, type TailResult } from '../objectio/object-io';
 import { CorruptObjectError, MixedFormatError } from '../wal/errors';
 import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
 import type { Seq } from '../wal/ids';
-import {
-  compareSeq,
-  listObjectPages,
-  mapBoundedWhilePaging,
-  ScanMemo,
-  type ListedObject,
-} from '../wal/recovery';
+import { compareSeq, listObjectPages, ScanMemo, type ListedObject } from '../wal/recovery';
 import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
 import {
   GT_FORMAT,
@@ -27,9 +23,6 @@ import {
   gtHeaderRange,
   type GtHeader,
 } from './layout';
-
-/** Objects whose header and tail are read at once. */
-export const GT_SCAN_CONCURRENCY = 16;
 
 export interface GtScannedObject extends GtHeader {
   readonly key: string;
@@ -138,19 +131,23 @@ export function newGtScanMemo(): GtScanMemo {
   );
 }
 
-/** Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive. */
+/**
+ * Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive,
+ * every request in a slot of `slots` (a connection's link; a new one for `io` when absent).
+ */
 export async function scanGtPrefix(
   io: ObjectIo,
   prefix: string,
-  concurrency = GT_SCAN_CONCURRENCY,
+  slots: IoSlots = slotsOf(io),
   memo?: GtScanMemo,
 ): Promise<GtScan> {
-  const { items, results } = await mapBoundedWhilePaging(
-    memo === undefined ? listObjectPages(io, prefix) : memo.pages(io, prefix, 0n),
-    concurrency,
+  const linked = linkIo(io, slots);
+  const { items, results } = await fanOutWhilePaging(
+    memo === undefined ? listObjectPages(linked, prefix) : memo.pages(linked, prefix, 0n),
+    slots,
     memo === undefined
-      ? (object) => outcomeOf(io, prefix, object)
-      : (object) => memo.read(object, () => outcomeOf(io, prefix, object)),
+      ? (object) => outcomeOf(linked, prefix, object)
+      : (object) => memo.read(object, () => outcomeOf(linked, prefix, object)),
   );
   const order = items.map((_, at) => at).sort((a, b) => compareSeq(items[a]!, items[b]!));
   const objects: GtScannedObject[] = [];

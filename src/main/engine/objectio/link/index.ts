@@ -7,11 +7,13 @@ export { withSlot, type IoSlot, type IoSlots, type SlotNeed, type RequestKind } 
 export { IoController, type IoControllerOptions, type IoLinkStats } from './io-controller';
 export {
   controllerOptionsFor,
+  fixedLink,
   ioControllerFor,
   LINK_MEMORY_BYTES,
   LOCAL_LINK,
   type LinkShape,
 } from './link-shape';
-export { LinkedObjectIo, linkIo, slotsOf } from './linked-object-io';
+export { directIo, LinkedObjectIo, linkedIo, linkIo, slotsOf } from './linked-object-io';
 export { fanOut, fanOutWhilePaging, walkTree } from './link-fanout';
 export type { LinkStats } from './link-stats';
+export { measureLink, LINK_TEST_REQUESTS, type LinkMeasure } from './measure-link';

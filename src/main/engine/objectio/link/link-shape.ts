@@ -28,6 +28,19 @@ export function controllerOptionsFor(shape: LinkShape): IoControllerOptions {
 }
 
 /**
+ * A controller that keeps `width` requests in flight whatever it measures, with no memory
+ * bound: a baseline's fixed concurrency (the bench's raw requests at 64 in flight), a test's.
+ */
+export function fixedLink(width: number): IoController {
+  return new IoController({
+    floor: width,
+    initial: width,
+    ceiling: width,
+    memoryBytes: Number.MAX_SAFE_INTEGER,
+  });
+}
+
+/**
  * A new controller for `io` (a backend that says nothing of itself is taken for a local one).
  * Each call makes its own: a caller that shares a link (a connection's views) keeps one.
  */

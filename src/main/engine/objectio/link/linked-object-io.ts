@@ -114,3 +114,20 @@ export function linkIo(io: ObjectIo, slots: IoSlots): ObjectIo {
 export function slotsOf(io: ObjectIo): IoSlots {
   return io instanceof LinkedObjectIo ? io.slots : ioControllerFor(io);
 }
+
+/**
+ * `io` when its requests already run in a link's slots, else `io` on a new controller of its
+ * own: what an engine call that makes many requests (an open and the reads after it) starts
+ * from, so all of them share one link whether or not the caller had one.
+ */
+export function linkedIo(io: ObjectIo): ObjectIo {
+  return io instanceof LinkedObjectIo ? io : new LinkedObjectIo(io, ioControllerFor(io));
+}
+
+/**
+ * The store under `io`'s link: what a writer runs on. Its creates and register updates are
+ * its commit path, bounded by the writer itself, and must never queue behind a scan's reads.
+ */
+export function directIo(io: ObjectIo): ObjectIo {
+  return io instanceof LinkedObjectIo ? io.inner : io;
+}

@@ -9,7 +9,7 @@ import { parseCairnPrefix } from '../../../engine/wal-read/target';
 import type { ReadModels } from '../read-model/read-models';
 import { slotOf, type Located } from '../wal-locate';
 import { walRootOf } from '../wal-target';
-import { FLEET_WALK_LIMITS, type FleetSource } from './fleet-reader';
+import type { FleetSource } from './fleet-reader';
 import { fleetRowOf } from './fleet-row';
 
 /** A prefix the console lists under `root`: GreptimeDB's anywhere, Cairn's under the WAL root. */
@@ -32,7 +32,7 @@ export function fleetSourceOf(connectionId: string, deps: FleetDeps): FleetSourc
       const found = (prefix: string): void => {
         if (isListedPrefix(root, prefix)) onFound(prefix);
       };
-      return walkPrefixes(io, root, found, FLEET_WALK_LIMITS);
+      return walkPrefixes(io, root, found);
     },
     read: async (prefix, maxAgeMs) => {
       const at = await deps.locate(connectionId, prefix);
