@@ -1,13 +1,15 @@
 /**
  * What read-only recovery reads of each object of a GreptimeDB prefix: one suffix read
  * covering the trailer and footer and one 54-byte prefix read (the header) - none when the
- * suffix read returned the whole object - plus one more read only when the footer is larger
+ * suffix read returned the whole object, and one whole read instead of both when the object
+ * is only a little larger than the window - plus one more read only when the footer is larger
  * than the suffix window; as many objects at a time as the link's width (`IoSlots`). An
  * object listed and then gone is reported missing; a damaged one is reported with
  * its `CorruptObject` (an object in Cairn's format with a `MixedFormat`) and left out of the
  * chain. Reads only.
  */
 import { isStorageError } from '../objectio/errors';
+import { coveringReads } from '../objectio/coalesce';
 import { fanOutWhilePaging, linkIo, slotsOf, type IoSlots } from '../objectio/link';
 import { readTail, type ObjectIo, type TailResult } from '../objectio/object-io';
 import { CorruptObjectError, MixedFormatError } from '../wal/errors';
@@ -17,6 +19,7 @@ import { compareSeq, listObjectPages, ScanMemo, type ListedObject } from '../wal
 import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
 import {
   GT_FORMAT,
+  GT_HEADER_SIZE,
   GT_MIN_OBJECT_SIZE,
   GT_TAIL_WINDOW_BYTES,
   gtFooterRange,
@@ -63,7 +66,11 @@ async function readIndex(
 ): Promise<GtScannedObject> {
   let head: Uint8Array;
   let tail: TailResult;
-  if (listed.size > GT_TAIL_WINDOW_BYTES) {
+  const whole = await wholeWhenClose(io, listed);
+  if (whole !== null) {
+    head = whole.bytes;
+    tail = whole;
+  } else if (listed.size > GT_TAIL_WINDOW_BYTES) {
     const [header, suffix] = await Promise.all([
       io.get(listed.key, gtHeaderRange()),
       readTail(io, listed.key, GT_TAIL_WINDOW_BYTES, listed.size),
@@ -94,6 +101,24 @@ async function readIndex(
     size: tail.size,
     segments: index,
   };
+}
+
+/**
+ * An object a little larger than the suffix window, read whole in one request: the gap between
+ * its header and its tail is small enough (`coveringReads`) that one read costs less than two.
+ * Null when the gap is larger, the object fits the window (the suffix read has it whole), or
+ * the object is not the size listed (read it the usual way).
+ */
+async function wholeWhenClose(io: ObjectIo, listed: ListedObject): Promise<TailResult | null> {
+  const { size } = listed;
+  if (size <= GT_TAIL_WINDOW_BYTES) return null;
+  const reads = coveringReads([
+    { start: 0, end: GT_HEADER_SIZE },
+    { start: size - GT_TAIL_WINDOW_BYTES, end: size },
+  ]);
+  if (reads.length !== 1) return null;
+  const got = await io.get(listed.key, { start: 0, end: size - 1 });
+  return got.size === size && got.bytes.length === size ? { bytes: got.bytes, size } : null;
 }
 
 async function outcomeOf(
