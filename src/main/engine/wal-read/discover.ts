@@ -90,7 +90,7 @@ interface Folder {
  */
 async function prefixFolders(
   io: ObjectIo,
-  slots: IoSlots,
+  width: Pick<IoSlots, 'width'>,
   root: string,
   limits: DiscoveryLimits,
   onFound: (prefix: string) => void,
@@ -122,14 +122,16 @@ async function prefixFolders(
     return deeper;
   };
   const start = { path: root === '' ? '' : `${root.replace(/\/+$/, '')}/`, depth: 0 };
-  const left = await walkTree(start, slots, limits.maxFolders, visit);
+  const left = await walkTree(start, width, limits.maxFolders, visit);
   truncated ||= left > 0;
   return { folders: found.sort(), truncated };
 }
 
 /**
  * The prefixes under `root` without their formats, each handed to `onFound` as it is found;
- * every listing in a slot of `slots` (a connection's link; a new one for `io` when absent).
+ * every listing in a slot of `slots` (a connection's link; a new one for `io` when absent),
+ * as many at once as `width` says (the link's own width unless the caller leaves room for
+ * other work: the fleet reads prefixes as the walk finds them).
  */
 export async function walkPrefixes(
   io: ObjectIo,
@@ -137,9 +139,10 @@ export async function walkPrefixes(
   onFound: (prefix: string) => void = () => undefined,
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
   slots: IoSlots = slotsOf(io),
+  width: Pick<IoSlots, 'width'> = slots,
 ): Promise<{ prefixes: string[]; truncated: boolean }> {
   const linked = linkIo(io, slots);
-  const { folders, truncated } = await prefixFolders(linked, slots, root, limits, onFound);
+  const { folders, truncated } = await prefixFolders(linked, width, root, limits, onFound);
   return { prefixes: folders, truncated };
 }
 

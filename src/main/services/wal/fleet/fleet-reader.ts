@@ -3,7 +3,9 @@
  * each one's read model, as many at a time as the connection's link is wide (each read makes
  * its requests one after another, so about one request each), starting on the first prefixes
  * while the walk goes on, so rows fill in progressively. The walk's listings and the reads'
- * requests share the link's slots first come, first served. A pass starts when the Overview polls
+ * requests share the link's slots first come, first served; the walk lists as many folders at
+ * once as the link has room beside the reads running, and never fewer than a quarter of its
+ * width: at the start it finds prefixes at full width, then the reads take the link over. A pass starts when the Overview polls
  * and the last one ended at least `refreshMs` ago; it stops starting reads when the Overview
  * says it left (`stop`) or stops polling (`ABANDONED_AFTER_MS`). Rows carry a version so a poll
  * gets only what changed since its last one. A prefix that fails to read keeps its last
@@ -18,8 +20,11 @@ import { FoundChannel } from './found-channel';
 export const ABANDONED_AFTER_MS = 15_000;
 
 export interface FleetSource {
-  /** Walks the prefixes, handing each to `onFound` as it is found. */
-  walk(onFound: (prefix: string) => void): Promise<{ truncated: boolean }>;
+  /** Walks the prefixes, `width` folders at a time, handing each to `onFound` as found. */
+  walk(
+    onFound: (prefix: string) => void,
+    width: Pick<IoSlots, 'width'>,
+  ): Promise<{ truncated: boolean }>;
   /** The prefix's row from its read model, at most `maxAgeMs` old. */
   read(prefix: string, maxAgeMs: number): Promise<FleetRow>;
   /** Whether a writer of this app holds the prefix. */
@@ -40,6 +45,8 @@ export class FleetReader {
   private stopped = false;
   private truncated = false;
   private walkError: { code: string; message: string } | null = null;
+  /** Prefix reads of the pass running now. */
+  private reading = 0;
 
   constructor(
     private readonly source: FleetSource,
@@ -100,12 +107,19 @@ export class FleetReader {
     const found = new FoundChannel<string>();
     const seen = new Set<string>();
     // Settled into a value at once: a walk that fails early is never an unhandled rejection.
+    const { slots } = this;
+    const reading = (): number => this.reading;
+    const walkWidth = {
+      get width(): number {
+        return Math.max(Math.ceil(slots.width / 4), slots.width - reading());
+      },
+    };
     const walked = this.source
       .walk((prefix) => {
         seen.add(prefix);
         if (!this.rows.has(prefix)) this.set(pendingFleetRow(prefix, this.source.held(prefix)));
         found.push(prefix);
-      })
+      }, walkWidth)
       .then(
         ({ truncated }) => ({ truncated, error: null }),
         (error: unknown) => ({ truncated: this.truncated, error: errorSummaryOf(error) }),
@@ -114,7 +128,13 @@ export class FleetReader {
     // A row read by a view a moment ago is fresh enough for the overview.
     const maxAgeMs = Math.floor(refreshMs / 2);
     await fanOutWhilePaging(found, this.slots, async (prefix) => {
-      if (this.shouldRead()) await this.readRow(prefix, maxAgeMs);
+      if (!this.shouldRead()) return;
+      this.reading += 1;
+      try {
+        await this.readRow(prefix, maxAgeMs);
+      } finally {
+        this.reading -= 1;
+      }
     });
     const { truncated, error } = await walked;
     this.truncated = truncated;

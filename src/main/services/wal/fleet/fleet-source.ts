@@ -3,6 +3,7 @@
  * (Cairn's layout counts only under its WAL root, GreptimeDB's anywhere), each prefix's row
  * from its read model, and whether a writer of this app holds it.
  */
+import { slotsOf } from '../../../engine/objectio/link';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { walkPrefixes } from '../../../engine/wal-read/discover';
 import { parseCairnPrefix } from '../../../engine/wal-read/target';
@@ -27,12 +28,12 @@ export interface FleetDeps {
 
 export function fleetSourceOf(connectionId: string, deps: FleetDeps): FleetSource {
   return {
-    walk: async (onFound) => {
+    walk: async (onFound, width) => {
       const { io, root } = await deps.io(connectionId);
       const found = (prefix: string): void => {
         if (isListedPrefix(root, prefix)) onFound(prefix);
       };
-      return walkPrefixes(io, root, found);
+      return walkPrefixes(io, root, found, undefined, slotsOf(io), width);
     },
     read: async (prefix, maxAgeMs) => {
       const at = await deps.locate(connectionId, prefix);
