@@ -2,10 +2,13 @@
  * The connection flags every storage command shares with the app: `--dir PATH` (a local
  * store; default the app's embedded store) or `--s3-endpoint/--bucket/--s3-region/--path-style/
  * --profile` (the AWS region is `--s3-region`: `--region` names a WAL region), plus `--root`, `--node`, `--generation` for WAL prefixes.
+ * The storage a command gets has its requests in the slots of an I/O controller of the
+ * command's own (`link`), which sizes its reads to the link and feeds its progress line.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { LocalObjectIo } from '../engine/objectio/local-object-io';
+import { ioControllerFor, LinkedObjectIo, type IoController } from '../engine/objectio/link';
 import type { ObjectIo } from '../engine/objectio/object-io';
 import { S3ObjectIo } from '../engine/objectio/s3-object-io';
 import { defaultDataDir, embeddedStoreDir } from '../services/app-paths';
@@ -37,7 +40,9 @@ export function withConnectionFlags(command: Command): Command {
 }
 
 export interface OpenedConnection {
+  /** The store on the command's link. */
   readonly io: ObjectIo;
+  readonly link: IoController;
   readonly root: string;
   readonly node: bigint;
   readonly generation: number;
@@ -49,19 +54,24 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
   const generation = Number(parseUnsigned('--generation', options.generation ?? '0', 32));
   if (options.bucket !== undefined) {
     if (options.dir !== undefined) throw new UsageError('give either --dir or --bucket, not both');
-    const io = new S3ObjectIo({
+    const store = new S3ObjectIo({
       bucket: options.bucket,
       region: options.s3Region,
       endpoint: options.s3Endpoint,
       forcePathStyle: options.pathStyle === true,
       profile: options.profile,
     });
-    return { io, root, node, generation };
+    return { ...onLink(store), root, node, generation };
   }
   if (options.s3Endpoint !== undefined) throw new UsageError('--s3-endpoint needs --bucket');
   const dir = options.dir ?? embeddedStoreDir(defaultDataDir());
   await mkdir(dir, { recursive: true });
-  return { io: new LocalObjectIo(dir), root, node, generation };
+  return { ...onLink(new LocalObjectIo(dir)), root, node, generation };
+}
+
+function onLink(store: ObjectIo): { io: ObjectIo; link: IoController } {
+  const link = ioControllerFor(store);
+  return { io: new LinkedObjectIo(store, link), link };
 }
 
 export function parseUnsigned(flag: string, text: string, bits: 32 | 64): bigint {

@@ -19,6 +19,7 @@ import { readControl, registerStoreOf } from '../../engine/wal/register';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
 import { printJson, printLines } from '../output';
+import { withProgress } from '../progress';
 import { runAction } from '../run-action';
 import { openWalTarget, withWalFlags, type WalOptions } from './wal-config';
 
@@ -49,12 +50,14 @@ export function registerWalGcCommand(wal: Command): void {
 }
 
 async function gcAction(options: GcOptions): Promise<void> {
-  const { io, config } = await openWalTarget(options);
+  const { io, link, config } = await openWalTarget(options);
   const valid = validateWalConfig(config);
   const prefix = walPrefix(valid.root, valid.nodeId, valid.generation);
-  const { report, holder, epoch } = options.dryRun
-    ? { report: await dryRun(io, prefix), holder: 'none' as const, epoch: null }
-    : await collect(io, config, prefix, options.takeOver === true);
+  const { report, holder, epoch } = await withProgress('gc', link, async () =>
+    options.dryRun
+      ? { report: await dryRun(io, prefix), holder: 'none' as const, epoch: null }
+      : await collect(io, config, prefix, options.takeOver === true),
+  );
   if (options.json)
     printJson({ ...report, failure: report.failure?.message ?? null, holder, epoch });
   else printLines(describe(report, holder, epoch));

@@ -5,6 +5,7 @@ import { inspectTarget, verifyTarget } from '../../engine/wal-read/read-side';
 import type { InspectReport } from '../../engine/wal/inspect';
 import { formatRegionId } from '../../engine/wal/region-id';
 import { printJson, printLines, table } from '../output';
+import { withProgress } from '../progress';
 import { runAction } from '../run-action';
 import { describeGtInspect } from './wal-read-greptimedb';
 import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
@@ -52,8 +53,8 @@ export function registerWalReadCommands(wal: Command): void {
     .option('--json', 'JSON output')
     .action(
       runAction(async (options: JsonOption) => {
-        const { io, target } = await openWalReadTarget(options);
-        const report = await inspectTarget(io, target);
+        const { io, link, target } = await openWalReadTarget(options);
+        const report = await withProgress('inspect', link, () => inspectTarget(io, target));
         if (options.json) printJson(report);
         else
           printLines(
@@ -71,8 +72,8 @@ export function registerWalReadCommands(wal: Command): void {
     .option('--json', 'JSON output')
     .action(
       runAction(async (options: JsonOption) => {
-        const { io, target } = await openWalReadTarget(options);
-        const report = await verifyTarget(io, target);
+        const { io, link, target } = await openWalReadTarget(options);
+        const report = await withProgress('verify', link, () => verifyTarget(io, target));
         if (options.json) printJson({ format: target.format, ...report });
         else {
           printLines(

@@ -15,6 +15,8 @@ import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { runLoad } from '../../services/wal/load-generator';
 import { ObsoleteAboveLatestError } from '../../services/wal/errors';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
+import { directIo } from '../../engine/objectio/link';
+import { withProgress } from '../progress';
 import { printJson, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
@@ -88,18 +90,20 @@ export function registerWalWriteCommands(wal: Command): void {
       runAction(async (options: WalOptions & { region: string; from: string; data?: boolean }) => {
         const region = regionOf(options.region);
         const from = entryIdOf('--from', options.from);
-        const { io, target } = await openWalReadTarget(options);
-        const log = await openTargetReadOnly(io, target);
-        for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
-          const line: Record<string, string | number> = {
-            region: region.toString(),
-            id: entry.id.toString(),
-            size: entry.data.length,
-            sha256: createHash('sha256').update(entry.data).digest('hex'),
-          };
-          if (options.data) line.data = Buffer.from(entry.data).toString('base64');
-          process.stdout.write(JSON.stringify(line) + '\n');
-        }
+        const { io, link, target } = await openWalReadTarget(options);
+        await withProgress('replay', link, async () => {
+          const log = await openTargetReadOnly(io, target);
+          for await (const entry of log.read({ prefix: log.prefix, regionId: region }, from)) {
+            const line: Record<string, string | number> = {
+              region: region.toString(),
+              id: entry.id.toString(),
+              size: entry.data.length,
+              sha256: createHash('sha256').update(entry.data).digest('hex'),
+            };
+            if (options.data) line.data = Buffer.from(entry.data).toString('base64');
+            process.stdout.write(JSON.stringify(line) + '\n');
+          }
+        });
       }),
     );
 
@@ -168,7 +172,8 @@ async function appendAction(options: AppendOptions): Promise<void> {
     throw new UsageError(`--ack must be durable or enqueued, got "${options.ack}"`);
   const flushIntervalMs = positiveInt('--flush-ms', options.flushMs, 3_600_000);
   const { io, config } = await openWalTarget(options, { ackMode: options.ack, flushIntervalMs });
-  const store = await ObjectStoreLogStore.open(io, config);
+  // A load generator measures the writer: it runs on the store itself, not on the link.
+  const store = await ObjectStoreLogStore.open(directIo(io), config);
   const out = options.acksOut === undefined ? 1 : openSync(options.acksOut, 'a');
   const report = await runLoad(store, spec, (ack) => {
     writeSync(out, `{"region":"${ack.region}","id":"${ack.id}","sha256":"${ack.sha256}"}\n`);

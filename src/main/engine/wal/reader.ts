@@ -244,7 +244,10 @@ export async function* readRegionBatches(
       bytesOf: (location: SegmentLocation) => location.length,
     },
     nextLocation,
-    (location: SegmentLocation) => fetchSegment(linked, location, make),
+    (location: SegmentLocation) => {
+      slots.noteWork?.(1, 0);
+      return fetchSegment(linked, location, make).finally(() => slots.noteWork?.(0, 1));
+    },
   );
   try {
     for (let next = ahead.take(); next !== undefined; next = ahead.take()) {

@@ -37,6 +37,8 @@ export interface IoLinkStats extends LinkStats {
   readonly waiting: number;
   /** Answers since the controller was made. */
   readonly answered: number;
+  /** Units of work the fan-outs on this link announced, and finished (`IoSlots.noteWork`). */
+  readonly work: { readonly done: number; readonly total: number };
 }
 
 /** Answers a round needs at least before it judges the limit. */
@@ -57,6 +59,7 @@ export class IoController implements IoSlots {
   private inFlight = 0;
   private bytesInFlight = 0;
   private answered = 0;
+  private readonly work = { done: 0, total: 0 };
   /** The round in progress: the limit's epoch, its answers' stretches, what it met. */
   private round = 0;
   private stretches: number[] = [];
@@ -85,7 +88,13 @@ export class IoController implements IoSlots {
       inFlight: this.inFlight,
       waiting: this.queue.length,
       answered: this.answered,
+      work: { ...this.work },
     };
+  }
+
+  noteWork(added: number, done: number): void {
+    this.work.total += added;
+    this.work.done += done;
   }
 
   /** Room for `need` now; notes a round bound by the limit rather than by its demand. */

@@ -16,6 +16,9 @@
  * - `width` is how many requests the link wants in flight now. A fan-out of units that each
  *   make several requests one after another (a prefix's read model, a shard's survey) starts
  *   about that many units and holds no slot itself: the units' own requests acquire theirs.
+ * - `noteWork` (optional) is told how many units a fan-out has in all as they become known,
+ *   and each one done, so the link can show the operator how far a long command is (the
+ *   CLI's progress line). It changes nothing about what is granted.
  *
  * Helpers that run a fan-out through slots are in `link-fanout.ts`. Nothing here does I/O.
  */
@@ -42,6 +45,8 @@ export interface IoSlots {
   /** Requests the link wants in flight now (at least 1). */
   readonly width: number;
   acquire(need: SlotNeed): Promise<IoSlot>;
+  /** `added` more units of work became known, `done` more finished (for progress only). */
+  noteWork?(added: number, done: number): void;
 }
 
 /** Runs `request` in a slot of `slots`, released with its outcome whatever it was. */

@@ -7,14 +7,15 @@
  * once, and lets fan-outs nested in another's steps share the link without deadlock.
  *
  * After the first failure no new step starts; the steps running are awaited (nothing is left
- * floating) and that first failure is thrown.
+ * floating) and that first failure is thrown. Each fan-out tells the link its items as they
+ * arrive and each step as it ends (`noteWork`), for the operator's progress.
  */
 import type { IoSlots } from './io-slots';
 
 /** `step` over `items`, at most the link's width at a time; results in item order. */
 export async function fanOut<T, R>(
   items: readonly T[],
-  slots: Pick<IoSlots, 'width'>,
+  slots: Pick<IoSlots, 'width' | 'noteWork'>,
   step: (item: T) => Promise<R>,
 ): Promise<R[]> {
   return (await fanOutWhilePaging(arrayPages(items), slots, step)).results;
@@ -28,7 +29,7 @@ export async function fanOut<T, R>(
  */
 export async function fanOutWhilePaging<T, R>(
   pages: AsyncIterable<readonly T[]>,
-  slots: Pick<IoSlots, 'width'>,
+  slots: Pick<IoSlots, 'width' | 'noteWork'>,
   step: (item: T) => Promise<R>,
 ): Promise<{ items: T[]; results: R[] }> {
   const items: T[] = [];
@@ -41,6 +42,7 @@ export async function fanOutWhilePaging<T, R>(
       for await (const page of pages) {
         if (failure !== null) break;
         items.push(...page);
+        slots.noteWork?.(page.length, 0);
         wake.all();
       }
     } catch (error) {
@@ -59,6 +61,7 @@ export async function fanOutWhilePaging<T, R>(
         (result) => {
           results[at] = result;
           running -= 1;
+          slots.noteWork?.(0, 1);
           wake.all();
         },
         (error: unknown) => {
@@ -83,11 +86,12 @@ export async function fanOutWhilePaging<T, R>(
  */
 export async function walkTree<T>(
   root: T,
-  slots: Pick<IoSlots, 'width'>,
+  slots: Pick<IoSlots, 'width' | 'noteWork'>,
   maxVisits: number,
   visit: (node: T) => Promise<T[]>,
 ): Promise<number> {
   const stack: T[] = [root];
+  slots.noteWork?.(1, 0);
   const wake = new Wakeup();
   let visited = 0;
   let running = 0;
@@ -101,6 +105,7 @@ export async function walkTree<T>(
         (children) => {
           stack.push(...children.reverse());
           running -= 1;
+          slots.noteWork?.(children.length, 1);
           wake.all();
         },
         (error: unknown) => {
