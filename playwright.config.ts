@@ -10,6 +10,7 @@ const S3_SPECS = [
   'wal-takeover.spec.ts',
   'namespaces.spec.ts',
   'segments.spec.ts',
+  'link.spec.ts',
 ];
 
 export default defineConfig<{ storeKind: 'local' | 's3' }>({

@@ -1,6 +1,7 @@
 /** The app shell: title bar (connection, mode), navigation, the current view, status bar. */
 import { useEffect, type ReactElement } from 'react';
 import { useApiQuery, useLiveInvalidation } from '../api/hooks';
+import { LinkStatus } from '../components/LinkStatus';
 import { LiveStatus } from '../components/LiveStatus';
 import { ShortcutsDialog } from '../components/ShortcutsDialog';
 import { Toasts } from '../components/Toasts';
@@ -87,6 +88,7 @@ export function App() {
         >
           {current?.operator ? 'Operator' : 'Read-only'}
         </span>
+        {current && <LinkStatus connectionId={current.id} />}
         <LiveStatus />
         <ShortcutsDialog />
       </header>
