@@ -66,8 +66,8 @@ describe('IoController', () => {
     const { io, clock } = controller();
     const widths = [io.width];
     for (let round = 0; round < 3; round++) {
-      // At least a round's answers (8), each taking the same 50 ms: the link has room.
-      const waiting = Array.from({ length: Math.max(8, io.width) }, () =>
+      // At least a round's answers (16), each taking the same 50 ms: the link has room.
+      const waiting = Array.from({ length: Math.max(16, io.width) }, () =>
         io.acquire({ kind: 'read', bytes: 10 }),
       );
       while (waiting.length > 0) {

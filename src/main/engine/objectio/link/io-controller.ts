@@ -41,8 +41,11 @@ export interface IoLinkStats extends LinkStats {
   readonly work: { readonly done: number; readonly total: number };
 }
 
-/** Answers a round needs at least before it judges the limit. */
-const MIN_ROUND = 8;
+/**
+ * Answers a round needs at least before it judges the limit: a median of fewer swings with
+ * every busy moment of a shared machine.
+ */
+const MIN_ROUND = 16;
 
 interface Waiter {
   readonly need: SlotNeed;

@@ -16,8 +16,7 @@
  *   quarter while the score beats the best seen by GAIN, and go back to the best's limit when
  *   it does not. The best score fades by FADE a round, so a limit held a few rounds is probed
  *   higher again, and a link that changed is learnt again;
- * - a throttled round halves the limit; a round stretched past MAX_INFLATION gives up a
- *   quarter whatever it bought, so a view's request never queues behind ten round trips.
+ * - a throttled round halves the limit.
  * A round that was not limited changes nothing: it says nothing about more requests.
  *
  * On a 50 ms link the answers stay flat up to what the store or the sockets allow, so the
@@ -51,7 +50,6 @@ export const FLAT = 1.5;
 /** A score this much above the best pays for the extra requests. */
 export const GAIN = 0.05;
 export const FADE = 0.97;
-export const MAX_INFLATION = 10;
 
 export function initialLimitState(limit: number, bounds: LimitBounds): LimitState {
   return { limit: clamp(limit, bounds), slowStart: true, best: null };
@@ -68,7 +66,6 @@ export function nextLimit(state: LimitState, round: RoundReport, bounds: LimitBo
     slowStart,
     best,
   });
-  if (round.inflation > MAX_INFLATION) return moved(state.limit * 0.75);
   if (round.inflation <= FLAT) {
     const best = faded === null || score > faded.score ? { limit: round.limit, score } : faded;
     return moved(grown(state.limit, state.slowStart ? 2 : 1.25), best, state.slowStart);

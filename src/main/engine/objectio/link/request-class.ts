@@ -4,16 +4,14 @@
  * 1,000 keys longer than a HEAD on any link, loaded or not; against its class's floor, each
  * answer says by how much the link's queues stretched it, whatever the mix of requests.
  *
- * The floor is the minimum of the current and the previous window of `WINDOW` answers of the
- * class, so a link that got slower for good (a route change, a busier store) is re-learned
- * within two windows instead of being judged forever against a latency it no longer has.
- * Pure data: no clock, no I/O.
+ * The floor is the least latency the class ever had on this link, never raised: answers to a
+ * link held at a steady load all wait in the same queues, so a floor re-learned from recent
+ * answers would rise to the loaded latency, and a queue would look like none. A link that got
+ * slower for good then reads as stretched; the limit rule climbs on throughput there, which
+ * a constant error in the floor does not change. Pure data: no clock, no I/O.
  */
 
 export type RequestKind = 'read' | 'list' | 'head' | 'delete';
-
-/** Answers of a class per window of its floor. */
-const WINDOW = 256;
 
 /** Sizes in steps of 4x from 16 KiB: 0 up to 16 KiB, 1 to 64 KiB, 2 to 256 KiB... */
 function sizeStep(bytes: number): number {
@@ -26,31 +24,15 @@ export function requestClass(kind: RequestKind, bytes = 0): string {
   return `${kind}:${sizeStep(bytes)}`;
 }
 
-interface ClassFloor {
-  current: number;
-  previous: number;
-  seen: number;
-}
-
 export class LatencyFloors {
-  private readonly floors = new Map<string, ClassFloor>();
+  private readonly floors = new Map<string, number>();
 
   /** Records an answer of `latencyMs` and says how many times its class's floor it took. */
   inflationOf(klass: string, latencyMs: number): number {
-    let floor = this.floors.get(klass);
-    if (floor === undefined) {
-      floor = { current: Infinity, previous: Infinity, seen: 0 };
-      this.floors.set(klass, floor);
-    }
-    if (floor.seen === WINDOW) {
-      floor.previous = floor.current;
-      floor.current = Infinity;
-      floor.seen = 0;
-    }
-    floor.seen += 1;
-    floor.current = Math.min(floor.current, latencyMs);
-    const least = Math.max(Math.min(floor.current, floor.previous), MIN_FLOOR_MS);
-    return Math.max(latencyMs, MIN_FLOOR_MS) / least;
+    const answered = Math.max(latencyMs, MIN_FLOOR_MS);
+    const floor = Math.min(this.floors.get(klass) ?? Infinity, answered);
+    this.floors.set(klass, floor);
+    return answered / floor;
   }
 }
 
