@@ -16,9 +16,11 @@ import {
   type ObjectMeta,
   type TailResult,
 } from '../../src/main/engine/objectio/object-io';
+import type { LinkShape } from '../../src/main/engine/objectio/link';
 
 export class TimedObjectIo implements ObjectIo {
   readonly endpoint: string;
+  readonly link?: LinkShape;
   readonly readTail?: (key: string, suffix: number, listedSize: number) => Promise<TailResult>;
   readonly readRange?: (key: string, start: number, length: number) => Promise<Uint8Array>;
   readonly deleteMany?: (keys: readonly string[]) => Promise<BatchDeleteResult>;
@@ -29,6 +31,7 @@ export class TimedObjectIo implements ObjectIo {
 
   constructor(readonly inner: ObjectIo) {
     this.endpoint = inner.endpoint;
+    this.link = inner.link;
     if (inner.readTail !== undefined)
       this.readTail = (...args) => this.timed('get', () => inner.readTail!(...args));
     if (inner.readRange !== undefined)

@@ -18,6 +18,7 @@ import {
   isStorageError,
   type StorageError,
 } from './errors';
+import type { LinkShape } from './link/link-shape';
 import {
   pagesOf,
   type BatchDeleteResult,
@@ -61,6 +62,7 @@ function appliesTo(kind: FaultKind, op: FaultOp): boolean {
 
 export class FaultyObjectIo implements ObjectIo {
   readonly endpoint: string;
+  readonly link?: LinkShape;
   private rules: ActiveRule[] = [];
   private firedCount = 0;
 
@@ -69,6 +71,7 @@ export class FaultyObjectIo implements ObjectIo {
     private readonly options: FaultyObjectIoOptions = {},
   ) {
     this.endpoint = inner.endpoint;
+    this.link = inner.link;
   }
 
   inject(rule: FaultRule): void {
