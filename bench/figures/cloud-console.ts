@@ -19,12 +19,13 @@ import {
   CLOUD_PASSES,
   keysUnder,
   onCloudLane,
+  writeCloudChain,
   rawPerKey,
   timedSeconds,
   type CloudLane,
 } from './cloud-lane';
 import { fleetFill, FIRST_SCREEN_ROWS, writeFleet } from './fleet';
-import { rounded, writeChain } from './wal-bench';
+import { rounded } from './wal-bench';
 
 const REGIONS_NODE = 901;
 
@@ -51,11 +52,7 @@ async function fleetRow(lane: CloudLane): Promise<FigureResult> {
 
 async function regionsRow(lane: CloudLane): Promise<FigureResult> {
   const prefix = walPrefix('wal', BigInt(REGIONS_NODE), 0);
-  await writeChain(lane.direct, prefix, CLOUD_OBJECTS, {
-    entries: 1,
-    entryBytes: 64,
-    concurrency: 32,
-  });
+  await writeCloudChain(lane, prefix);
   const raw = lane.remote();
   const rawOpen = async (): Promise<void> =>
     rawPerKey(await keysUnder(raw, objectsFolder(prefix)), (key) =>

@@ -6,26 +6,15 @@
  */
 import { ObjectStoreLogStore } from '../../src/main/engine/wal/store';
 import { judged, type FigureResult } from '../harness';
-import { CLOUD_OBJECTS, onCloudLane, timedSeconds } from './cloud-lane';
+import { CLOUD_OBJECTS, onCloudLane, timedSeconds, writeCloudChain } from './cloud-lane';
 import { TimedObjectIo } from './timed-object-io';
-import {
-  BENCH_REGION,
-  benchConfig,
-  benchPrefix,
-  providerOf,
-  rounded,
-  writeChain,
-} from './wal-bench';
+import { BENCH_REGION, benchConfig, benchPrefix, providerOf, rounded } from './wal-bench';
 
 const NODE = 720;
 
 export async function cloudGc(): Promise<FigureResult[]> {
   return onCloudLane(async (lane) => {
-    await writeChain(lane.direct, benchPrefix(NODE), CLOUD_OBJECTS, {
-      entries: 1,
-      entryBytes: 64,
-      concurrency: 32,
-    });
+    await writeCloudChain(lane, benchPrefix(NODE));
     const io = new TimedObjectIo(lane.remote());
     const store = await ObjectStoreLogStore.open(io, benchConfig(NODE), {
       probe: false,

@@ -16,7 +16,7 @@ import {
 } from '../../src/main/engine/objectio/s3-object-io';
 import { rttOf, startLatencyLane } from '../latency-lane';
 import { timedPool } from '../harness';
-import { emptyStore } from './wal-bench';
+import { emptyStore, writeChain } from './wal-bench';
 
 /** Requests the baselines keep in flight: the store's limit, not the engine's. */
 export const BASELINE_IN_FLIGHT = 64;
@@ -73,6 +73,19 @@ export async function onCloudLane<T>(measure: (lane: CloudLane) => Promise<T[]>)
     for (const io of clients) io.destroy();
     proxy.stop();
   }
+}
+
+/**
+ * A chain of `CLOUD_OBJECTS` objects of `entries` entries of `entryBytes` under `prefix`,
+ * written straight on loopback, 32 at a time: setup, not measured.
+ */
+export async function writeCloudChain(
+  lane: CloudLane,
+  prefix: string,
+  entries = 1,
+  entryBytes = 64,
+): Promise<void> {
+  await writeChain(lane.direct, prefix, CLOUD_OBJECTS, { entries, entryBytes, concurrency: 32 });
 }
 
 /** Seconds `work` took. */

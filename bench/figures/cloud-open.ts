@@ -16,11 +16,12 @@ import {
   CLOUD_OBJECTS,
   keysUnder,
   onCloudLane,
+  writeCloudChain,
   rawPerKey,
   type CloudLane,
 } from './cloud-lane';
 import { writeGreptimeChain } from './greptimedb-open';
-import { benchConfig, benchPrefix, rounded, writeChain } from './wal-bench';
+import { benchConfig, benchPrefix, rounded } from './wal-bench';
 
 const NODE = 700;
 const GT_PREFIX = 'datanodes/7/epochs/1';
@@ -32,11 +33,7 @@ async function rawOpen(io: ObjectIo, folder: string): Promise<void> {
 
 export async function cloudOpen(): Promise<FigureResult[]> {
   return onCloudLane(async (lane) => {
-    await writeChain(lane.direct, benchPrefix(NODE), CLOUD_OBJECTS, {
-      entries: 1,
-      entryBytes: 64,
-      concurrency: 32,
-    });
+    await writeCloudChain(lane, benchPrefix(NODE));
     await writeGreptimeChain(lane.direct, GT_PREFIX, CLOUD_OBJECTS);
     const cairn = await measure(
       lane,

@@ -20,22 +20,19 @@ import {
   CLOUD_PASSES,
   keysUnder,
   onCloudLane,
+  writeCloudChain,
   rawPerKey,
   timedSeconds,
   type CloudLane,
 } from './cloud-lane';
-import { benchConfig, benchPrefix, providerOf, rounded, writeChain } from './wal-bench';
+import { benchConfig, benchPrefix, providerOf, rounded } from './wal-bench';
 
 const NODE = 710;
 const ENTRIES = 4;
 
 export async function cloudReads(): Promise<FigureResult[]> {
   return onCloudLane(async (lane) => {
-    await writeChain(lane.direct, benchPrefix(NODE), CLOUD_OBJECTS, {
-      entries: ENTRIES,
-      entryBytes: 1024,
-      concurrency: 32,
-    });
+    await writeCloudChain(lane, benchPrefix(NODE), ENTRIES, 1024);
     return [await replayRow(lane), await verifyRow(lane)];
   });
 }

@@ -41,6 +41,13 @@ function run(
   return states;
 }
 
+/** The limits of rounds 20 to 60 on `model`, once the start has passed. */
+function settledLimits(model: (n: number) => { inflation: number }): number[] {
+  return run(model, 60)
+    .slice(20)
+    .map((state) => state.limit);
+}
+
 describe('limit rule', () => {
   it('climbs to the ceiling within three rounds on a 50 ms link with room', () => {
     const limits = run(link(50, 10), 3).map((state) => state.limit);
@@ -50,10 +57,7 @@ describe('limit rule', () => {
   it('settles near the knee of a saturating store and keeps its throughput', () => {
     // 2 ms round trip, 4 answers a ms: the knee is at 8 in flight.
     const model = link(2, 4);
-    const limits = run(model, 60)
-      .slice(20)
-      .map((state) => state.limit);
-    for (const limit of limits) {
+    for (const limit of settledLimits(model)) {
       expect(model(limit).rate).toBeGreaterThanOrEqual(0.9 * 4);
       expect(limit).toBeLessThanOrEqual(24);
     }
@@ -62,10 +66,7 @@ describe('limit rule', () => {
   it('stops where a 50 ms link is store-bound rather than at the sockets', () => {
     // 1.6 answers a ms through 50 ms: the knee is at 80 in flight.
     const model = link(50, 1.6);
-    const limits = run(model, 60)
-      .slice(20)
-      .map((state) => state.limit);
-    for (const limit of limits) {
+    for (const limit of settledLimits(model)) {
       expect(limit).toBeGreaterThanOrEqual(80);
       expect(model(limit).inflation).toBeLessThanOrEqual(1.6);
     }
