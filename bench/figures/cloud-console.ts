@@ -5,7 +5,8 @@
  *   (target < 1.5 s);
  * - the Regions view of a 2,000-object prefix never opened before, complete / the raw open
  *   baseline through the same link (list + 64 KiB suffix reads at 64 in flight): target <= 1.3.
- * Each is measured on a new service and a new connection (no read model, no learnt link).
+ * Each is measured on a new service and a new link (no read model, no measured link); the
+ * Regions passes share one client, whose sockets an untimed pass opened, as the baseline's.
  */
 import { linkedIo } from '../../src/main/engine/objectio/link';
 import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
@@ -58,22 +59,30 @@ async function regionsRow(lane: CloudLane): Promise<FigureResult> {
     rawPerKey(await keysUnder(raw, objectsFolder(prefix)), (key) =>
       raw.get(key, { suffix: TAIL_WINDOW_BYTES }),
     );
-  await rawOpen(); // untimed: the baseline's sockets are opened
-  let best = { view: Infinity, raw: Infinity };
-  for (let pass = 0; pass < CLOUD_PASSES; pass++) {
-    const io = linkedIo(lane.remote());
+  // The connection's client is one for every pass, as a console's is: its sockets are opened
+  // by an untimed pass of each side first. Each pass is a new service on a new link: no read
+  // model, no measured link.
+  const client = lane.remote();
+  const regionsView = async (): Promise<number> => {
+    const io = linkedIo(client);
     const wal = new WalService(
       { io: async () => ({ io, root: '' }), assertPresent: () => undefined },
       new EventBus(),
     );
     let regions = 0;
-    const view = await timedSeconds(async () => {
+    const seconds = await timedSeconds(async () => {
       regions = (await wal.regions('bench', prefix)).regions.length;
     });
     await wal.closeAll();
     if (regions !== 1) throw new Error(`the Regions view showed ${regions} regions`);
+    return seconds;
+  };
+  await rawOpen();
+  await regionsView();
+  let best = { view: Infinity, raw: Infinity };
+  for (let pass = 0; pass < CLOUD_PASSES; pass++) {
     best = {
-      view: Math.min(best.view, view),
+      view: Math.min(best.view, await regionsView()),
       raw: Math.min(best.raw, await timedSeconds(rawOpen)),
     };
   }
