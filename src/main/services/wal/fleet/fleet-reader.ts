@@ -20,10 +20,13 @@ import { FoundChannel } from './found-channel';
 export const ABANDONED_AFTER_MS = 15_000;
 
 export interface FleetSource {
-  /** Walks the prefixes, `width` folders at a time, handing each to `onFound` as found. */
+  /**
+   * Walks the prefixes, handing each to `onFound` as it is found, `width` folders at a time
+   * (the link's whole width when absent).
+   */
   walk(
     onFound: (prefix: string) => void,
-    width: Pick<IoSlots, 'width'>,
+    width?: Pick<IoSlots, 'width'>,
   ): Promise<{ truncated: boolean }>;
   /** The prefix's row from its read model, at most `maxAgeMs` old. */
   read(prefix: string, maxAgeMs: number): Promise<FleetRow>;
