@@ -23,7 +23,7 @@ export const BASELINE_IN_FLIGHT = 64;
 /** Objects of a prefix in the lane's figures (the 2,000-object prefixes). */
 export const CLOUD_OBJECTS = 2_000;
 /** Timed passes of each side, after one untimed pass each. */
-export const CLOUD_PASSES = 2;
+export const CLOUD_PASSES = 3;
 
 export interface CloudLane {
   /** The bucket on loopback: for setup only. */
