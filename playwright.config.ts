@@ -11,6 +11,7 @@ const S3_SPECS = [
   'namespaces.spec.ts',
   'segments.spec.ts',
   'links.spec.ts',
+  'link.spec.ts',
 ];
 
 export default defineConfig<{ storeKind: 'local' | 's3' }>({

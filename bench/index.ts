@@ -23,6 +23,10 @@ import { readModel } from './figures/read-model';
 import { replay } from './figures/replay';
 import { throughput } from './figures/throughput';
 import { socketFlood } from './figures/socket-flood';
+import { cloudOpen } from './figures/cloud-open';
+import { cloudReads } from './figures/cloud-reads';
+import { cloudGc } from './figures/cloud-gc';
+import { cloudConsole } from './figures/cloud-console';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -40,12 +44,26 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   flood: socketFlood,
   'read-model': readModel,
   fleet,
+  'cloud-open': cloudOpen,
+  'cloud-reads': cloudReads,
+  'cloud-gc': cloudGc,
+  'cloud-console': cloudConsole,
 };
+
+/** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */
+const GROUPS: Record<string, readonly string[]> = {
+  cloud: ['cloud-open', 'cloud-reads', 'cloud-gc', 'cloud-console'],
+};
+
+/** The figure names among `args`: not a flag, nor a flag's value (`--rtt 50`). */
+function figureNames(args: readonly string[]): string[] {
+  return args.filter((arg, at) => !arg.startsWith('-') && args[at - 1] !== '--rtt');
+}
 
 async function main(): Promise<void> {
   // The SDK version is pinned (see package.json): its notice about future releases is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const wanted = figureNames(process.argv.slice(2)).flatMap((name) => GROUPS[name] ?? [name]);
   const names = wanted.length > 0 ? wanted : Object.keys(FIGURES);
   const machine = await machineCosts();
   const results: FigureResult[] = [];

@@ -18,10 +18,10 @@ import { onEachBackend, rounded, writeChain } from './wal-bench';
 const CAIRN_PREFIXES = 900;
 const GREPTIME_PREFIXES = 100;
 const OBJECTS_PER_PREFIX = 3;
-const FIRST_SCREEN_ROWS = 20;
+export const FIRST_SCREEN_ROWS = 20;
 const POLL_MS = 50;
 
-async function writeFleet(io: ObjectIo): Promise<void> {
+export async function writeFleet(io: ObjectIo): Promise<void> {
   await timedPool(CAIRN_PREFIXES, 8, async (node) => {
     await writeChain(io, walPrefix('wal', BigInt(node), 0), OBJECTS_PER_PREFIX, {
       entries: 1,
@@ -34,7 +34,7 @@ async function writeFleet(io: ObjectIo): Promise<void> {
   });
 }
 
-async function fleetFill(
+export async function fleetFill(
   io: ObjectIo,
 ): Promise<{ firstRows: number; allRows: number; p99: number }> {
   const connections = { io: async () => ({ io, root: '' }), assertPresent: () => undefined };

@@ -9,6 +9,7 @@ export const PROCEDURE_NAMES = [
   'connections.add',
   'connections.remove',
   'connections.test',
+  'connections.link',
   'connections.setOperator',
   'objects.list',
   'objects.head',

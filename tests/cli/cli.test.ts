@@ -57,8 +57,11 @@ describe('the cairn CLI', () => {
     const tested = JSON.parse(run('connections', 'test', id, '--json').stdout) as {
       reachable: boolean;
       createIfAbsent: boolean;
+      link: { requests: number; p50Ms: number; p99Ms: number } | null;
     };
     expect(tested).toMatchObject({ reachable: true, createIfAbsent: true });
+    expect(tested.link?.requests).toBe(64);
+    expect(tested.link!.p50Ms).toBeLessThanOrEqual(tested.link!.p99Ms);
     expect(run('connections', 'rm', id).code).toBe(0);
     expect(run('connections', 'rm', 'embedded').code).toBe(1);
     const invalid = run('connections', 'add-s3', '--name', 'x', '--bucket', 'BAD');

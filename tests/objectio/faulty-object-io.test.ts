@@ -25,6 +25,7 @@ const calls: Record<FaultOp, (io: FaultyObjectIo) => Promise<unknown>> = {
   head: (io) => io.head('seed/k'),
   listPage: (io) => io.listPage('seed/'),
   delete: (io) => io.delete('seed/k'),
+  deleteMany: (io) => io.deleteMany(['seed/k']),
 };
 
 /** What the inner store holds afterwards: did the call apply? */
@@ -34,7 +35,7 @@ async function applied(op: FaultOp, inner: MemoryObjectIo): Promise<boolean> {
       () => true,
       () => false,
     );
-  if (op === 'delete')
+  if (op === 'delete' || op === 'deleteMany')
     return inner.head('seed/k').then(
       () => false,
       () => true,
@@ -57,6 +58,8 @@ const matrix: ReadonlyArray<[FaultKind, FaultOp, StorageErrorCode, boolean]> = [
   ['apply-then-lose', 'delete', 'Unavailable', true],
   ['apply-then-5xx', 'delete', 'Unavailable', true],
   ['apply-then-lose', 'get', 'Unavailable', false],
+  ['unavailable', 'deleteMany', 'Unavailable', false],
+  ['apply-then-lose', 'deleteMany', 'Unavailable', true],
 ];
 
 describe('FaultyObjectIo', () => {
@@ -70,6 +73,25 @@ describe('FaultyObjectIo', () => {
       expect(faulty.fired).toBe(1);
     });
   }
+
+  it('applies delete rules to a batch key by key, reporting each failure and throwing none', async () => {
+    const { inner, faulty } = await seeded();
+    await inner.putIfAbsent('seed/a', bytesOf('a'));
+    await inner.putIfAbsent('seed/b', bytesOf('b'));
+    faulty.inject({ op: 'delete', key: /seed\/a$/, kind: 'unavailable' });
+    faulty.inject({ op: 'delete', key: /seed\/b$/, kind: 'apply-then-lose' });
+    const result = await faulty.deleteMany(['seed/k', 'seed/b', 'seed/a', 'seed/absent']);
+    expect(result.deleted).toEqual(['seed/absent', 'seed/k']);
+    expect(result.failed.map(({ key, error }) => [key, error.code])).toEqual([
+      ['seed/a', 'Unavailable'],
+      ['seed/b', 'Unavailable'],
+    ]);
+    expect(
+      (await inner.list('seed/')[Symbol.asyncIterator]().next()).value?.objects.map(
+        (o: { key: string }) => o.key,
+      ),
+    ).toEqual(['seed/a']);
+  });
 
   it('apply-then-lose on a create that the store refused still reports OutcomeUnknown', async () => {
     const { faulty } = await seeded();
@@ -121,10 +143,10 @@ describe('FaultyObjectIo', () => {
     faulty.inject({ op: 'any', kind: 'unavailable' });
     for (const op of Object.keys(calls) as FaultOp[])
       await storageFailure(calls[op](faulty), 'Unavailable');
-    expect(faulty.fired).toBe(5);
+    expect(faulty.fired).toBe(6);
     faulty.clear();
     expect((await faulty.get('seed/k')).size).toBe(10);
-    expect(faulty.fired).toBe(5);
+    expect(faulty.fired).toBe(6);
   });
 
   it('matches only keys the pattern accepts (global patterns included) and only the named operation', async () => {

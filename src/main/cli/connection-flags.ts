@@ -4,11 +4,14 @@
  * `--s3-endpoint/--s3-region/--path-style/--profile` (the AWS region is `--s3-region`:
  * `--region` names a WAL region), plus `--root` - the connection's root, as a saved
  * connection has it: '' (and `/`) is the bucket root - and `--node`, `--generation`.
- * `--dir` is the old spelling of `--store`, hidden.
+ * `--dir` is the old spelling of `--store`, hidden. The storage a command gets has its requests
+ * in the slots of an I/O controller of the command's own (`link`), which sizes its reads to the
+ * link and feeds its progress line.
  */
 import { mkdir } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { LocalObjectIo } from '../engine/objectio/local-object-io';
+import { ioControllerFor, LinkedObjectIo, type IoController } from '../engine/objectio/link';
 import type { ObjectIo } from '../engine/objectio/object-io';
 import { S3ObjectIo } from '../engine/objectio/s3-object-io';
 import { embeddedStoreDir } from '../services/app-paths';
@@ -52,7 +55,9 @@ export function withConnectionFlags(command: Command): Command {
 }
 
 export interface OpenedConnection {
+  /** The store on the command's link. */
   readonly io: ObjectIo;
+  readonly link: IoController;
   /** The connection's root, normalised: '' is the bucket root. */
   readonly root: string;
   readonly node: bigint;
@@ -66,19 +71,24 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
   const store = eitherSpelling(options.store, options.dir, '--store', '--dir');
   if (options.bucket !== undefined) {
     if (store !== undefined) throw new UsageError('give either --store or --bucket, not both');
-    const io = new S3ObjectIo({
+    const s3 = new S3ObjectIo({
       bucket: options.bucket,
       region: options.s3Region,
       endpoint: options.s3Endpoint,
       forcePathStyle: options.pathStyle === true,
       profile: options.profile,
     });
-    return { io, root, node, generation };
+    return { ...onLink(s3), root, node, generation };
   }
   if (options.s3Endpoint !== undefined) throw new UsageError('--s3-endpoint needs --bucket');
   const dir = store ?? embeddedStoreDir(dataDirOf(options));
   await mkdir(dir, { recursive: true });
-  return { io: new LocalObjectIo(dir), root, node, generation };
+  return { ...onLink(new LocalObjectIo(dir)), root, node, generation };
+}
+
+function onLink(store: ObjectIo): { io: ObjectIo; link: IoController } {
+  const link = ioControllerFor(store);
+  return { io: new LinkedObjectIo(store, link), link };
 }
 
 /**

@@ -62,13 +62,39 @@ export const Connection = z.discriminatedUnion('kind', [
 ]);
 export type Connection = z.infer<typeof Connection>;
 
+/** A burst of small requests through the connection's link: their latency and the rate reached. */
+export const LinkMeasure = z.object({
+  requests: z.number().int().nonnegative(),
+  p50Ms: z.number().nonnegative(),
+  p99Ms: z.number().nonnegative(),
+  requestsPerSecond: z.number().nonnegative(),
+});
+export type LinkMeasure = z.infer<typeof LinkMeasure>;
+
 export const ConnectionTest = z.object({
   reachable: z.boolean(),
   writable: z.boolean(),
   createIfAbsent: z.boolean(),
   detail: z.string(),
+  /** Null when the store could not be reached. */
+  link: LinkMeasure.nullable(),
 });
 export type ConnectionTest = z.infer<typeof ConnectionTest>;
+
+/** The connection's link as its I/O controller last measured it (the console's header). */
+export const LinkView = z.object({
+  /** Latency of its recent answers; null before any. */
+  p50Ms: z.number().nonnegative().nullable(),
+  p99Ms: z.number().nonnegative().nullable(),
+  inFlight: z.number().int().nonnegative(),
+  /** Requests waiting for a slot. */
+  waiting: z.number().int().nonnegative(),
+  /** Requests the controller lets run at once now. */
+  limit: z.number().int().positive(),
+  requestsPerSecond: z.number().nonnegative(),
+  bytesPerSecond: z.number().nonnegative(),
+});
+export type LinkView = z.infer<typeof LinkView>;
 
 export const connectionProcedures = {
   'connections.list': procedure('read', 'Saved connections', Empty, z.array(Connection)),
@@ -84,6 +110,12 @@ export const connectionProcedures = {
     'Reachability, permissions and the create-if-absent probe',
     z.object({ id: ConnectionId }).strict(),
     ConnectionTest,
+  ),
+  'connections.link': procedure(
+    'read',
+    "The connection's link as last measured: latency, requests in flight, rate",
+    z.object({ id: ConnectionId }).strict(),
+    LinkView,
   ),
   'connections.setOperator': procedure(
     'config',

@@ -39,7 +39,13 @@ export function isProcedureName(name: unknown): name is ProcedureName {
 
 export type { ApiEvent, AuditEntry } from './events';
 export type { AppInfo } from './app';
-export type { Connection, ConnectionSpec, ConnectionTest } from './connections';
+export type {
+  Connection,
+  ConnectionSpec,
+  ConnectionTest,
+  LinkMeasure,
+  LinkView,
+} from './connections';
 
 // The preload's name list must be exactly the contract's keys.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -10,7 +10,13 @@ import { FaultyObjectIo } from '../../../src/main/engine/objectio/faulty-object-
 import { UnavailableError } from '../../../src/main/engine/objectio/errors';
 import { LocalObjectIo } from '../../../src/main/engine/objectio/local-object-io';
 import { MemoryObjectIo } from '../../../src/main/engine/objectio/memory-object-io';
-import type { ListOptions, ListPage, ObjectIo } from '../../../src/main/engine/objectio/object-io';
+import { checkedDeleteBatch } from '../../../src/main/engine/objectio/batch-delete';
+import type {
+  BatchDeleteResult,
+  ListOptions,
+  ListPage,
+  ObjectIo,
+} from '../../../src/main/engine/objectio/object-io';
 import { objectsFolder, seqOfObjectKey } from '../../../src/main/engine/wal/keys';
 import type { ObjectStoreLogStore } from '../../../src/main/engine/wal/store';
 import { s3Lane } from '../../support/s3';
@@ -31,12 +37,15 @@ export function gcLanes(hint: string): { lanes: Lane[]; dispose: () => Promise<v
 }
 
 /**
- * Counts deletes of WAL objects; with `deleteBudget` set, deletes beyond it fail as Unavailable
- * (the process "crashed" after that many). `beforeObjectsListing` runs once before the next
+ * Counts deletes of WAL objects (batch deletes key by key, and the requests they took); with
+ * `deleteBudget` set, deletes beyond it fail as Unavailable (the process "crashed" after that
+ * many: a batch deletes its lowest keys up to the budget). `beforeObjectsListing` runs once before the next
  * listing of the objects folder returns (a GC slipped between a listing and its reads).
  */
 export class GcProbeIo extends FaultyObjectIo {
   deletes: string[] = [];
+  /** Delete requests made: one per `delete`, one per `deleteMany`. */
+  deleteRequests = 0;
   deleteBudget = Infinity;
   beforeObjectsListing: (() => Promise<void>) | null = null;
 
@@ -44,7 +53,21 @@ export class GcProbeIo extends FaultyObjectIo {
     if (this.deletes.length >= this.deleteBudget)
       throw new UnavailableError(key, this.endpoint, 'test: the process stopped deleting');
     this.deletes.push(key);
+    this.deleteRequests += 1;
     return super.delete(key);
+  }
+
+  override async deleteMany(keys: readonly string[]): Promise<BatchDeleteResult> {
+    this.deleteRequests += 1;
+    const ascending = checkedDeleteBatch(this.endpoint, keys);
+    const allowed = ascending.slice(0, Math.max(0, this.deleteBudget - this.deletes.length));
+    this.deletes.push(...allowed);
+    const done = await super.deleteMany(allowed);
+    const stopped = ascending.slice(allowed.length).map((key) => ({
+      key,
+      error: new UnavailableError(key, this.endpoint, 'test: the process stopped deleting'),
+    }));
+    return { deleted: done.deleted, failed: [...done.failed, ...stopped] };
   }
 
   override async listPage(prefix: string, options?: ListOptions): Promise<ListPage> {

@@ -7,6 +7,7 @@ type ConnectionHandlers = Pick<
   | 'connections.add'
   | 'connections.remove'
   | 'connections.test'
+  | 'connections.link'
   | 'connections.setOperator'
 >;
 
@@ -19,6 +20,7 @@ export function connectionHandlers({ connections }: Services): ConnectionHandler
       return { removed: true as const };
     },
     'connections.test': ({ id }) => connections.test(id),
+    'connections.link': ({ id }) => connections.link(id),
     'connections.setOperator': ({ id, operator }, { session }) =>
       connections.setOperator(id, operator, session),
   };

@@ -107,7 +107,9 @@ export function registerConnections(program: Command): void {
   common(
     connections
       .command('test')
-      .description('Reachability, permissions and the conditional-write probe'),
+      .description(
+        'Reachability, permissions, the conditional-write probe and the link (latency p50 / p99, rate)',
+      ),
   )
     .argument('<id>', 'connection id')
     .action(
@@ -120,6 +122,11 @@ export function registerConnections(program: Command): void {
             `writable:         ${result.writable}`,
             `create-if-absent: ${result.createIfAbsent}`,
             `detail:           ${result.detail}`,
+            ...(result.link === null
+              ? []
+              : [
+                  `link:             p50 ${result.link.p50Ms.toFixed(1)} ms, p99 ${result.link.p99Ms.toFixed(1)} ms, ${Math.round(result.link.requestsPerSecond)} requests/s (${result.link.requests} listings)`,
+                ]),
           ]);
         if (!result.reachable) process.exitCode = 1;
       }),

@@ -79,14 +79,14 @@ export function registerWalFleetCommand(wal: Command): void {
     .option('--json', 'JSON output: {truncated, unhealthy, rows: [...{..., problems}]}')
     .action(
       runAction(async (options: ConnectionOptions & { json?: boolean }) => {
-        const { io, root } = await openConnection(options);
+        const { io, link, root } = await openConnection(options);
         const source = fleetSourceOf(CLI_CONNECTION, {
           io: async () => ({ io, root }),
           locate: (connectionId, prefix) => locatePrefix(io, root, connectionId, prefix),
           models: new ReadModels(),
           held: () => false,
         });
-        const { rows, truncated } = await readFleetOnce(source);
+        const { rows, truncated } = await readFleetOnce(source, link);
         const unhealthy = rows.filter((row) => fleetRowProblems(row).length > 0).length;
         if (truncated)
           process.stderr.write('cairn: the listing stopped at a bound; narrow it with --root\n');

@@ -29,6 +29,7 @@ import {
 } from '../../services/wal/register-holder';
 import { auditCliDeletion } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
+import { withProgress } from '../progress';
 import { runAction } from '../run-action';
 import { openWalTarget, withWalFlags, type WalOptions } from './wal-config';
 
@@ -62,13 +63,15 @@ export function registerWalGcCommand(wal: Command): void {
 }
 
 async function gcAction(options: GcOptions): Promise<void> {
-  const { io, config } = await openWalTarget(options);
+  const { io, link, config } = await openWalTarget(options);
   const valid = validateWalConfig(config);
   const prefix = walPrefix(valid.root, valid.nodeId, valid.generation);
   const register = await registerHolderOf(io, prefix, false);
-  const { report, holder, epoch } = options.dryRun
-    ? { report: await dryRun(io, prefix), ...dryRunHolder(register) }
-    : await collect(io, config, prefix, options.takeOver === true);
+  const { report, holder, epoch } = await withProgress('gc', link, async () =>
+    options.dryRun
+      ? { report: await dryRun(io, prefix), ...dryRunHolder(register) }
+      : await collect(io, config, prefix, options.takeOver === true),
+  );
   if (!report.dryRun)
     await auditCliDeletion(
       report,

@@ -4,6 +4,7 @@ import { discoverPrefixes, type DiscoveredPrefix } from '../../engine/wal-read/d
 import { inspectTarget, verifyTarget } from '../../engine/wal-read/read-side';
 import { isListedPrefix } from '../../services/wal/fleet/fleet-source';
 import { printJson, printLines, table } from '../output';
+import { withProgress } from '../progress';
 import { runAction } from '../run-action';
 import { describeCairnInspect } from './wal-read-cairn';
 import { describeGtInspect } from './wal-read-greptimedb';
@@ -54,8 +55,8 @@ export function registerWalReadCommands(wal: Command): void {
     .option('--json', 'JSON output (the summary; with --chain the whole report)')
     .action(
       runAction(async (options: JsonOption & { chain?: boolean }) => {
-        const { io, target } = await openWalReadTarget(options);
-        const report = await inspectTarget(io, target);
+        const { io, link, target } = await openWalReadTarget(options);
+        const report = await withProgress('inspect', link, () => inspectTarget(io, target));
         const withChain = options.chain === true;
         if (options.json) printJson(withChain ? report : inspectSummary(report));
         else
@@ -76,8 +77,8 @@ export function registerWalReadCommands(wal: Command): void {
     .option('--json', 'JSON output')
     .action(
       runAction(async (options: JsonOption) => {
-        const { io, target } = await openWalReadTarget(options);
-        const report = await verifyTarget(io, target);
+        const { io, link, target } = await openWalReadTarget(options);
+        const report = await withProgress('verify', link, () => verifyTarget(io, target));
         if (options.json) printJson({ format: target.format, ...report });
         else {
           // GreptimeDB's objects name their layout (54-byte or writer-instance header).

@@ -15,6 +15,8 @@ import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { runLoad } from '../../services/wal/load-generator';
 import { ObsoleteAboveLatestError } from '../../services/wal/errors';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
+import { directIo } from '../../engine/objectio/link';
+import { withProgress } from '../progress';
 import { printJson, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
@@ -124,21 +126,23 @@ export function registerWalWriteCommands(wal: Command): void {
         const damage = new ReplayDamage(options, (record) =>
           process.stdout.write(toJsonText(record) + '\n'),
         );
-        const { io, target } = await openWalReadTarget(options);
+        const { io, link, target } = await openWalReadTarget(options);
         const mode = replayModeOf(options, target.format);
-        const log = await openTargetReadOnly(io, target);
-        damage.checkRegion(log, region);
-        const provider = { prefix: log.prefix, regionId: region };
-        if (mode !== 'raw') {
-          const printer = new DecodedReplayPrinter(mode, options, target.format);
-          // A CSV header reads the region once first: its holes are told on the pass that prints.
-          await printer.begin(() =>
-            log.read(provider, from, { onCorruptedSegment: damage.options.onCorruptedSegment }),
-          );
-          for await (const entry of log.read(provider, from, damage.options))
-            printer.entry(region, entry);
-          printer.end();
-        } else {
+        await withProgress('replay', link, async () => {
+          const log = await openTargetReadOnly(io, target);
+          damage.checkRegion(log, region);
+          const provider = { prefix: log.prefix, regionId: region };
+          if (mode !== 'raw') {
+            const printer = new DecodedReplayPrinter(mode, options, target.format);
+            // A CSV header reads the region once first: its holes are told on the pass that prints.
+            await printer.begin(() =>
+              log.read(provider, from, { onCorruptedSegment: damage.options.onCorruptedSegment }),
+            );
+            for await (const entry of log.read(provider, from, damage.options))
+              printer.entry(region, entry);
+            printer.end();
+            return;
+          }
           for await (const entry of log.read(provider, from, damage.options)) {
             const line: Record<string, bigint | string | number> = {
               region,
@@ -149,7 +153,7 @@ export function registerWalWriteCommands(wal: Command): void {
             if (options.data) line.data = Buffer.from(entry.data).toString('base64');
             process.stdout.write(toJsonText(line) + '\n');
           }
-        }
+        });
         damage.finish();
       }),
     );
@@ -230,7 +234,8 @@ async function appendAction(options: AppendOptions): Promise<void> {
     throw new UsageError(`--ack must be durable or enqueued, got "${options.ack}"`);
   const flushIntervalMs = positiveInt('--flush-ms', options.flushMs, 3_600_000);
   const { io, config } = await openWalTarget(options, { ackMode: options.ack, flushIntervalMs });
-  const store = await ObjectStoreLogStore.open(io, config);
+  // A load generator measures the writer: it runs on the store itself, not on the link.
+  const store = await ObjectStoreLogStore.open(directIo(io), config);
   const out = options.acksOut === undefined ? 1 : openSync(options.acksOut, 'a');
   const report = await runLoad(store, spec, (ack) => {
     writeSync(out, toJsonText({ region: ack.region, id: ack.id, sha256: ack.sha256 }) + '\n');

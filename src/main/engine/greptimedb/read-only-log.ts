@@ -5,6 +5,7 @@
  * register, so no watermark hides anything. Fails with the recovery's typed error when the
  * prefix cannot be replayed. Writes nothing, ever.
  */
+import { linkedIo } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog } from '../wal/catalog';
 import type { OnCorruptedSegment } from '../wal/config';
@@ -32,11 +33,13 @@ export interface GtReadOnlyLog {
   read(provider: Provider, fromId: EntryId, options?: ReadOptions): AsyncIterable<WalEntry>;
 }
 
+/** The open and the reads after it share one link: `io`'s own, or a new one made for the log. */
 export async function openGtReadOnly(
-  io: ObjectIo,
+  storage: ObjectIo,
   rawPrefix: string,
   options: { readonly onCorruptedSegment?: OnCorruptedSegment } = {},
 ): Promise<GtReadOnlyLog> {
+  const io = linkedIo(storage);
   return gtReadOnlyLogOf(io, await recoverGtPrefix(io, normalizePrefix(rawPrefix)), options);
 }
 

@@ -6,6 +6,7 @@
  * layout carry no chain: a prefix holding any fails `UnsupportedLayout`, never a corruption.
  * Writes nothing, ever.
  */
+import { linkedIo, slotsOf } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import { ObjectCatalog } from '../wal/catalog';
 import { NoCompleteChainError, UnsupportedLayoutError } from '../wal/errors';
@@ -88,12 +89,14 @@ function catalogOrFailure(
 
 /** With a read model's `memo`, only objects it has not seen are listed and read. */
 export async function recoverGtPrefix(
-  io: ObjectIo,
+  storage: ObjectIo,
   prefix: string,
   memo?: GtScanMemo,
 ): Promise<GtRecovery> {
-  let scan = await scanGtPrefix(io, prefix, undefined, memo);
-  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, undefined, memo);
+  // Both scans on one link: `storage`'s own, or a new one for this recovery.
+  const io = linkedIo(storage);
+  let scan = await scanGtPrefix(io, prefix, slotsOf(io), memo);
+  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, slotsOf(io), memo);
   const selection = selectGtChain(scan.objects);
   const instances = instancesOf(scan.objects, selection.chain);
   const other = scan.otherLayout[0];

@@ -1,25 +1,22 @@
 /**
  * What read-only recovery reads of each object of a GreptimeDB prefix: one suffix read
  * covering the trailer and footer and one 54-byte prefix read (the header) - none when the
- * suffix read returned the whole object - plus one more read only when the footer is larger
- * than the suffix window; a bounded number of objects at a time. An object listed and then
- * gone is reported missing; a damaged one is reported with its `CorruptObject` (an object in
- * Cairn's format with a `MixedFormat`) and left out of the chain. An object whose footer puts
- * its body at byte 34 is read whole and, when it checks out in GreptimeDB's writer-instance
- * layout, reported as that layout (never as damage). Reads only.
+ * suffix read returned the whole object, and one whole read instead of both when the object
+ * is only a little larger than the window - plus one more read only when the footer is larger
+ * than the suffix window; as many objects at a time as the link's width (`IoSlots`). An
+ * object listed and then gone is reported missing; a damaged one is reported with its
+ * `CorruptObject` (an object in Cairn's format with a `MixedFormat`) and left out of the
+ * chain. An object whose footer puts its body at byte 34 is read whole and, when it checks out
+ * in GreptimeDB's writer-instance layout, reported as that layout (never as damage). Reads only.
  */
 import { isStorageError } from '../objectio/errors';
+import { coveringReads } from '../objectio/coalesce';
+import { fanOutWhilePaging, linkIo, slotsOf, type IoSlots } from '../objectio/link';
 import { readTail, type ObjectIo, type TailResult } from '../objectio/object-io';
 import { CorruptObjectError, MixedFormatError } from '../wal/errors';
 import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
 import type { Seq } from '../wal/ids';
-import {
-  compareSeq,
-  listObjectPages,
-  mapBoundedWhilePaging,
-  ScanMemo,
-  type ListedObject,
-} from '../wal/recovery';
+import { compareSeq, listObjectPages, ScanMemo, type ListedObject } from '../wal/recovery';
 import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
 import {
   GT_FORMAT,
@@ -39,9 +36,6 @@ import {
 
 /** The smallest object of either layout: the writer-instance layout's, with no segment. */
 const GT_SMALLEST_OBJECT = GT_MIN_OBJECT_SIZE - GT_HEADER_SIZE + GT_WRITER_HEADER_SIZE;
-
-/** Objects whose header and tail are read at once. */
-export const GT_SCAN_CONCURRENCY = 16;
 
 export interface GtScannedObject extends GtHeader {
   readonly key: string;
@@ -112,7 +106,11 @@ async function readIndex(
 ): Promise<GtScanOutcome> {
   let head: Uint8Array;
   let tail: TailResult;
-  if (listed.size > GT_TAIL_WINDOW_BYTES) {
+  const whole = await wholeWhenClose(io, listed);
+  if (whole !== null) {
+    head = whole.bytes;
+    tail = whole;
+  } else if (listed.size > GT_TAIL_WINDOW_BYTES) {
     const [header, suffix] = await Promise.all([
       io.get(listed.key, gtHeaderRange()),
       readTail(io, listed.key, GT_TAIL_WINDOW_BYTES, listed.size),
@@ -146,6 +144,24 @@ async function readIndex(
     segments: index,
   };
   return { kind: 'read', object };
+}
+
+/**
+ * An object a little larger than the suffix window, read whole in one request: the gap between
+ * its header and its tail is small enough (`coveringReads`) that one read costs less than two.
+ * Null when the gap is larger, the object fits the window (the suffix read has it whole), or
+ * the object is not the size listed (read it the usual way).
+ */
+async function wholeWhenClose(io: ObjectIo, listed: ListedObject): Promise<TailResult | null> {
+  const { size } = listed;
+  if (size <= GT_TAIL_WINDOW_BYTES) return null;
+  const reads = coveringReads([
+    { start: 0, end: GT_HEADER_SIZE },
+    { start: size - GT_TAIL_WINDOW_BYTES, end: size },
+  ]);
+  if (reads.length !== 1) return null;
+  const got = await io.get(listed.key, { start: 0, end: size - 1 });
+  return got.size === size && got.bytes.length === size ? { bytes: got.bytes, size } : null;
 }
 
 async function outcomeOf(
@@ -186,19 +202,23 @@ export function newGtScanMemo(): GtScanMemo {
   );
 }
 
-/** Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive. */
+/**
+ * Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive,
+ * every request in a slot of `slots` (a connection's link; a new one for `io` when absent).
+ */
 export async function scanGtPrefix(
   io: ObjectIo,
   prefix: string,
-  concurrency = GT_SCAN_CONCURRENCY,
+  slots: IoSlots = slotsOf(io),
   memo?: GtScanMemo,
 ): Promise<GtScan> {
-  const { items, results } = await mapBoundedWhilePaging(
-    memo === undefined ? listObjectPages(io, prefix) : memo.pages(io, prefix, 0n),
-    concurrency,
+  const linked = linkIo(io, slots);
+  const { items, results } = await fanOutWhilePaging(
+    memo === undefined ? listObjectPages(linked, prefix) : memo.pages(linked, prefix, 0n),
+    slots,
     memo === undefined
-      ? (object) => outcomeOf(io, prefix, object)
-      : (object) => memo.read(object, () => outcomeOf(io, prefix, object)),
+      ? (object) => outcomeOf(linked, prefix, object)
+      : (object) => memo.read(object, () => outcomeOf(linked, prefix, object)),
   );
   const order = items.map((_, at) => at).sort((a, b) => compareSeq(items[a]!, items[b]!));
   const objects: GtScannedObject[] = [];

@@ -4,10 +4,12 @@
  * (54-byte or writer-instance header), one verdict per object naming that layout, in the same
  * report shape as Cairn's own verify. Reads only.
  */
+import type { IoSlots } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import { CorruptObjectError } from '../wal/errors';
 import {
   judgeObject,
+  readWhole,
   verifyListedObjects,
   type ObjectVerdict,
   type VerifyReport,
@@ -30,11 +32,15 @@ export async function verifyGtObject(
         'object-size',
         `${size} bytes, more than any GreptimeDB object`,
       );
-    const bytes = size === 0 ? new Uint8Array(0) : (await io.get(key)).bytes;
+    const bytes = size === 0 ? new Uint8Array(0) : await readWhole(io, key, size);
     return { size: bytes.length, layout: GT_LAYOUT_NAMES[decodeGtObjectAnyLayout(bytes, key)] };
   });
 }
 
-export async function verifyGtPrefix(io: ObjectIo, rawPrefix: string): Promise<VerifyReport> {
-  return verifyListedObjects(io, normalizePrefix(rawPrefix), verifyGtObject);
+export async function verifyGtPrefix(
+  io: ObjectIo,
+  rawPrefix: string,
+  slots?: IoSlots,
+): Promise<VerifyReport> {
+  return verifyListedObjects(io, normalizePrefix(rawPrefix), verifyGtObject, slots);
 }

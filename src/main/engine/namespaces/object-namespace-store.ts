@@ -6,7 +6,7 @@
  * swap re-reads and re-decides. It must never write a shard another node owns, never re-apply
  * a decision to a state it was not made on, and never let a raw storage error escape.
  */
-import { mapBounded } from '../bounded';
+import { fanOut, slotsOf } from '../objectio/link';
 import { CasCell } from '../cas/cas-cell';
 import type { CellFields, CellSnapshot } from '../cas/cell-snapshot';
 import { CellCorruptError, CellExistsError, ConflictError } from '../cas/errors';
@@ -69,8 +69,6 @@ export type {
 
 const DEFAULT_MAX_ATTEMPTS = 64;
 const DEFAULT_PRUNE_EVERY = 64;
-/** Shard reads a listing keeps in flight. */
-const LIST_CONCURRENCY = 8;
 const MAX_BACKOFF_MS = 32;
 const REGISTRY_SITE: NamespaceSite = { namespace: null, shard: null };
 
@@ -148,7 +146,8 @@ export class ObjectNamespaceStore implements NamespaceStore {
   async listNamespaces(): Promise<NamespaceRecord[]> {
     const meta = await this.findMeta();
     if (meta === null) return [];
-    const shards = await mapBounded(shardsOf(meta), LIST_CONCURRENCY, async (shard) => {
+    // As many shard reads at once as the link's width (the connection's, when `io` is linked).
+    const shards = await fanOut(shardsOf(meta), slotsOf(this.io), async (shard) => {
       const { snapshot } = await this.readShard({ namespace: null, shard });
       return snapshot === null ? [] : recordsIn(snapshot.fields, shard);
     });
@@ -198,7 +197,7 @@ export class ObjectNamespaceStore implements NamespaceStore {
   async surveyNamespaces(): Promise<NamespaceSurvey> {
     const meta = await this.findMeta();
     if (meta === null) return { records: [], shards: [] };
-    return surveyShards(meta.shardCount, LIST_CONCURRENCY, {
+    return surveyShards(meta.shardCount, slotsOf(this.io), {
       read: (shard) => this.readShard({ namespace: null, shard }),
       keyOf: (shard) => `${this.shardCell(shard).name}/`,
     });

@@ -5,7 +5,7 @@
  * listing. Storage failures still throw: they say nothing about a shard's content. Reads only,
  * through the reader it is given.
  */
-import { mapBounded } from '../bounded';
+import { fanOut, type IoSlots } from '../objectio/link';
 import type { CellSnapshot } from '../cas/cell-snapshot';
 import { compareListed } from './decisions';
 import { NamespaceSerializationError } from './errors';
@@ -47,12 +47,13 @@ export function shardsOf(meta: { readonly shardCount: number }): number[] {
   return Array.from({ length: meta.shardCount }, (_, shard) => shard);
 }
 
+/** Surveys every shard, as many at a time as the link's width. */
 export async function surveyShards(
   shardCount: number,
-  concurrency: number,
+  slots: Pick<IoSlots, 'width'>,
   reader: ShardReader,
 ): Promise<NamespaceSurvey> {
-  const surveyed = await mapBounded(shardsOf({ shardCount }), concurrency, (shard) =>
+  const surveyed = await fanOut(shardsOf({ shardCount }), slots, (shard) =>
     surveyShard(shard, reader),
   );
   return {

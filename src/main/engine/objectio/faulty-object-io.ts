@@ -1,15 +1,27 @@
 /**
  * `FaultyObjectIo` wraps any backend and injects the failures the protocols above must survive:
  * refusals, delays, responses lost after the write applied, 5xx after apply, corrupted reads.
- * Rules match by operation and key pattern and are consumed by count. For tests and demos only.
+ * Rules match by operation and key pattern and are consumed by count. A batch delete meets
+ * 'deleteMany' rules as a whole (tested against its first key) and 'delete' rules key by key:
+ * a refused key is reported failed and never reaches the store, a lost answer's key is deleted
+ * and reported failed. For tests and demos only.
  *
  * With `ignoreCreateIfAbsent` it also emulates a store that does not enforce create-if-absent
  * (creates silently overwrite), which the probe must refuse for writers.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BackendError, OutcomeUnknownError, UnavailableError, isStorageError } from './errors';
+import { batchResult, checkedDeleteBatch, deleteKeys } from './batch-delete';
+import {
+  BackendError,
+  OutcomeUnknownError,
+  UnavailableError,
+  isStorageError,
+  type StorageError,
+} from './errors';
+import type { LinkShape } from './link/link-shape';
 import {
   pagesOf,
+  type BatchDeleteResult,
   type ByteRange,
   type GetResult,
   type ListOptions,
@@ -20,7 +32,7 @@ import {
 
 export type FaultKind =
   'unavailable' | 'backend' | 'delay' | 'apply-then-lose' | 'apply-then-5xx' | 'corrupt';
-export type FaultOp = 'putIfAbsent' | 'get' | 'head' | 'listPage' | 'delete';
+export type FaultOp = 'putIfAbsent' | 'get' | 'head' | 'listPage' | 'delete' | 'deleteMany';
 
 export interface FaultRule {
   op: FaultOp | 'any';
@@ -50,6 +62,7 @@ function appliesTo(kind: FaultKind, op: FaultOp): boolean {
 
 export class FaultyObjectIo implements ObjectIo {
   readonly endpoint: string;
+  readonly link?: LinkShape;
   private rules: ActiveRule[] = [];
   private firedCount = 0;
 
@@ -58,6 +71,7 @@ export class FaultyObjectIo implements ObjectIo {
     private readonly options: FaultyObjectIoOptions = {},
   ) {
     this.endpoint = inner.endpoint;
+    this.link = inner.link;
   }
 
   inject(rule: FaultRule): void {
@@ -99,6 +113,40 @@ export class FaultyObjectIo implements ObjectIo {
 
   delete(key: string): Promise<void> {
     return this.run('delete', key, () => this.inner.delete(key));
+  }
+
+  deleteMany(keys: readonly string[]): Promise<BatchDeleteResult> {
+    const ascending = checkedDeleteBatch(this.endpoint, keys);
+    return this.run('deleteMany', ascending[0] ?? '', () => this.deleteEach(ascending));
+  }
+
+  /** The batch with each key's 'delete' rule applied; the keys that reach the store go in one batch. */
+  private async deleteEach(ascending: readonly string[]): Promise<BatchDeleteResult> {
+    const failures = new Map<string, StorageError>();
+    const lost: string[] = [];
+    const reaching: string[] = [];
+    let delayMs = 0;
+    for (const key of ascending) {
+      const rule = this.take('delete', key);
+      if (rule?.kind === 'unavailable' || rule?.kind === 'backend') {
+        const Failure = rule.kind === 'unavailable' ? UnavailableError : BackendError;
+        failures.set(key, new Failure(key, this.endpoint, 'injected fault on delete'));
+        continue;
+      }
+      if (rule?.kind === 'delay') delayMs = Math.max(delayMs, rule.delayMs ?? 0);
+      if (rule?.kind === 'apply-then-lose' || rule?.kind === 'apply-then-5xx') lost.push(key);
+      reaching.push(key);
+    }
+    if (delayMs > 0) await sleep(delayMs);
+    const done = reaching.length === 0 ? null : await deleteKeys(this.inner, reaching);
+    for (const { key, error } of done?.failed ?? []) failures.set(key, error);
+    for (const key of lost)
+      if (!failures.has(key))
+        failures.set(
+          key,
+          new UnavailableError(key, this.endpoint, 'injected: delete applied, response lost'),
+        );
+    return batchResult(ascending, failures);
   }
 
   private async create(key: string, bytes: Uint8Array): Promise<{ etag: string }> {

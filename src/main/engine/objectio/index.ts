@@ -1,6 +1,8 @@
 /** The objectio folder's public face: the ObjectIo interface, its errors, backends and probe. */
 export * from './object-io';
 export * from './errors';
+export * from './link';
+export { deleteKeys, checkedDeleteBatch } from './batch-delete';
 export { resolveRange } from './byte-range';
 export { readRanges, READ_CHUNK_BYTES } from './ranged-read';
 export { compareKeys, listSortedPage } from './sorted-listing';

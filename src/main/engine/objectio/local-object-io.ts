@@ -7,6 +7,7 @@
  * - listing walks only the directories that can hold keys under the prefix, in key order,
  *   and stops once a page is full (`LocalListing`); a page's objects are stat'ed on the read
  *   thread once it runs.
+ * - a batch delete unlinks its keys side by side and syncs each directory once (`unlinkAll`);
  * - a tail read from a listed size (`readTail`, recovery's read of every object) skips the
  *   stat, and a long scan of them runs on a thread of its own (`LocalReadThread`). A read of a
  *   span the caller located (`readRange`, replay's read of a segment) skips it too.
@@ -18,11 +19,15 @@
 import { close as closeFd, open as openFd, read as readFd, type BigIntStats } from 'node:fs';
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { asStorageError, checkedDeleteBatch } from './batch-delete';
 import { resolveRange } from './byte-range';
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 import { BackendError, NotFoundError, ObjectTooLargeError, type StorageError } from './errors';
+import { LOCAL_LINK } from './link/link-shape';
+import { isAbsentOnUnlink, unlinkAll } from './local-deletes';
 import {
   MAX_GET_BYTES,
+  type BatchDeleteResult,
   pagesOf,
   MAX_LIST_PAGE,
   type ByteRange,
@@ -66,6 +71,7 @@ export interface LocalObjectIoOptions {
 
 export class LocalObjectIo implements ObjectIo {
   readonly endpoint: string;
+  readonly link = LOCAL_LINK;
   private readonly root: string;
   private readonly readThread: LocalReadThread | null;
   private readonly listing: LocalListing;
@@ -272,11 +278,19 @@ export class LocalObjectIo implements ObjectIo {
       await this.confinement.checkFolder(key, parentOf(key));
       await unlink(file);
     } catch (error) {
-      if (isErrno(error) && (ABSENT_ERRNOS.has(error.code) || error.code === 'EISDIR')) return;
+      if (isAbsentOnUnlink(error)) return;
       throw this.storageError(error, key);
     }
     await syncDir(path.dirname(file)).catch((error: unknown) => {
       throw this.storageError(error, key);
+    });
+  }
+
+  deleteMany(keys: readonly string[]): Promise<BatchDeleteResult> {
+    return unlinkAll(checkedDeleteBatch(this.endpoint, keys), {
+      fileOf: (key) => this.pathOf(key),
+      storageError: (error, key) =>
+        asStorageError(this.storageError(error, key), key, this.endpoint),
     });
   }
 

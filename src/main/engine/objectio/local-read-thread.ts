@@ -219,8 +219,11 @@ export class LocalReadThread {
       queue.push({ ...request, id, into: into?.() });
       if (!this.flushQueued) {
         this.flushQueued = true;
-        // After the current microtasks: requests made in the same turn go in one message.
-        queueMicrotask(() => this.flush());
+        // After the current turn, not its microtasks: reads that a batch's answers set off
+        // are made several promise hops after those answers (a scan's fan-out, the link's
+        // slots), and a flush queued as a microtask went out with one read each - 10,000
+        // messages for a 10,000-object open instead of 1,300.
+        setImmediate(() => this.flush());
       }
     });
   }

@@ -4,9 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { resolveRange } from './byte-range';
+import { checkedDeleteBatch } from './batch-delete';
 import { AlreadyExistsError, BackendError, NotFoundError } from './errors';
 import {
   pagesOf,
+  type BatchDeleteResult,
   type ByteRange,
   type GetResult,
   type ListOptions,
@@ -60,6 +62,12 @@ export class MemoryObjectIo implements ObjectIo {
 
   async delete(key: string): Promise<void> {
     this.objects.delete(key);
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<BatchDeleteResult> {
+    const ascending = checkedDeleteBatch(this.endpoint, keys);
+    for (const key of ascending) this.objects.delete(key);
+    return { deleted: ascending, failed: [] };
   }
 
   /** Number of objects held, for tests. */

@@ -3,6 +3,8 @@
  * protocol above it; nothing here overwrites an object. Callers never assume listing order.
  */
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
+import type { StorageError } from './errors';
+import type { LinkShape } from './link/link-shape';
 
 /** Inclusive byte range, or the last `suffix` bytes (the whole object if it is shorter). */
 export type ByteRange =
@@ -47,9 +49,25 @@ export interface ListPage {
   readonly continuation?: string;
 }
 
+/** What a batch delete did with each of its keys. */
+export interface BatchDeleteResult {
+  /** Keys deleted, or already absent, in ascending order. */
+  readonly deleted: readonly string[];
+  /** Keys left in place, ascending, each with why: a typed storage error. */
+  readonly failed: readonly { readonly key: string; readonly error: StorageError }[];
+}
+
+/** The most keys one `deleteMany` takes: S3 `DeleteObjects`' own limit. */
+export const MAX_DELETE_BATCH = 1000;
+
 export interface ObjectIo {
   /** Where the objects live, for messages: a directory path or `s3://bucket at endpoint`. */
   readonly endpoint: string;
+  /**
+   * What the backend says of its link, for its I/O controller (`link/link-shape.ts`): absent,
+   * it is taken for a local one.
+   */
+  readonly link?: LinkShape;
   /**
    * Create `key` with `bytes` unless it exists: `AlreadyExists` otherwise. Once it has created
    * the object it keeps no reference to `bytes`: the WAL writer encodes later objects into the
@@ -64,6 +82,16 @@ export interface ObjectIo {
   list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage>;
   /** Delete `key`; deleting an absent key succeeds. */
   delete(key: string): Promise<void>;
+  /**
+   * Optional: deletes up to `MAX_DELETE_BATCH` keys at once - one request on S3
+   * (`DeleteObjects`, keys in ascending order), unlinks side by side on a local directory. An
+   * absent key counts as deleted; a key the store did not delete is reported in `failed` with
+   * its typed error (after the backend's own retries of a transient one), never thrown. A
+   * failure of the whole request throws, as `delete` would; a batch over the limit is a
+   * `Backend` error and deletes nothing. Callers go through `deleteKeys`, which falls back to
+   * `delete` key by key.
+   */
+  deleteMany?(keys: readonly string[]): Promise<BatchDeleteResult>;
   /**
    * Optional: `get(key, { suffix })` less the ETag, for a key a listing just reported with
    * `listedSize` bytes - what recovery reads of every object. A backend that saves work with

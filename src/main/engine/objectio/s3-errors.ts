@@ -16,7 +16,8 @@ import {
   type StorageError,
 } from './errors';
 
-export type S3Operation = 'putIfAbsent' | 'get' | 'head' | 'listPage' | 'delete' | 'createBucket';
+export type S3Operation =
+  'putIfAbsent' | 'get' | 'head' | 'listPage' | 'delete' | 'deleteMany' | 'createBucket';
 
 export interface S3ErrorContext {
   readonly operation: S3Operation;
@@ -93,6 +94,33 @@ export function storageErrorFromS3(error: unknown, context: S3ErrorContext): Sto
       : new UnavailableError(key, endpoint, reason, options);
   }
   return new BackendError(key, endpoint, reason, options);
+}
+
+/** The HTTP status S3 gives each per-key error code of a `DeleteObjects` answer. */
+const BATCH_KEY_STATUS: Readonly<Record<string, number>> = {
+  InternalError: 500,
+  ServiceUnavailable: 503,
+  SlowDown: 503,
+  AccessDenied: 403,
+  NoSuchKey: 404,
+};
+
+/**
+ * One key's error in a `DeleteObjects` answer (its `Code` and `Message`), mapped as the same
+ * failure of a `DeleteObject` of that key would be: `InternalError` and throttling are
+ * `Unavailable` (worth another try), `AccessDenied` is `Backend`, `NoSuchKey` is `NotFound`.
+ */
+export function storageErrorOfBatchKey(
+  code: string | undefined,
+  message: string | undefined,
+  key: string,
+  endpoint: string,
+): StorageError {
+  const status = code === undefined ? undefined : BATCH_KEY_STATUS[code];
+  return storageErrorFromS3(
+    { name: code, code, message, $metadata: { httpStatusCode: status } },
+    { operation: 'delete', key, endpoint },
+  );
 }
 
 /** 'maybe-applied' for 5xx, throttling, timeouts and broken connections; null when terminal. */

@@ -7,14 +7,22 @@
  * standard retries; the conditional create is sent once (`maxAttempts: 1`), because a retried
  * create that had applied comes back 412 and would look like someone else's (the caller reads
  * back on `OutcomeUnknown` instead).
+ * Each client's HTTP agent keeps up to `S3_MAX_SOCKETS` sockets: the ceiling the store's I/O
+ * controller may climb to (`link`), so no request it grants waits inside the SDK for a socket.
+ * Batch deletes are one `DeleteObjects` request per batch, keys in ascending order; a key the
+ * store failed transiently is sent again in a smaller batch, up to `BATCH_DELETE_ATTEMPTS`.
  * Credentials come from the SDK's default chain or a named profile unless given explicitly;
  * this module never stores or logs a secret.
  */
 import type { _Object } from '@aws-sdk/client-s3';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { batchResult, checkedDeleteBatch } from './batch-delete';
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
-import { BackendError, ObjectTooLargeError } from './errors';
+import { BackendError, isStorageError, ObjectTooLargeError, type StorageError } from './errors';
+import type { LinkShape } from './link/link-shape';
 import {
   MAX_GET_BYTES,
+  type BatchDeleteResult,
   pagesOf,
   MAX_LIST_PAGE,
   type ByteRange,
@@ -24,7 +32,7 @@ import {
   type ObjectIo,
   type ObjectMeta,
 } from './object-io';
-import { storageErrorFromS3, type S3Operation } from './s3-errors';
+import { storageErrorFromS3, storageErrorOfBatchKey, type S3Operation } from './s3-errors';
 import { sharedS3Thread, type S3Thread, type S3ThreadClientConfig } from './s3-thread';
 
 export interface S3Credentials {
@@ -51,10 +59,20 @@ export interface S3ObjectIoConfig {
 export const DEFAULT_S3_REGION = 'us-east-1';
 export const DEFAULT_S3_REQUEST_TIMEOUT_MS = 60_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * Sockets each client's agent keeps (the SDK's default is 50): at a 50 ms round trip a store
+ * answering ~1,000 requests a second wants 50-100 in flight, and the controller climbs past
+ * 64 only where the answers still come back unstretched.
+ */
+export const S3_MAX_SOCKETS = 128;
+/** Sends of a batch delete's keys that the store failed transiently (the first included). */
+const BATCH_DELETE_ATTEMPTS = 3;
+const BATCH_DELETE_BACKOFF_MS = 100;
 
 export class S3ObjectIo implements ObjectIo {
   readonly endpoint: string;
   readonly bucket: string;
+  readonly link: LinkShape = { remote: true, maxInFlight: S3_MAX_SOCKETS };
   private readonly thread: S3Thread;
   /** This store's clients on the thread. */
   private readonly client: number;
@@ -167,6 +185,50 @@ export class S3ObjectIo implements ObjectIo {
       .catch(this.failed('delete', key));
   }
 
+  /**
+   * One `DeleteObjects` (quiet: only failures answered) per attempt; keys that failed
+   * transiently (`Unavailable`: InternalError, SlowDown) go again after a pause, the others are
+   * reported at once. A key S3 says is not there was deleted already.
+   */
+  async deleteMany(keys: readonly string[]): Promise<BatchDeleteResult> {
+    const ascending = checkedDeleteBatch(this.endpoint, keys);
+    const failed = new Map<string, StorageError>();
+    let pending = ascending;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      for (const key of pending) failed.delete(key);
+      const errors = await this.deleteObjects(pending);
+      pending = [];
+      for (const [key, error] of errors) {
+        if (isStorageError(error, 'NotFound')) continue;
+        failed.set(key, error);
+        if (isStorageError(error, 'Unavailable') && attempt < BATCH_DELETE_ATTEMPTS)
+          pending.push(key);
+      }
+      if (pending.length > 0) await sleep(BATCH_DELETE_BACKOFF_MS * attempt);
+    }
+    return batchResult(ascending, failed);
+  }
+
+  /** The per-key errors of one `DeleteObjects` of `keys` (ascending); empty when all went. */
+  private async deleteObjects(keys: readonly string[]): Promise<Map<string, StorageError>> {
+    const input = {
+      Bucket: this.bucket,
+      Delete: { Objects: keys.map((key) => ({ Key: key })), Quiet: true },
+    };
+    const response = await this.thread
+      .send(this.client, 'DeleteObjects', input)
+      .catch(this.failed('deleteMany', keys[0] ?? ''));
+    const errors = new Map<string, StorageError>();
+    for (const error of response.Errors ?? []) {
+      if (error.Key === undefined) continue;
+      errors.set(
+        error.Key,
+        storageErrorOfBatchKey(error.Code, error.Message, error.Key, this.endpoint),
+      );
+    }
+    return errors;
+  }
+
   /** Closes the clients' sockets; the instance is unusable afterwards. */
   destroy(): void {
     this.thread.close(this.client);
@@ -223,6 +285,8 @@ function clientConfigOf(config: S3ObjectIoConfig): S3ThreadClientConfig {
       connectionTimeout: CONNECT_TIMEOUT_MS,
       requestTimeout: config.requestTimeoutMs ?? DEFAULT_S3_REQUEST_TIMEOUT_MS,
       throwOnRequestTimeout: true,
+      httpAgent: { maxSockets: S3_MAX_SOCKETS },
+      httpsAgent: { maxSockets: S3_MAX_SOCKETS },
     },
   };
 }

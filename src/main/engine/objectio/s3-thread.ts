@@ -32,6 +32,8 @@ import { ThreadReplies } from './thread-replies';
 import type {
   CreateBucketCommandInput,
   DeleteObjectCommandInput,
+  DeleteObjectsCommandInput,
+  DeleteObjectsCommandOutput,
   GetObjectCommandInput,
   GetObjectCommandOutput,
   HeadObjectCommandInput,
@@ -53,6 +55,7 @@ export interface S3Commands {
   HeadObject: { input: HeadObjectCommandInput; output: HeadObjectCommandOutput };
   ListObjectsV2: { input: ListObjectsV2CommandInput; output: ListObjectsV2CommandOutput };
   DeleteObject: { input: DeleteObjectCommandInput; output: object };
+  DeleteObjects: { input: DeleteObjectsCommandInput; output: DeleteObjectsCommandOutput };
   CreateBucket: { input: CreateBucketCommandInput; output: object };
 }
 export type S3CommandName = keyof S3Commands;
@@ -83,6 +86,9 @@ export type S3ThreadClientConfig = Omit<S3ClientConfig, 'sha256' | 'requestHandl
     readonly connectionTimeout: number;
     readonly requestTimeout: number;
     readonly throwOnRequestTimeout: boolean;
+    /** The agents' settings (plain options: the thread builds the agents). */
+    readonly httpAgent?: { readonly maxSockets: number };
+    readonly httpsAgent?: { readonly maxSockets: number };
   };
 };
 

@@ -3,10 +3,11 @@
  * `objects/` folder. The walk uses delimiter listings only, never descends into a prefix, and
  * is bounded in depth, folders visited, pages per folder and prefixes found, so a bucket of
  * millions of keys costs a bounded number of requests; `truncated` says a bound was reached.
- * Each prefix's format is read from its first object. Reads only.
+ * Each prefix's format is read from its first object. Folders are listed, and formats read,
+ * as many at a time as the link's width (`IoSlots`). Reads only.
  */
+import { fanOut, linkIo, slotsOf, walkTree, type IoSlots } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
-import { mapBounded, walkTreeBounded } from '../bounded';
 import { detectFormat, type WalFormat } from './format';
 import { parseCairnPrefix } from './target';
 
@@ -17,7 +18,6 @@ export interface DiscoveryLimits {
   readonly maxPrefixes: number;
   /** Listing pages read per folder (1,000 keys each). */
   readonly maxPagesPerFolder: number;
-  readonly concurrency: number;
 }
 
 export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
@@ -25,7 +25,6 @@ export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
   maxFolders: 10_000,
   maxPrefixes: 2_000,
   maxPagesPerFolder: 10,
-  concurrency: 8,
 };
 
 export interface DiscoveredPrefix {
@@ -85,12 +84,13 @@ interface Folder {
 
 /**
  * The folders under `root` that hold an `objects/` folder (or are named in Cairn's layout),
- * within `limits`. Folders are listed `concurrency` at a time, the deepest known first, so the
+ * within `limits`. Folders are listed the link's width at a time, the deepest known first, so the
  * first prefixes turn up after a few listings whatever the bucket's width; each is handed to
  * `onFound` as soon as its parent's listing says so.
  */
 async function prefixFolders(
   io: ObjectIo,
+  width: Pick<IoSlots, 'width'>,
   root: string,
   limits: DiscoveryLimits,
   onFound: (prefix: string) => void,
@@ -122,19 +122,27 @@ async function prefixFolders(
     return deeper;
   };
   const start = { path: root === '' ? '' : `${root.replace(/\/+$/, '')}/`, depth: 0 };
-  const left = await walkTreeBounded(start, limits.concurrency, limits.maxFolders, visit);
+  const left = await walkTree(start, width, limits.maxFolders, visit);
   truncated ||= left > 0;
   return { folders: found.sort(), truncated };
 }
 
-/** The prefixes under `root` without their formats, each handed to `onFound` as it is found. */
+/**
+ * The prefixes under `root` without their formats, each handed to `onFound` as it is found;
+ * every listing in a slot of `slots` (a connection's link; a new one for `io` when absent),
+ * as many at once as `width` says (the link's own width unless the caller leaves room for
+ * other work: the fleet reads prefixes as the walk finds them).
+ */
 export async function walkPrefixes(
   io: ObjectIo,
   root: string,
   onFound: (prefix: string) => void = () => undefined,
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
+  slots: IoSlots = slotsOf(io),
+  width: Pick<IoSlots, 'width'> = slots,
 ): Promise<{ prefixes: string[]; truncated: boolean }> {
-  const { folders, truncated } = await prefixFolders(io, root, limits, onFound);
+  const linked = linkIo(io, slots);
+  const { folders, truncated } = await prefixFolders(linked, width, root, limits, onFound);
   return { prefixes: folders, truncated };
 }
 
@@ -144,16 +152,18 @@ export async function discoverPrefixes(
   root: string,
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
   detect: (io: ObjectIo, prefix: string) => Promise<WalFormat | null> = detectFormat,
+  slots: IoSlots = slotsOf(io),
 ): Promise<Discovery> {
-  const { prefixes: folders, truncated } = await walkPrefixes(io, root, undefined, limits);
-  const prefixes = await mapBounded(folders, limits.concurrency, async (prefix) => {
+  const linked = linkIo(io, slots);
+  const walked = await walkPrefixes(linked, root, undefined, limits, slots);
+  const prefixes = await fanOut(walked.prefixes, slots, async (prefix) => {
     const config = parseCairnPrefix(prefix);
     return {
       prefix,
-      format: await detect(io, prefix),
+      format: await detect(linked, prefix),
       nodeId: config?.nodeId ?? null,
       generation: config?.generation ?? null,
     };
   });
-  return { prefixes, truncated };
+  return { prefixes, truncated: walked.truncated };
 }

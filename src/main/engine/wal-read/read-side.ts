@@ -8,6 +8,7 @@ import { openGtReadOnly } from '../greptimedb/read-only-log';
 import { inspectGtPrefix, type GtInspectReport } from '../greptimedb/inspect';
 import { GT_FORMAT } from '../greptimedb/layout';
 import { verifyGtPrefix } from '../greptimedb/verify';
+import type { IoSlots } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog } from '../wal/catalog';
 import type { WalEntry } from '../wal/entry';
@@ -48,10 +49,15 @@ export async function inspectTarget(io: ObjectIo, target: ReadTarget): Promise<A
   };
 }
 
-export async function verifyTarget(io: ObjectIo, target: ReadTarget): Promise<VerifyReport> {
+/** Verifies every object of the target, in the slots of `slots` (a new link for `io` when absent). */
+export async function verifyTarget(
+  io: ObjectIo,
+  target: ReadTarget,
+  slots?: IoSlots,
+): Promise<VerifyReport> {
   return target.format === GT_FORMAT
-    ? verifyGtPrefix(io, target.prefix)
-    : verifyPrefix(io, target.config);
+    ? verifyGtPrefix(io, target.prefix, slots)
+    : verifyPrefix(io, target.config, slots);
 }
 
 /** The one face both formats' read-only logs show. */

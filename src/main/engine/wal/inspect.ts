@@ -7,6 +7,7 @@
  * report's `failure` rather than thrown (storage errors still throw). Also lists the prefixes
  * under a root. Never holds state between calls.
  */
+import { linkedIo, slotsOf } from '../objectio/link';
 import type { ManifestVersion } from '../manifest/manifest-store';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectStoreWalConfigInput } from './config';
@@ -182,10 +183,12 @@ export async function inspectPrefix(
  * scan; with its `memo`, only objects it has not seen are listed and read.
  */
 export async function inspectWithRecovery(
-  io: ObjectIo,
+  storage: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
   memo?: TailScanMemo,
 ): Promise<InspectedPrefix> {
+  // One link for the register read, the scan and whatever reads the recovery later serves.
+  const io = linkedIo(storage);
   const target = readOnlyTarget(io, configInput);
   const { prefix, store, startedAt, reread } = target;
   // The register first: whatever it names (the tail) was durable before the listing starts.
@@ -196,7 +199,7 @@ export async function inspectWithRecovery(
   let recovery: Recovery | null = null;
   let failure: InspectFailure | null = null;
   try {
-    scan = await scanPrefix(io, prefix, control.boundary, undefined, memo);
+    scan = await scanPrefix(io, prefix, control.boundary, slotsOf(io), memo);
     recovery = await recoverFromScan({ prefix, control, scan, reread, startedAt });
   } catch (error) {
     failure = reportedFailure(error);

@@ -2,8 +2,10 @@
  * A prefix opened for reading only: the same recovery as a writer's open with no epoch CAS
  * and no write of any kind, then region reads over the recovered catalog. What `cairn wal
  * replay` and the console's replay use on a prefix another process may be writing. It sees
- * the log as of its recovery; a later writer's objects are not followed.
+ * the log as of its recovery; a later writer's objects are not followed. The open and the
+ * reads after it share one link: `io`'s own (a connection's), or a new one made for the log.
  */
+import { linkedIo } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog } from './catalog';
 import {
@@ -63,9 +65,10 @@ export function readOnlyTarget(
 }
 
 export async function openReadOnly(
-  io: ObjectIo,
+  storage: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
 ): Promise<ReadOnlyLog> {
+  const io = linkedIo(storage);
   const target = readOnlyTarget(io, configInput);
   const { prefix, startedAt, reread } = target;
   // The register before the listing, as a writer's open: what it names was durable by then.

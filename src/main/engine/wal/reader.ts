@@ -1,10 +1,11 @@
 /**
  * Reading one region (wal.md, "Reading"): the region's entries with id >= fromId, in order,
  * hiding ids at or below its watermark. Only the region's segment of each object is fetched
- * (a range read located by the catalog), a few objects ahead (`READ_AHEAD` fetches in flight),
- * yielded in order: one batch per segment (`readRegionBatches`, one async step per segment;
+ * (a range read located by the catalog), as far ahead as the link allows (its width of fetches
+ * in flight, `READ_AHEAD_BYTES` held at most), yielded in order: one batch per segment (`readRegionBatches`, one async step per segment;
  * entries are views into the fetched bytes), which the per-entry stream (`readRegion`) wraps
- * without an async function call per entry. The header is checked on an object's first read;
+ * without an async function call per entry. The header is checked on an object's first read,
+ * in the same request as the segment when the gap between them is small (`coveringReads`);
  * a segment that fails its checks is fetched once more, then becomes a hole (`skip`) or fails
  * the read (`fail`) - the store's policy, or the read's own (`ReadOptions`), which is also told
  * about every segment it skips. An object collected meanwhile is skipped when its ids are below the
@@ -13,6 +14,8 @@
  */
 import { isStorageError } from '../objectio/errors';
 import type { ChecksumAlgorithm } from '../objectio/checksum';
+import { coveringReads } from '../objectio/coalesce';
+import { linkIo, slotsOf, type IoSlots } from '../objectio/link';
 import { readRange, readRangeChecksummed, type ObjectIo } from '../objectio/object-io';
 import type { Hole, ObjectCatalog, SegmentLocation } from './catalog';
 import type { OnCorruptedSegment } from './config';
@@ -31,10 +34,11 @@ import type { Provider } from './provider';
 import { ReadAhead } from './read-ahead';
 import type { RegionId } from './region-id';
 
-/** Segment fetches a region read keeps in flight (the replay figure's baseline uses as many). */
-export const READ_AHEAD = 4;
-/** Segments fetched or being fetched that a read holds before its consumer takes them. */
-const READ_AHEAD_HELD = 2 * READ_AHEAD;
+/**
+ * Bytes of segments fetched or being fetched that a read holds before its consumer takes them:
+ * at 50 ms and ~100 MB/s a link carries ~5 MB a round trip, so this keeps several in hand.
+ */
+export const READ_AHEAD_BYTES = 32 * 1024 * 1024;
 
 /**
  * How one object format's segments are read. Cairn's recovery never reads an object's header,
@@ -66,6 +70,8 @@ export const CAIRN_SEGMENTS: SegmentCodec = {
 
 export interface ReaderContext {
   readonly io: ObjectIo;
+  /** The link the reads run through (a connection's); a new one for `io` when absent. */
+  readonly slots?: IoSlots;
   readonly catalog: ObjectCatalog;
   readonly onCorruptedSegment: OnCorruptedSegment;
   readonly metrics: WalMetrics;
@@ -116,7 +122,7 @@ function identityOf(catalog: ObjectCatalog, location: SegmentLocation): ObjectTr
 
 /**
  * The segment's bytes and their checksum, and the header's bytes when it must be checked (one
- * range read when adjacent).
+ * range read from the header on when the gap between them is small).
  */
 async function fetchBytes(
   io: ObjectIo,
@@ -125,13 +131,18 @@ async function fetchBytes(
   algorithm: ChecksumAlgorithm,
 ): Promise<{ header: Uint8Array | null; segment: Uint8Array; checksum: number }> {
   const { key, offset, length } = location;
-  if (!withHeader || offset === HEADER_SIZE) {
+  const oneRead =
+    coveringReads([
+      { start: 0, end: HEADER_SIZE },
+      { start: offset, end: offset + length },
+    ]).length === 1;
+  if (!withHeader || oneRead) {
     const from = withHeader ? offset : 0;
     const read = await readRangeChecksummed(io, key, offset - from, from + length, {
       algorithm,
       from,
     });
-    const header = withHeader ? read.bytes.subarray(0, from) : null;
+    const header = withHeader ? read.bytes.subarray(0, HEADER_SIZE) : null;
     return { header, segment: read.bytes.subarray(from), checksum: read.checksum };
   }
   const [header, read] = await Promise.all([
@@ -233,6 +244,8 @@ export async function* readRegionBatches(
 ): AsyncIterable<readonly WalEntry[]> {
   const region = provider.regionId;
   const make: MakeEntry = (id, data) => ({ provider, regionId: region, id, data });
+  const slots = context.slots ?? slotsOf(context.io);
+  const linked: ReaderContext = { ...context, io: linkIo(context.io, slots), slots };
   const started = performance.now();
   let cursor = fromId < 1n ? 1n : fromId;
   const nextLocation = (): SegmentLocation | undefined => {
@@ -244,9 +257,17 @@ export async function* readRegionBatches(
     }
   };
   const ahead = new ReadAhead(
-    { inFlight: READ_AHEAD, held: READ_AHEAD_HELD },
+    {
+      inFlight: () => slots.width,
+      held: () => 2 * slots.width,
+      heldBytes: READ_AHEAD_BYTES,
+      bytesOf: (location: SegmentLocation) => location.length,
+    },
     nextLocation,
-    (location: SegmentLocation) => fetchSegment(context, location, make),
+    (location: SegmentLocation) => {
+      slots.noteWork?.(1, 0);
+      return fetchSegment(linked, location, make).finally(() => slots.noteWork?.(0, 1));
+    },
   );
   try {
     for (let next = ahead.take(); next !== undefined; next = ahead.take()) {

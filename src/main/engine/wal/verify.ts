@@ -1,6 +1,7 @@
 /**
- * Deep verification of a WAL prefix: reads every object (paged listing, a few at a time;
- * small objects whole, large ones in bounded pieces) and runs every check of the format on it - header and trailer CRCs and their
+ * Deep verification of a WAL prefix: reads every object (paged listing, as many at a time as
+ * the link's width and its memory budget allow; small objects whole, large ones in bounded
+ * pieces) and runs every check of the format on it - header and trailer CRCs and their
  * agreement, the footer, every segment's CRC and framing - reporting a verdict per object.
  * Read-only; it judges bytes, not chains (that is recovery's and `inspect`'s job). An object
  * collected while the pass ran is reported as gone, not as damage.
@@ -8,6 +9,7 @@
 import { crc32c } from '@node-rs/crc32';
 import type { ObjectIo } from '../objectio/object-io';
 import { isStorageError, ObjectTooLargeError } from '../objectio/errors';
+import { fanOut, linkIo, slotsOf, type IoSlots } from '../objectio/link';
 import { readRanges, READ_CHUNK_BYTES } from '../objectio/ranged-read';
 import { validateWalConfig, type ObjectStoreWalConfigInput } from './config';
 import {
@@ -32,14 +34,12 @@ import {
 import type { EntryId, Seq } from './ids';
 import { seqOfAnyObjectKey, walPrefix } from './keys';
 import type { RegionId } from './region-id';
-import { listObjectsFrom, mapBounded } from './recovery';
+import { listObjectsFrom } from './recovery';
 
-/** Objects verified at once by `verifyPrefix`. */
-export const VERIFY_CONCURRENCY = 4;
 /**
  * Objects up to this size are read whole, in one request (the writer's batches are far below
- * it); larger ones are read in `READ_CHUNK_BYTES` pieces. Bounds verify's memory to
- * `VERIFY_CONCURRENCY` times this, whatever the store holds.
+ * it); larger ones are read in `READ_CHUNK_BYTES` pieces. A whole read names its bytes, so
+ * the link's memory budget bounds what verify holds at once, whatever the store holds.
  */
 export const VERIFY_WHOLE_READ_BYTES = 16 * 1024 * 1024;
 /** A footer larger than this (over a million segments) is `ObjectTooLarge`, not read. */
@@ -132,10 +132,20 @@ export async function verifyObject(
       await checkInPieces(io, key, size, options.chunkBytes ?? READ_CHUNK_BYTES);
       return size;
     }
-    const bytes = (await io.get(key)).bytes;
+    const bytes = await readWhole(io, key, size);
     decodeObject(bytes, key);
     return bytes.length;
   });
+}
+
+/**
+ * The object's bytes: a range of the listed size, so the read names what it will hold (the
+ * link's memory budget counts it); the whole object when it turned out larger than listed.
+ */
+export async function readWhole(io: ObjectIo, key: string, size: number): Promise<Uint8Array> {
+  if (size <= 0) return (await io.get(key)).bytes;
+  const got = await io.get(key, { start: 0, end: size - 1 });
+  return got.size === got.bytes.length ? got.bytes : (await io.get(key)).bytes;
 }
 
 /** The checks of `decodeObject`, in its order, reading trailer, footer, header and segments apart. */
@@ -266,17 +276,19 @@ class SegmentCheck {
   }
 }
 
-/** Verifies every listed object of `prefix` with `verifyOne`, ascending by sequence. */
+/**
+ * Verifies every listed object of `prefix` with `verifyOne`, ascending by sequence, every
+ * request in a slot of `slots` (a connection's link; a new one for `io` when absent).
+ */
 export async function verifyListedObjects(
   io: ObjectIo,
   prefix: string,
   verifyOne: (io: ObjectIo, key: string, options: VerifyObjectOptions) => Promise<ObjectVerdict>,
-  concurrency = VERIFY_CONCURRENCY,
+  slots: IoSlots = slotsOf(io),
 ): Promise<VerifyReport> {
-  const listed = await listObjectsFrom(io, prefix);
-  const objects = await mapBounded(listed, concurrency, (o) =>
-    verifyOne(io, o.key, { size: o.size }),
-  );
+  const linked = linkIo(io, slots);
+  const listed = await listObjectsFrom(linked, prefix);
+  const objects = await fanOut(listed, slots, (o) => verifyOne(linked, o.key, { size: o.size }));
   const gone = objects.filter((o) => o.gone === true).length;
   return {
     prefix,
@@ -287,13 +299,13 @@ export async function verifyListedObjects(
   };
 }
 
-/** Verifies every object of the prefix, ascending by sequence. */
+/** Verifies every object of the prefix, ascending by sequence (see `verifyListedObjects`). */
 export async function verifyPrefix(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
-  options: { readonly concurrency?: number } = {},
+  slots?: IoSlots,
 ): Promise<VerifyReport> {
   const config = validateWalConfig(configInput);
   const prefix = walPrefix(config.root, config.nodeId, config.generation);
-  return verifyListedObjects(io, prefix, verifyObject, options.concurrency);
+  return verifyListedObjects(io, prefix, verifyObject, slots);
 }

@@ -1,11 +1,23 @@
 /**
  * Connections as the app uses them: saved profiles, one ObjectIo per connection opened on
- * demand, and each session's operator switch (`OperatorModes`). Every connection starts
- * read-only in every session; operator mode lives in memory only, so a restart, a new browser
- * session or a new window is read-only again.
+ * demand - its requests in the slots of the connection's own I/O controller, which every view,
+ * scan and replay of the connection shares - and each session's operator switch
+ * (`OperatorModes`). Every connection starts read-only in every session; operator mode lives in
+ * memory only, so a restart, a new browser session or a new window is read-only again.
  */
-import type { Connection, ConnectionSpec, ConnectionTest } from '../../../shared/contract';
+import type {
+  Connection,
+  ConnectionSpec,
+  ConnectionTest,
+  LinkView,
+} from '../../../shared/contract';
 import { isCairnError } from '../../engine/errors';
+import {
+  ioControllerFor,
+  LinkedObjectIo,
+  measureLink,
+  type IoController,
+} from '../../engine/objectio/link';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { assertWritable, probeCreateIfAbsent } from '../../engine/objectio/probe';
 import { PROCESS_SESSION, type Session } from '../caller';
@@ -16,10 +28,16 @@ import type { ConnectionUser } from './connection-users';
 import { openObjectIo, rootOf } from './open-object-io';
 import { OperatorModes } from './operator-modes';
 
+/** A connection's storage on its link, and the link's controller. */
+interface OpenedStorage {
+  readonly io: LinkedObjectIo;
+  readonly link: IoController;
+}
+
 export class ConnectionsService {
   private readonly store: ConnectionStore;
   private readonly operators = new OperatorModes();
-  private readonly opened = new Map<string, Promise<ObjectIo>>();
+  private readonly opened = new Map<string, Promise<OpenedStorage>>();
   private readonly users: ConnectionUser[] = [];
   /** Ids being or already removed (ids are random and never come back). */
   private readonly removed = new Set<string>();
@@ -81,7 +99,7 @@ export class ConnectionsService {
     this.opened.delete(id);
     await Promise.all(this.users.map((user) => user.release(id)));
     await opening?.then(
-      (io) => io.destroy?.(),
+      ({ io }) => io.destroy(),
       () => undefined,
     );
     this.announce();
@@ -124,34 +142,64 @@ export class ConnectionsService {
     if (this.removed.has(id)) throw new ConnectionNotFoundError(id);
   }
 
-  /** The connection's storage, opened once and shared by every view. */
+  /** The connection's storage on its link, opened once and shared by every view. */
   async io(id: string): Promise<{ io: ObjectIo; root: string }> {
     const profile = await this.profile(id);
-    this.assertPresent(id);
-    let opening = this.opened.get(id);
-    if (opening === undefined) {
-      opening = this.open(profile);
-      this.opened.set(id, opening);
-      opening.catch(() => this.opened.delete(id));
-    }
-    return { io: await opening, root: rootOf(profile) };
+    return { io: (await this.opening(id, profile)).io, root: rootOf(profile) };
   }
 
+  /** The connection's link as its controller last measured it. */
+  async link(id: string): Promise<LinkView> {
+    const stats = (await this.opening(id, await this.profile(id))).link.stats();
+    return {
+      p50Ms: stats.p50Ms,
+      p99Ms: stats.p99Ms,
+      inFlight: stats.inFlight,
+      waiting: stats.waiting,
+      limit: stats.limit,
+      requestsPerSecond: stats.requestsPerSecond,
+      bytesPerSecond: stats.bytesPerSecond,
+    };
+  }
+
+  /**
+   * Reachability (a one-key listing), the create-if-absent probe, and the link: a burst of
+   * one-key listings through the connection's slots, their p50 / p99 and the rate reached.
+   */
   async test(id: string): Promise<ConnectionTest> {
     try {
-      const { io, root } = await this.io(id);
+      const profile = await this.profile(id);
+      const { io, link: slots } = await this.opening(id, profile);
+      const root = rootOf(profile);
       await io.listPage(root, { pageSize: 1 });
       const probe = await probeCreateIfAbsent(io, root);
+      const link = await measureLink(slots, () => io.listPage(root, { pageSize: 1 }));
       return {
         reachable: true,
         writable: probe.writable,
         createIfAbsent: probe.enforced,
         detail: probe.detail,
+        link,
       };
     } catch (error) {
       const detail = isCairnError(error) ? error.message : String(error);
-      return { reachable: false, writable: false, createIfAbsent: false, detail };
+      return { reachable: false, writable: false, createIfAbsent: false, detail, link: null };
     }
+  }
+
+  /** The connection's storage and link, opened on first use. */
+  private opening(id: string, profile: SavedProfile): Promise<OpenedStorage> {
+    this.assertPresent(id);
+    let opening = this.opened.get(id);
+    if (opening === undefined) {
+      opening = this.open(profile).then((store) => {
+        const link = ioControllerFor(store);
+        return { io: new LinkedObjectIo(store, link), link };
+      });
+      this.opened.set(id, opening);
+      opening.catch(() => this.opened.delete(id));
+    }
+    return opening;
   }
 
   private async profile(id: string): Promise<SavedProfile> {

@@ -13,6 +13,7 @@ import type {
   WriterView,
 } from '../../../shared/contract/wal';
 import { WRITER_STATE_EVENTS_PER_SECOND } from '../../../shared/contract/wal';
+import { directIo } from '../../engine/objectio/link';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import type { WalEntry } from '../../engine/wal/entry';
@@ -96,7 +97,9 @@ export class AppWriter {
     listeners: AppWriterListeners,
   ): Promise<AppWriter> {
     const metrics = createWalMetrics();
-    const session = await openWriter(io, config, { maintenance: false, metrics });
+    // The connection's store under its link: a writer's creates and register updates are its
+    // commit path and must never queue behind a view's reads (see `directIo`).
+    const session = await openWriter(directIo(io), config, { maintenance: false, metrics });
     return new AppWriter(session, ObjectStoreLogStore.fromSession(session, { metrics }), listeners);
   }
 

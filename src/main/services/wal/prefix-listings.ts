@@ -3,6 +3,7 @@
  * one prefix directory (a shared walk, cached formats) and one fleet reader per connection.
  */
 import type { FleetView, WalListedPrefix } from '../../../shared/contract/wal';
+import { slotsOf } from '../../engine/objectio/link';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { FleetReader } from './fleet/fleet-reader';
 import { fleetSourceOf, isListedPrefix, type FleetDeps } from './fleet/fleet-source';
@@ -42,10 +43,10 @@ export class PrefixListings {
 
   /** The fleet overview's rows changed since `since`; a pass starts when one is due. */
   async fleet(connectionId: string, since: number, refreshMs: number): Promise<FleetView> {
-    await this.deps.io(connectionId); // an unknown connection fails here, typed
+    const { io } = await this.deps.io(connectionId); // an unknown connection fails here, typed
     let reader = this.fleets.get(connectionId);
     if (reader === undefined) {
-      reader = new FleetReader(fleetSourceOf(connectionId, this.deps));
+      reader = new FleetReader(fleetSourceOf(connectionId, this.deps), slotsOf(io));
       this.fleets.set(connectionId, reader);
     }
     return reader.poll(since, refreshMs);

@@ -4,6 +4,7 @@
  */
 import { useEffect, type ReactElement } from 'react';
 import { useApiQuery, useLiveInvalidation } from '../api/hooks';
+import { LinkStatus } from '../components/LinkStatus';
 import { LiveStatus } from '../components/LiveStatus';
 import { ShortcutsDialog } from '../components/ShortcutsDialog';
 import { Toasts } from '../components/Toasts';
@@ -93,6 +94,7 @@ export function App() {
         >
           {current?.operator ? 'Operator' : 'Read-only'}
         </span>
+        {current && <LinkStatus connectionId={current.id} />}
         <LiveStatus />
         <CopyLinkButton />
         <OpenLinkDialog />

@@ -1,4 +1,7 @@
-/** Saved connections: add, test (reachability, permissions, conditional-write probe), remove, operator switch. */
+/**
+ * Saved connections: add, test (reachability, permissions, conditional-write probe, and the
+ * link's latency p50 / p99 and the rate a burst reached), remove, operator switch.
+ */
 import { useState } from 'react';
 import type { Connection, ConnectionTest } from '../../../shared/contract';
 import { useApiMutation, useApiQuery } from '../api/hooks';
@@ -6,6 +9,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { useToasts } from '../components/Toasts';
 import { useUiStore } from '../state/ui-store';
 import { AddConnectionDialog } from './AddConnectionDialog';
+import { formatMs } from './format';
 
 export function ConnectionsView() {
   const connections = useApiQuery('connections.list', {});
@@ -119,6 +123,14 @@ function ConnectionRow({ connection }: { connection: Connection }) {
               : 'Unreachable'}
             <span className="sr-only"> — </span>
             <span className="small muted"> {result.detail}</span>
+            {result.link && (
+              <span className="small muted" aria-label="Link measured">
+                {' '}
+                · {result.link.requests} requests: p50 {formatMs(result.link.p50Ms)}, p99{' '}
+                {formatMs(result.link.p99Ms)}, {Math.round(result.link.requestsPerSecond)}{' '}
+                requests/s
+              </span>
+            )}
           </span>
         )}
       </td>

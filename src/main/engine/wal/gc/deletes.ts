@@ -1,19 +1,19 @@
 /**
  * The storage half of a garbage-collection pass: listing the WAL objects below a boundary and
- * deleting them in ascending order of sequence, at most `DELETE_CONCURRENCY` in flight. A
- * failed delete stops new ones from starting (the deletes in flight are awaited, none is left
- * floating); what is left is resumed by the next pass, which lists from the start again.
+ * deleting them in ascending order of sequence, in batches of up to `MAX_DELETE_BATCH` keys
+ * (one `DeleteObjects` request each on S3, side-by-side unlinks on a local directory), one
+ * batch after the other: 2,000 objects are two requests, where one delete each took 2,000
+ * round trips. A key that fails is reported with its error and no later batch starts; what is
+ * left is resumed by the next pass, which lists from the start again.
  * It must only ever be handed objects below a boundary whose CAS has passed; it decides
- * nothing itself.
+ * nothing itself, and it writes no audit: it returns what it deleted (keys, count, bytes) for
+ * whoever records it.
  */
-import type { ObjectIo } from '../../objectio/object-io';
-import { mapBounded } from '../recovery';
+import { deleteKeys } from '../../objectio/batch-delete';
+import { MAX_DELETE_BATCH, type ObjectIo } from '../../objectio/object-io';
 import { objectsFolder, seqOfObjectKey } from '../keys';
 import type { Seq } from '../ids';
 import type { ListedWalObject } from './plan';
-
-/** Deletes in flight at once (control.md point 5). */
-export const DELETE_CONCURRENCY = 4;
 
 /** Every WAL object of `prefix` below `boundary` (all of them when `boundary` is null), ascending. */
 export async function listObjectsBelow(
@@ -47,30 +47,34 @@ export interface DeleteHooks {
   readonly onFailed?: (object: ListedWalObject, error: unknown) => void;
 }
 
-/** Deletes `objects` (ascending) with bounded concurrency; stops starting new ones after a failure. */
+/**
+ * Deletes `objects` (ascending) batch after batch; stops before the next batch once a key
+ * failed. A batch whose request failed as a whole counts every key of it as not deleted.
+ */
 export async function deleteAscending(
   io: ObjectIo,
   objects: readonly ListedWalObject[],
   hooks: DeleteHooks = {},
-  concurrency = DELETE_CONCURRENCY,
 ): Promise<DeleteOutcome> {
-  const done = new Set<ListedWalObject>();
+  const done = new Set<string>();
   let error: Error | null = null;
-  try {
-    await mapBounded(objects, concurrency, async (object) => {
-      try {
-        await io.delete(object.key);
-      } catch (failure) {
-        hooks.onFailed?.(object, failure);
-        throw failure;
+  for (let at = 0; at < objects.length && error === null; at += MAX_DELETE_BATCH) {
+    const batch = objects.slice(at, at + MAX_DELETE_BATCH);
+    const byKey = new Map(batch.map((object) => [object.key, object]));
+    try {
+      const result = await deleteKeys(io, [...byKey.keys()]);
+      for (const key of result.deleted) done.add(key);
+      for (const { key, error: failure } of result.failed) {
+        hooks.onFailed?.(byKey.get(key)!, failure);
+        error ??= failure;
       }
-      done.add(object);
-      hooks.onDeleted?.(object);
-    });
-  } catch (failure) {
-    error = failure instanceof Error ? failure : new Error(String(failure));
+    } catch (failure) {
+      for (const object of batch) hooks.onFailed?.(object, failure);
+      error = failure instanceof Error ? failure : new Error(String(failure));
+    }
   }
-  const deleted = objects.filter((object) => done.has(object));
+  const deleted = objects.filter((object) => done.has(object.key));
+  for (const object of deleted) hooks.onDeleted?.(object);
   return {
     deleted,
     bytes: deleted.reduce((sum, object) => sum + object.size, 0),

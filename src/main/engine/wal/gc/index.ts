@@ -1,7 +1,7 @@
 /**
  * Garbage collection of a WAL prefix (control.md, Protocol point 5): the pure plan
  * (`plan`), the judgement of a chain without a writer's catalog (`judge`), listing and
- * ascending bounded deletes (`deletes`), one pass and the dry run (`run`), and a writer's
+ * ascending batch deletes (`deletes`), one pass and the dry run (`run`), and a writer's
  * collector (`writer-collector`). Import garbage collection from here.
  */
 export {
@@ -14,12 +14,7 @@ export {
 } from './plan';
 export { judgeChain, type JudgedChain } from './judge';
 export { heldBackBy, type HeldBack, type HoldingRegion } from './held-back';
-export {
-  DELETE_CONCURRENCY,
-  deleteAscending,
-  listObjectsBelow,
-  type DeleteOutcome,
-} from './deletes';
+export { deleteAscending, listObjectsBelow, type DeleteOutcome } from './deletes';
 export {
   boundaryOfJudged,
   collectAsMaintenance,

@@ -4,7 +4,7 @@
  *      proves the pass still holds the epoch (a fenced holder fails here with `Fenced` and
  *      deletes nothing) and what drops the seal records below it;
  *   2. list the prefix and delete every object below the boundary, chain or orphan, in
- *      ascending order, at most 4 in flight.
+ *      ascending order, in batches of up to 1,000 keys (one request each on S3).
  * A crash anywhere leaves only objects below a persisted boundary, which nothing needs and
  * the next pass deletes. The dry run judges the same way and lists what a pass would delete,
  * writing nothing. The maintenance flavour (a held epoch without recovery) lives here too; the

@@ -3,12 +3,10 @@
  * pure chain judgement (`chain-selection`), the start-object placement (`start-sequence`) and
  * the orchestration with its single re-read (`recover`). Import recovery from here.
  */
-export { mapBounded, mapBoundedWhilePaging } from '../../bounded';
 export { listObjectsFrom, listObjectPages, compareSeq, type ListedObject } from './listing';
 export {
   readObjectIndex,
   readObjectIndexes,
-  TAIL_READ_CONCURRENCY,
   newTailScanMemo,
   type ScannedObject,
   type TailScan,

@@ -8,6 +8,7 @@
  * writer open and `inspect` share it.
  */
 import type { ObjectIo } from '../../objectio/object-io';
+import { linkIo, slotsOf, type IoSlots } from '../../objectio/link';
 import { ObjectCatalog } from '../catalog';
 import { NoCompleteChainError, TailMissingError } from '../errors';
 import type { Seq } from '../ids';
@@ -15,12 +16,7 @@ import { objectKey } from '../keys';
 import type { ControlState, RecoveredObject, RecoverySummary } from '../session';
 import { selectChain, type ChainSelection } from './chain-selection';
 import { listObjectPages, type ListedObject } from './listing';
-import {
-  readIndexesWhileListing,
-  TAIL_READ_CONCURRENCY,
-  type ScannedObject,
-  type TailScanMemo,
-} from './tail-read';
+import { readIndexesWhileListing, type ScannedObject, type TailScanMemo } from './tail-read';
 
 /** What one listing and its tail reads found. */
 export interface PrefixScan {
@@ -34,20 +30,22 @@ export interface PrefixScan {
 }
 
 /**
- * Lists from `from` and reads each object's index, reads starting while the listing pages;
+ * Lists from `from` and reads each object's index, reads starting while the listing pages,
+ * every request in a slot of `slots` (a connection's link; a new one for `io` when absent);
  * with a read model's `memo`, only what it has not seen is listed and read.
  */
 export async function scanPrefix(
   io: ObjectIo,
   prefix: string,
   from: Seq,
-  concurrency = TAIL_READ_CONCURRENCY,
+  slots: IoSlots = slotsOf(io),
   memo?: TailScanMemo,
 ): Promise<PrefixScan> {
+  const linked = linkIo(io, slots);
   const { listed, scan } = await readIndexesWhileListing(
-    io,
-    memo === undefined ? listObjectPages(io, prefix, from) : memo.pages(io, prefix, from),
-    concurrency,
+    linked,
+    memo === undefined ? listObjectPages(linked, prefix, from) : memo.pages(linked, prefix, from),
+    slots,
     memo,
   );
   return { from, listed, objects: scan.objects, missing: scan.missing };

@@ -1,8 +1,9 @@
 /**
  * Reads what recovery needs of each listed object - its trailer and segment index - with ONE
  * suffix-range read of the last 64 KiB (the whole object when shorter), plus one more range
- * read only when the footer starts before that window; `TAIL_READ_CONCURRENCY` objects at a
- * time by default, starting while the listing still pages (`readIndexesWhileListing`). Verifies
+ * read only when the footer starts before that window; as many objects at a time as the link's
+ * width (`IoSlots`: its controller sizes it from the latency and rate it measures), starting
+ * while the listing still pages (`readIndexesWhileListing`). Verifies
  * trailer magic and CRC, footer CRC, the trailer's sequence against the key and that the
  * segments tile the body (format/decode). The header is never read here (a reader checks it).
  * An object listed and then not found is reported missing (GC may have collected it); the
@@ -10,6 +11,7 @@
  */
 import { readTail, type ObjectIo } from '../../objectio/object-io';
 import { isStorageError } from '../../objectio/errors';
+import { fanOut, fanOutWhilePaging, linkIo, slotsOf, type IoSlots } from '../../objectio/link';
 import { CorruptObjectError } from '../errors';
 import {
   decodeFooter,
@@ -20,19 +22,8 @@ import {
   type SegmentIndex,
 } from '../format';
 import type { Seq } from '../ids';
-import { mapBounded, mapBoundedWhilePaging } from '../../bounded';
 import { compareSeq, type ListedObject } from './listing';
 import { ScanMemo } from './scan-memo';
-
-/**
- * Objects whose tails are read at once by default (callers of `scanPrefix` may pass another).
- * Measured with 10,000 local / 2,000 radosgw objects against the concurrency-8 baseline: 16
- * kept radosgw ahead of 8 in every pass, 32 and 64 were slower there (its gateway, on this
- * shared box, answers no faster). On the local directory 16, 32 and 64 cost the same time and
- * CPU: its tail reads run on a thread of their own (`LocalReadThread`), so the width only
- * needs to keep that thread and the listing busy.
- */
-export const TAIL_READ_CONCURRENCY = 16;
 
 /** What a read model remembers of Cairn's objects between scans. */
 export type TailScanMemo = ScanMemo<TailOutcome>;
@@ -120,9 +111,10 @@ export interface TailScan {
 export async function readObjectIndexes(
   io: ObjectIo,
   listed: readonly ListedObject[],
-  concurrency = TAIL_READ_CONCURRENCY,
+  slots: IoSlots = slotsOf(io),
 ): Promise<TailScan> {
-  return judgeOutcomes(await mapBounded(listed, concurrency, (object) => outcomeOf(io, object)));
+  const linked = linkIo(io, slots);
+  return judgeOutcomes(await fanOut(listed, slots, (object) => outcomeOf(linked, object)));
 }
 
 /** Outcomes in sequence order: the lowest corrupt object fails the scan. */
@@ -146,15 +138,16 @@ function judgeOutcomes(outcomes: readonly TailOutcome[]): TailScan {
 export async function readIndexesWhileListing(
   io: ObjectIo,
   pages: AsyncIterable<readonly ListedObject[]>,
-  concurrency = TAIL_READ_CONCURRENCY,
+  slots: IoSlots = slotsOf(io),
   memo?: TailScanMemo,
 ): Promise<{ listed: ListedObject[]; scan: TailScan }> {
-  const { items: listed, results: outcomes } = await mapBoundedWhilePaging(
+  const linked = linkIo(io, slots);
+  const { items: listed, results: outcomes } = await fanOutWhilePaging(
     pages,
-    concurrency,
+    slots,
     memo === undefined
-      ? (object) => outcomeOf(io, object)
-      : (object) => memo.read(object, () => outcomeOf(io, object)),
+      ? (object) => outcomeOf(linked, object)
+      : (object) => memo.read(object, () => outcomeOf(linked, object)),
   );
   const order = listed.map((_, at) => at).sort((a, b) => compareSeq(listed[a]!, listed[b]!));
   return {

@@ -1,12 +1,12 @@
 /**
  * One whole pass of the fleet overview, for a caller that waits for the table rather than
- * polling it (the CLI's `wal fleet`): the Overview's walk and reads, `FLEET_READ_CONCURRENCY`
- * prefixes at a time while the walk goes on; a prefix that fails to read is a row with its
+ * polling it (the CLI's `wal fleet`): the Overview's walk and reads, as many prefixes at a time
+ * as the link's width while the walk goes on; a prefix that fails to read is a row with its
  * error, a walk that fails is thrown. Rows come back in prefix order. Reads only.
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
-import { mapBoundedWhilePaging } from '../../../engine/bounded';
-import { FLEET_READ_CONCURRENCY, type FleetSource } from './fleet-reader';
+import { fanOutWhilePaging, type IoSlots } from '../../../engine/objectio/link';
+import type { FleetSource } from './fleet-reader';
 import { failedFleetRow, pendingFleetRow } from './fleet-row';
 import { FoundChannel } from './found-channel';
 
@@ -16,7 +16,10 @@ export interface FleetTable {
   readonly truncated: boolean;
 }
 
-export async function readFleetOnce(source: FleetSource): Promise<FleetTable> {
+export async function readFleetOnce(
+  source: FleetSource,
+  slots: Pick<IoSlots, 'width' | 'noteWork'>,
+): Promise<FleetTable> {
   const found = new FoundChannel<string>();
   const walked = source.walk((prefix) => found.push(prefix)).finally(() => found.close());
   const readRow = (prefix: string): Promise<FleetRow> =>
@@ -27,7 +30,7 @@ export async function readFleetOnce(source: FleetSource): Promise<FleetTable> {
       );
   const [{ truncated }, { results }] = await Promise.all([
     walked,
-    mapBoundedWhilePaging(found, FLEET_READ_CONCURRENCY, readRow),
+    fanOutWhilePaging(found, slots, readRow),
   ]);
   return { rows: [...results].sort((a, b) => a.prefix.localeCompare(b.prefix)), truncated };
 }

@@ -1,33 +1,33 @@
 /**
  * The fleet overview of one connection: passes that walk every prefix under its root and read
- * each one's read model, `FLEET_READ_CONCURRENCY` at a time, starting on the first prefixes
- * while the walk goes on, so rows fill in progressively. A pass starts when the Overview polls
+ * each one's read model, as many at a time as the connection's link is wide (each read makes
+ * its requests one after another, so about one request each), starting on the first prefixes
+ * while the walk goes on, so rows fill in progressively. The walk's listings and the reads'
+ * requests share the link's slots first come, first served; the walk lists as many folders at
+ * once as the link has room beside the reads running, and never fewer than a quarter of its
+ * width: at the start it finds prefixes at full width, then the reads take the link over. A pass starts when the Overview polls
  * and the last one ended at least `refreshMs` ago; it stops starting reads when the Overview
  * says it left (`stop`) or stops polling (`ABANDONED_AFTER_MS`). Rows carry a version so a poll
  * gets only what changed since its last one. A prefix that fails to read keeps its last
  * columns with the error; the walk's own failure is the pass's error.
  */
 import type { FleetRow, FleetView } from '../../../../shared/contract/wal';
-import { mapBoundedWhilePaging } from '../../../engine/bounded';
-import { DEFAULT_DISCOVERY_LIMITS, type DiscoveryLimits } from '../../../engine/wal-read/discover';
+import { fanOutWhilePaging, type IoSlots } from '../../../engine/objectio/link';
 import { errorSummaryOf, failedFleetRow, pendingFleetRow } from './fleet-row';
 import { FoundChannel } from './found-channel';
-
-/** Prefixes read at once: enough to keep a store busy, few enough to leave the views room. */
-export const FLEET_READ_CONCURRENCY = 8;
-
-/**
- * The fleet's walk lists 2 folders at a time: each prefix read costs several requests and a
- * walk as wide as the reads would take half the store's answers before the first rows fill.
- */
-export const FLEET_WALK_LIMITS: DiscoveryLimits = { ...DEFAULT_DISCOVERY_LIMITS, concurrency: 2 };
 
 /** A pass with no poll for this long was left behind (a closed window): it stops reading. */
 export const ABANDONED_AFTER_MS = 15_000;
 
 export interface FleetSource {
-  /** Walks the prefixes, handing each to `onFound` as it is found. */
-  walk(onFound: (prefix: string) => void): Promise<{ truncated: boolean }>;
+  /**
+   * Walks the prefixes, handing each to `onFound` as it is found, `width` folders at a time
+   * (the link's whole width when absent).
+   */
+  walk(
+    onFound: (prefix: string) => void,
+    width?: Pick<IoSlots, 'width'>,
+  ): Promise<{ truncated: boolean }>;
   /** The prefix's row from its read model, at most `maxAgeMs` old. */
   read(prefix: string, maxAgeMs: number): Promise<FleetRow>;
   /** Whether a writer of this app holds the prefix. */
@@ -48,8 +48,14 @@ export class FleetReader {
   private stopped = false;
   private truncated = false;
   private walkError: { code: string; message: string } | null = null;
+  /** Prefix reads of the pass running now. */
+  private reading = 0;
 
-  constructor(private readonly source: FleetSource) {}
+  constructor(
+    private readonly source: FleetSource,
+    /** The connection's link: how many prefixes are read at once. */
+    private readonly slots: Pick<IoSlots, 'width'>,
+  ) {}
 
   /** What changed since `since`; starts a pass when none runs and the last is `refreshMs` old. */
   poll(since: number, refreshMs: number, now = Date.now()): FleetView {
@@ -112,12 +118,19 @@ export class FleetReader {
     const found = new FoundChannel<string>();
     const seen = new Set<string>();
     // Settled into a value at once: a walk that fails early is never an unhandled rejection.
+    const { slots } = this;
+    const reading = (): number => this.reading;
+    const walkWidth = {
+      get width(): number {
+        return Math.max(Math.ceil(slots.width / 4), slots.width - reading());
+      },
+    };
     const walked = this.source
       .walk((prefix) => {
         seen.add(prefix);
         if (!this.rows.has(prefix)) this.set(pendingFleetRow(prefix, this.source.held(prefix)));
         found.push(prefix);
-      })
+      }, walkWidth)
       .then(
         ({ truncated }) => ({ truncated, error: null }),
         (error: unknown) => ({ truncated: this.truncated, error: errorSummaryOf(error) }),
@@ -125,8 +138,14 @@ export class FleetReader {
       .finally(() => found.close());
     // A row read by a view a moment ago is fresh enough for the overview.
     const maxAgeMs = Math.floor(refreshMs / 2);
-    await mapBoundedWhilePaging(found, FLEET_READ_CONCURRENCY, async (prefix) => {
-      if (this.shouldRead()) await this.readRow(prefix, maxAgeMs);
+    await fanOutWhilePaging(found, this.slots, async (prefix) => {
+      if (!this.shouldRead()) return;
+      this.reading += 1;
+      try {
+        await this.readRow(prefix, maxAgeMs);
+      } finally {
+        this.reading -= 1;
+      }
     });
     const { truncated, error } = await walked;
     this.truncated = truncated;

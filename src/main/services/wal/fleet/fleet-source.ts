@@ -3,6 +3,7 @@
  * (Cairn's layout counts only under its WAL root, GreptimeDB's anywhere), each prefix's row
  * from its read model, and whether a writer of this app holds it.
  */
+import { slotsOf } from '../../../engine/objectio/link';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { walkPrefixes } from '../../../engine/wal-read/discover';
 import { parseCairnPrefix } from '../../../engine/wal-read/target';
@@ -11,7 +12,7 @@ import type { PrefixSnapshot } from '../read-model/prefix-model';
 import type { ReadModels } from '../read-model/read-models';
 import { slotOf, type Located } from '../wal-locate';
 import { walRootOf } from '../wal-target';
-import { FLEET_WALK_LIMITS, type FleetSource } from './fleet-reader';
+import type { FleetSource } from './fleet-reader';
 import { fleetRowOf } from './fleet-row';
 
 /** A prefix the console lists under `root`: GreptimeDB's anywhere, Cairn's under the WAL root. */
@@ -31,12 +32,12 @@ export interface FleetDeps {
 
 export function fleetSourceOf(connectionId: string, deps: FleetDeps): FleetSource {
   return {
-    walk: async (onFound) => {
+    walk: async (onFound, width) => {
       const { io, root } = await deps.io(connectionId);
       const found = (prefix: string): void => {
         if (isListedPrefix(root, prefix)) onFound(prefix);
       };
-      return walkPrefixes(io, root, found, FLEET_WALK_LIMITS);
+      return walkPrefixes(io, root, found, undefined, slotsOf(io), width);
     },
     read: async (prefix, maxAgeMs) => {
       const at = await deps.locate(connectionId, prefix);

@@ -10,7 +10,7 @@
  */
 import { isStorageError } from '../../../engine/objectio/errors';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
-import { mapBounded } from '../../../engine/bounded';
+import { fanOut } from '../../../engine/objectio/link';
 import type { SkippedSegment } from '../../../engine/wal/reader';
 import type { ObjectVerdict } from '../../../engine/wal/verify';
 import type { DamagedRange } from '../../../../shared/contract/wal-damage';
@@ -131,7 +131,7 @@ export class DamageLedger {
       .filter((f) => now - f.checkedAtMs >= RECHECK_AFTER_MS)
       .sort((a, b) => a.checkedAtMs - b.checkedAtMs)
       .slice(0, MAX_RECHECKS_PER_LOOK);
-    await mapBounded(due, RECHECK_CONCURRENCY, async (finding) => {
+    await fanOut(due, { width: RECHECK_CONCURRENCY }, async (finding) => {
       const seen = await headOrNull(io, finding.key);
       // A finding replaced meanwhile (a newer verdict) is not this check's to judge.
       if (known.byKey.get(finding.key) !== finding) return;

@@ -10,7 +10,7 @@ import { errorSummaryOf } from '../fleet/fleet-row';
 import { FoundChannel } from '../fleet/found-channel';
 import type { DamageLedger } from './damage-ledger';
 import { ScrubCancelled, ScrubGate } from './scrub-gate';
-import { emptyTally, scrubPrefix, type ScrubbedPrefix, type ScrubLimits } from './scrub-prefix';
+import { emptyTally, scrubPrefix, type ScrubbedPrefix } from './scrub-prefix';
 
 export interface ScrubPlan {
   readonly jobId: string;
@@ -22,7 +22,6 @@ export interface ScrubPlan {
   /** Where a found prefix lives and in which format (a prefix that fails here is a failure). */
   readonly locate: (prefix: string) => Promise<ScrubbedPrefix>;
   readonly ledger: DamageLedger;
-  readonly limits: ScrubLimits;
   /** Told when a prefix's scrub ended, so its views show the findings before the job goes on. */
   readonly onPrefixDone?: (prefix: string) => Promise<void>;
 }
@@ -134,7 +133,7 @@ export class ScrubJob {
     this.current = prefix;
     try {
       const target = await this.plan.locate(prefix);
-      await scrubPrefix(target, this.plan.ledger, this.gate, this.tally, this.plan.limits);
+      await scrubPrefix(target, this.plan.ledger, this.gate, this.tally);
     } catch (error) {
       if (error instanceof ScrubCancelled) throw error;
       const summary = errorSummaryOf(error);

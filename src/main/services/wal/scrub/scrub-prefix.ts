@@ -2,12 +2,13 @@
  * One prefix's scrub: every WAL object under it read whole (or in bounded pieces) and run
  * through every check of its format - the same verification as `cairn wal verify` - with the
  * verdicts going to the damage ledger as they come. Bounded in memory and in requests: one
- * listing page of keys (and the next one, fetched ahead) and `concurrency` objects in flight,
- * each through `withSlot` when the connection's I/O controller hands out slots. Pauses and
- * stops between objects (`ScrubGate`). Reads only.
+ * listing page of keys (and the next one, fetched ahead), and objects in flight up to a share of
+ * the connection's link (`SCRUB_SHARE_OF_LINK` of its width), whose slots every read takes, so
+ * the views sharing the connection keep the rest of it. Pauses and stops between objects
+ * (`ScrubGate`). Reads only.
  */
 import type { ObjectIo } from '../../../engine/objectio/object-io';
-import { mapBounded } from '../../../engine/bounded';
+import { fanOut, slotsOf, type IoSlots } from '../../../engine/objectio/link';
 import { verifyGtObject } from '../../../engine/greptimedb/verify';
 import { listObjectPages, type ListedObject } from '../../../engine/wal/recovery';
 import { verifyObject, type ObjectVerdict } from '../../../engine/wal/verify';
@@ -16,19 +17,19 @@ import type { DamageLedger } from './damage-ledger';
 import type { ScrubGate } from './scrub-gate';
 
 /**
- * Objects a background scrub reads at once by default: half of `cairn wal verify`'s, so the
- * views sharing the connection keep their answers quick.
+ * The share of the link's width a background scrub keeps in flight (`cairn wal verify` takes
+ * all of it): the views sharing the connection keep the rest, so their answers stay quick.
  */
-export const SCRUB_CONCURRENCY = 2;
+export const SCRUB_SHARE_OF_LINK = 0.5;
 
-/** How a scrub may use the connection: objects in flight, and the slot each one takes. */
-export interface ScrubLimits {
-  readonly concurrency: number;
-  /** Runs one object's verification inside a slot of the connection's I/O budget. */
-  readonly withSlot?: <T>(task: () => Promise<T>) => Promise<T>;
+/** Half of what the link wants in flight, read again at each step as the link learns. */
+function scrubShare(link: IoSlots): Pick<IoSlots, 'width'> {
+  return {
+    get width() {
+      return Math.max(1, Math.floor(link.width * SCRUB_SHARE_OF_LINK));
+    },
+  };
 }
-
-export const DEFAULT_SCRUB_LIMITS: ScrubLimits = { concurrency: SCRUB_CONCURRENCY };
 
 export interface ScrubbedPrefix {
   readonly io: ObjectIo;
@@ -67,13 +68,12 @@ export async function scrubPrefix(
   ledger: DamageLedger,
   gate: ScrubGate,
   tally: ScrubTally,
-  limits: ScrubLimits = DEFAULT_SCRUB_LIMITS,
 ): Promise<void> {
   const verify = verifierOf(target.format);
-  const run = limits.withSlot ?? (<T>(task: () => Promise<T>) => task());
+  const share = scrubShare(slotsOf(target.io));
   const one = async (object: ListedObject): Promise<void> => {
     await gate.ready();
-    const verdict = await run(() => verify(target.io, object.key, { size: object.size }));
+    const verdict = await verify(target.io, object.key, { size: object.size });
     ledger.recordVerdict(target.slot, verdict, object.etag ?? null);
     if (verdict.gone === true) tally.gone += 1;
     else {
@@ -91,7 +91,7 @@ export async function scrubPrefix(
       await gate.ready();
       next = pages.next(); // the next page is listed while this one is verified
       tally.listed += page.value.length;
-      await mapBounded(page.value, limits.concurrency, one);
+      await fanOut(page.value, share, one);
     }
   } finally {
     // A listing fetched ahead and never awaited must not fail unseen.

@@ -11,7 +11,6 @@ import type { Located } from '../wal-locate';
 import type { DamageLedger } from './damage-ledger';
 import { ScrubJobNotFoundError, TooManyScrubJobsError } from './errors';
 import { ScrubJob } from './scrub-job';
-import { DEFAULT_SCRUB_LIMITS, type ScrubLimits } from './scrub-prefix';
 
 export const MAX_ACTIVE_SCRUBS = 4;
 const ENDED_KEPT = 16;
@@ -23,8 +22,6 @@ export interface ScrubDeps {
   walkFleet(connectionId: string, found: (prefix: string) => void): Promise<void>;
   /** A prefix's scrub ended: its views (the fleet row) show what it found once this resolves. */
   onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
-  /** How a scrub may use the connection (the I/O controller plugs in here). */
-  limits?(connectionId: string): ScrubLimits;
 }
 
 export class ScrubService {
@@ -54,7 +51,6 @@ export class ScrubService {
         return { io: at.io, prefix: at.prefix, format: at.format, slot: at.slot };
       },
       ledger: deps.ledger,
-      limits: deps.limits?.(connectionId) ?? DEFAULT_SCRUB_LIMITS,
       onPrefixDone: (one) => deps.onPrefixScrubbed(connectionId, one),
     });
     this.jobs.set(job.id, job);
