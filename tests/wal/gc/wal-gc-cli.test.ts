@@ -61,14 +61,14 @@ describe('cairn wal gc', () => {
       holder: string;
       epoch: string | null;
       register: { epoch: string; live: boolean } | null;
-      heldBack: { seq: string; regions: Array<{ regionId: string }> } | null;
+      heldBack: { seq: string; regions: Array<{ regionIdU64: string }> } | null;
     };
     expect(planned.dryRun).toBe(true);
     // The writer just stopped: its register is fresh, so a pass would fence a live writer.
     expect(planned).toMatchObject({ holder: 'live-writer', epoch: String(writer.epoch) });
     expect(planned.register).toMatchObject({ epoch: String(writer.epoch), live: true });
     // B's newest object is above its watermark: it holds the boundary where it is.
-    expect(planned.heldBack?.regions.map((r) => r.regionId)).toEqual([REGION_B.toString()]);
+    expect(planned.heldBack?.regions.map((r) => r.regionIdU64)).toEqual([REGION_B.toString()]);
     expect(planned.objects.map((o) => BigInt(o.seq))).toEqual(
       before.filter((seq) => seq < lastB >> 20n),
     );

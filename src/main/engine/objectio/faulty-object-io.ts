@@ -18,7 +18,7 @@ import {
   isStorageError,
   type StorageError,
 } from './errors';
-import type { LinkShape } from './link/link-shape';
+import type { LinkShape } from './link/backend-link';
 import {
   pagesOf,
   type BatchDeleteResult,

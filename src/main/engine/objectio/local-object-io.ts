@@ -23,7 +23,7 @@ import { asStorageError, checkedDeleteBatch } from './batch-delete';
 import { resolveRange } from './byte-range';
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 import { BackendError, NotFoundError, ObjectTooLargeError, type StorageError } from './errors';
-import { LOCAL_LINK } from './link/link-shape';
+import { LOCAL_LINK } from './link/backend-link';
 import { isAbsentOnUnlink, unlinkAll } from './local-deletes';
 import {
   MAX_GET_BYTES,

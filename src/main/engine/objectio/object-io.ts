@@ -4,7 +4,7 @@
  */
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 import type { StorageError } from './errors';
-import type { LinkShape } from './link/link-shape';
+import type { LinkShape } from './link/backend-link';
 
 /** Inclusive byte range, or the last `suffix` bytes (the whole object if it is shorter). */
 export type ByteRange =

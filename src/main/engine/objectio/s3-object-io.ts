@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { batchResult, checkedDeleteBatch } from './batch-delete';
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 import { BackendError, isStorageError, ObjectTooLargeError, type StorageError } from './errors';
-import type { LinkShape } from './link/link-shape';
+import type { LinkShape } from './link/backend-link';
 import {
   MAX_GET_BYTES,
   type BatchDeleteResult,

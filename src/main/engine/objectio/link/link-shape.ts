@@ -1,22 +1,15 @@
 /**
- * What a backend tells its controller about itself (`ObjectIo.link`), and the controller's
- * bounds made from it. A remote store (S3) starts wide and may climb to the sockets its HTTP
+ * A connection's controller bounds, made from what its backend tells about itself
+ * (`ObjectIo.link`, `backend-link.ts`). A remote store (S3) starts wide and may climb to the sockets its HTTP
  * agent keeps: on a 50 ms link each request in flight is worth a round trip. A local directory
  * stays small: its reads run on one read thread and libuv's four pool threads, and a queue
  * deeper than those only holds memory.
  */
 import type { ObjectIo } from '../object-io';
+import { LOCAL_LINK, type LinkShape } from './backend-link';
 import { IoController, type IoControllerOptions } from './io-controller';
 
-export interface LinkShape {
-  /** Requests wait on a network round trip (an S3 endpoint), not on a local disk. */
-  readonly remote: boolean;
-  /** The most requests the backend runs at once rather than queueing out of sight (an S3 agent's sockets). */
-  readonly maxInFlight: number;
-}
-
-/** A local directory's: its read thread and the pool keep up with this many. */
-export const LOCAL_LINK: LinkShape = { remote: false, maxInFlight: 16 };
+export { LOCAL_LINK, type LinkShape };
 
 /** Bytes the answers in flight on one connection may hold at once. */
 export const LINK_MEMORY_BYTES = 64 * 1024 * 1024;

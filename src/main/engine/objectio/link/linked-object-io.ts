@@ -26,7 +26,7 @@ import {
   type TailResult,
 } from '../object-io';
 import { withSlot, type IoSlots } from './io-slots';
-import type { LinkShape } from './link-shape';
+import type { LinkShape } from './backend-link';
 import { ioControllerFor } from './link-shape';
 
 export class LinkedObjectIo implements ObjectIo {
