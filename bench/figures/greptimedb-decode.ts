@@ -9,9 +9,9 @@
  * of a decoded pass the engine's thread was busy.
  */
 import { performance as nodePerformance } from 'node:perf_hooks';
-import { decodeWalEntry } from '../../src/main/engine/greptimedb/entries/decode-entry';
-import { decodePayload } from '../../src/main/engine/greptimedb/entries/detect-payload';
-import { entryTable } from '../../src/main/engine/greptimedb/entries/entry-table';
+import { decodeWalEntry } from '../../src/shared/greptime/decode/decode-entry';
+import { decodePayload } from '../../src/shared/greptime/decode/detect-payload';
+import { entryTable } from '../../src/shared/greptime/decode/entry-table';
 import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { objectKey } from '../../src/main/engine/wal/keys';

@@ -2,8 +2,8 @@
  * A replayed WAL entry's payload as people and tools see it, in the one shape the CLI prints
  * and the console receives: a GreptimeDB `WalEntry` as tables (each mutation's columns and its
  * rows, every cell already its exact JSON text), its bulk entries as summaries, or why the
- * payload is not a `WalEntry` (reason and byte offset). The engine builds these
- * (engine/greptimedb/entries); this module only names the shapes, so main and renderer agree.
+ * payload is not a `WalEntry` (reason and byte offset). The decoder builds these
+ * (greptime/decode); this module only names the shapes, so main and renderer agree.
  */
 
 /** Why a payload is not a `WalEntry`, at which byte of the payload. */

@@ -5,16 +5,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cellJson } from '../../../src/main/engine/greptimedb/entries/cell-json';
-import { decodeWalEntry } from '../../../src/main/engine/greptimedb/entries/decode-entry';
-import { entryTable } from '../../../src/main/engine/greptimedb/entries/entry-table';
+import { cellJson } from '../../../src/shared/greptime/decode/cell-json';
+import { decodeWalEntry } from '../../../src/shared/greptime/decode/decode-entry';
+import { entryTable } from '../../../src/shared/greptime/decode/entry-table';
 import type {
   GtColumnSchema,
   GtJson,
   GtMutation,
   GtValue,
   GtWalEntry,
-} from '../../../src/main/engine/greptimedb/entries/wal-entry';
+} from '../../../src/shared/greptime/decode/wal-entry';
 import { encodeWalEntry } from './wal-entry-encoder';
 
 const i64 = fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n);

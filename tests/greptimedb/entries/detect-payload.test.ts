@@ -5,7 +5,7 @@
  * undecoded.
  */
 import { describe, expect, it } from 'vitest';
-import { decodePayload } from '../../../src/main/engine/greptimedb/entries/detect-payload';
+import { decodePayload } from '../../../src/shared/greptime/decode/detect-payload';
 import type { WalEntry } from '../../../src/main/engine/wal/entry';
 import { ReplayJob } from '../../../src/main/services/wal/replay-job';
 import { REPLAY_DECODED_BYTES, type ReplayEntryView } from '../../../src/shared/contract/wal';

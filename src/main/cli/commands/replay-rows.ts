@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
-import { decodePayload } from '../../engine/greptimedb/entries/detect-payload';
+import { decodePayload } from '../../../shared/greptime/decode/detect-payload';
 import type { WalEntry } from '../../engine/wal/entry';
 import type { WalFormat } from '../../engine/wal-read/format';
 import type { GtEntryTable, PayloadDecoding } from '../../../shared/greptime/entry-table';

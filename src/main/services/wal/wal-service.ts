@@ -20,7 +20,7 @@ import type {
   WriterView,
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import { decodePayload } from '../../engine/greptimedb/entries/detect-payload';
+import { decodePayload } from '../../../shared/greptime/decode/detect-payload';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
 import { formatOfObject } from '../../engine/wal-read/format';

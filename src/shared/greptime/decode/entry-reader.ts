@@ -8,10 +8,7 @@
  * it. Reads only the bytes it is given.
  */
 import { BinaryReader } from '@bufbuild/protobuf/wire';
-import type {
-  EntryDecodeFailure,
-  EntryDecodeReason,
-} from '../../../../shared/greptime/entry-table';
+import type { EntryDecodeFailure, EntryDecodeReason } from '../entry-table';
 
 /** Nesting of lists, structs and JSON values past which a payload is refused. */
 export const MAX_VALUE_DEPTH = 64;

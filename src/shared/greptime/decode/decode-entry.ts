@@ -7,7 +7,7 @@
  * offset of the field that failed. Unknown fields are skipped, unknown enum values kept as
  * numbers. Nothing is allocated from a declared length before its bytes are there. Pure.
  */
-import type { EntryDecodeFailure, GtBulkSummary } from '../../../../shared/greptime/entry-table';
+import type { EntryDecodeFailure, GtBulkSummary } from '../entry-table';
 import { EntryReader, WIRE } from './entry-reader';
 import { readValue } from './decode-value';
 import type {

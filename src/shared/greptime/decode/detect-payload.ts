@@ -6,7 +6,7 @@
  * else raw. Many short byte strings happen to be valid protobuf, hence the plausibility test
  * (mutations with named, typed, unique columns and full rows). Pure.
  */
-import type { PayloadDecoding } from '../../../../shared/greptime/entry-table';
+import type { PayloadDecoding } from '../entry-table';
 import { decodeWalEntry } from './decode-entry';
 import { entryTable } from './entry-table';
 import { COLUMN_DATA_TYPE_NAMES, SEMANTIC_TYPE_NAMES, type GtWalEntry } from './wal-entry';

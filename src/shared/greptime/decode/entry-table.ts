@@ -10,7 +10,7 @@ import {
   type GtColumnView,
   type GtEntryTable,
   type GtMutationTable,
-} from '../../../../shared/greptime/entry-table';
+} from '../entry-table';
 import { cellJson } from './cell-json';
 import {
   COLUMN_DATA_TYPE_NAMES,
