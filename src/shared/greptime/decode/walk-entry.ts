@@ -133,6 +133,32 @@ function readColumnSchema(d: EntryReader, end: number): GtColumnSchema {
   return { name, datatype, semanticType, extension, options };
 }
 
+/**
+ * The columns last read, by their place in a schema, with their bytes: consecutive entries
+ * mostly repeat their schema, and the same bytes read the same (a column that read without
+ * failing reads so again), so they are compared instead of read again.
+ */
+const lastColumns: Array<{ readonly bytes: Uint8Array; readonly column: GtColumnSchema }> = [];
+const MAX_KEPT_COLUMNS = 64;
+
+function sameBytes(known: Uint8Array, bytes: Uint8Array, start: number, end: number): boolean {
+  if (known.length !== end - start) return false;
+  for (let at = 0; at < known.length; at++) if (known[at] !== bytes[start + at]) return false;
+  return true;
+}
+
+function columnAt(d: EntryReader, end: number, index: number): GtColumnSchema {
+  const start = d.pos;
+  const known = lastColumns[index];
+  if (known !== undefined && sameBytes(known.bytes, d.bytes, start, end)) {
+    d.pos = end;
+    return known.column;
+  }
+  const column = readColumnSchema(d, end);
+  if (index < MAX_KEPT_COLUMNS) lastColumns[index] = { bytes: d.bytes.slice(start, end), column };
+  return column;
+}
+
 /** One `Row`: its values handed to the builder; returns how many it holds. */
 function readRow<R>(
   d: EntryReader,
@@ -171,7 +197,7 @@ function readRows<R>(
     const field = tag >>> 3;
     if (field === 1) {
       lateSchema ||= rows > 0;
-      schema.push(readColumnSchema(d, d.nested(tag, end)));
+      schema.push(columnAt(d, d.nested(tag, end), schema.length));
     } else if (field === 2) {
       const count = readRow(d, d.nested(tag, end), builder, scanned);
       rows += 1;
