@@ -91,6 +91,15 @@ function keysOf(columns: readonly GtColumnView[]): string[] {
   return keys;
 }
 
+/** A row's cells as a JSON object keyed by its columns' keys (`--decode`'s rows). */
+export function rowObject(columns: readonly GtColumnView[], cells: readonly string[]): string {
+  const keys = keysOf(columns);
+  let text = '{';
+  for (let at = 0; at < keys.length; at++)
+    text += `${at === 0 ? keys[at]!.slice(1) : keys[at]}${cells[at] ?? 'null'}`;
+  return `${text}}`;
+}
+
 /** One NDJSON line, without its newline. */
 export function rowLine(row: ReplayRow): string {
   const keys = keysOf(row.columns);
