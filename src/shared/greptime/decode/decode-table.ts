@@ -6,7 +6,12 @@
  * stays the same, shared with the entries before it. Pure but for that cache of the last
  * columns, which changes no result.
  */
-import type { GtColumnView, GtEntryTable, GtMutationTable } from '../entry-table';
+import type {
+  EntryDecodeFailure,
+  GtColumnView,
+  GtEntryTable,
+  GtMutationTable,
+} from '../entry-table';
 import { scannedJson } from './cell-json';
 import { decodeWalEntry } from './decode-entry';
 import type { ScannedValue } from './decode-value';
@@ -14,7 +19,6 @@ import type { EntryReader } from './entry-reader';
 import { columnViews, entryTable, nameOr } from './entry-table';
 import { walkWalEntry, type RowsBuilder, type RowsShape, type WalkedEntry } from './walk-entry';
 import { OP_TYPE_NAMES, type GtColumnSchema } from './wal-entry';
-import type { EntryDecodeFailure } from '../entry-table';
 
 export type EntryTableDecoding =
   | { readonly ok: true; readonly table: GtEntryTable; readonly entry: WalkedEntry<string[][]> }
