@@ -8,12 +8,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
-import {
-  parseEntryId,
-  parseWalRegion,
-  REPLAY_PAYLOAD_BYTES,
-  type ReplayEntryView,
-} from '../../../shared/contract/wal';
+import { parseEntryId, parseWalRegion, type ReplayEntryView } from '../../../shared/contract/wal';
 import { formatEntryId } from '../../../shared/id-notation';
 import { useUiStore } from '../state/ui-store';
 import { downloadText } from '../components/download';
@@ -221,8 +216,7 @@ function ReplayRows({
   const shown = useMemo(() => {
     const decoded: ShownRow[] = rows.map((entry) => ({
       entry,
-      // A WalEntry's bytes come whole (up to 1 MiB): the text filter reads what others get.
-      text: payloadText(entry.data.subarray(0, REPLAY_PAYLOAD_BYTES)),
+      text: payloadText(entry.data),
       summary: payloadSummary(entry),
     }));
     const filtered = decoded.filter(
