@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
-import type { GtMutation, GtValue } from '../../src/main/engine/greptimedb/entries/wal-entry';
+import type { GtMutation, GtValue } from '../../src/shared/greptime/decode/wal-entry';
 import { column, encodeWalEntry } from '../greptimedb/entries/wal-entry-encoder';
 import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
 import { runCairn } from '../support/cairn-cli';

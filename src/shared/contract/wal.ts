@@ -11,7 +11,7 @@ import { Confirmation, ConnectionId, ObjectKey } from './common';
 import { procedure } from './procedure';
 import { parseEntryId, parseRegionId as parseWalRegion } from '../id-notation';
 import { PrefixHealthView, ReplayHoleView, RowDamage } from './wal-damage';
-import type { PayloadDecoding } from '../greptime/entry-table';
+import type { PayloadCheck } from '../greptime/entry-table';
 
 const U64_LIMIT = 1n << 64n;
 
@@ -466,16 +466,21 @@ export const LoadSample = z.object({
 export type LoadSample = z.infer<typeof LoadSample>;
 
 /**
- * What a replayed payload is (rows of a GreptimeDB `WalEntry`, its decode failure, JSON, raw),
- * decoded from the whole payload in the main process; `not-decoded` above
- * `REPLAY_DECODED_BYTES`, which the console leaves to `cairn wal replay --decode`.
+ * What a replayed payload is (a GreptimeDB `WalEntry` with what it holds, its decode failure,
+ * JSON, raw), found by a check of the whole payload in the main process that walks every field
+ * but makes no cell text: the page decodes a `WalEntry`'s rows from its bytes where it shows
+ * them. `not-decoded` above `REPLAY_DECODED_BYTES`, which the console leaves to
+ * `cairn wal replay --decode`.
  */
-export type ReplayPayloadView = PayloadDecoding | { readonly kind: 'not-decoded' };
+export type ReplayPayloadView = PayloadCheck | { readonly kind: 'not-decoded' };
 
 export const ReplayEntryView = z.object({
   id: z.bigint(),
   size: z.number(),
-  /** The payload, cut to `REPLAY_PAYLOAD_BYTES`; `size` tells whether it was cut. */
+  /**
+   * The payload, cut to `REPLAY_PAYLOAD_BYTES` but whole when it is a `WalEntry` (its rows are
+   * decoded from it on the page); `size` tells whether it was cut.
+   */
   data: z.custom<Uint8Array>((value) => value instanceof Uint8Array),
   /** Absent when the replay does not decode payloads. */
   payload: z
@@ -574,9 +579,9 @@ export const DecodedObjectView = z.object({
 });
 export type DecodedObjectView = z.infer<typeof DecodedObjectView>;
 
-/** Payload bytes one replayed entry carries to the page; larger entries are cut. */
+/** Payload bytes one replayed entry carries to the page; larger entries are cut (not a `WalEntry`'s). */
 export const REPLAY_PAYLOAD_BYTES = 16 * 1024;
-/** Payloads up to this size reach the page decoded (as rows); larger ones are `not-decoded`. */
+/** Payloads up to this size are checked (a `WalEntry` reaches the page whole); larger ones are `not-decoded`. */
 export const REPLAY_DECODED_BYTES = 1024 * 1024;
 /** A replay chunk is sent once its payloads reach this many bytes, whatever its entry count. */
 export const REPLAY_CHUNK_BYTES = 1024 * 1024;

@@ -2,8 +2,8 @@
  * A replayed WAL entry's payload as people and tools see it, in the one shape the CLI prints
  * and the console receives: a GreptimeDB `WalEntry` as tables (each mutation's columns and its
  * rows, every cell already its exact JSON text), its bulk entries as summaries, or why the
- * payload is not a `WalEntry` (reason and byte offset). The engine builds these
- * (engine/greptimedb/entries); this module only names the shapes, so main and renderer agree.
+ * payload is not a `WalEntry` (reason and byte offset). The decoder builds these
+ * (greptime/decode); this module only names the shapes, so main and renderer agree.
  */
 
 /** Why a payload is not a `WalEntry`, at which byte of the payload. */
@@ -62,15 +62,32 @@ export interface GtEntryTable {
  */
 export const ROW_FIXED_KEYS = ['region', 'regionU64', 'id', 'idU64', 'op', 'sequence'] as const;
 
-/** What a payload was found to be. */
-export type PayloadDecoding =
-  | { readonly kind: 'wal-entry'; readonly table: GtEntryTable }
+/** What a payload is when it is not rows. */
+export type PayloadOther =
   /** A GreptimeDB payload that does not decode: shown raw, with the reason. */
   | { readonly kind: 'not-wal-entry'; readonly failure: EntryDecodeFailure }
   /** A Cairn payload that is JSON text. */
   | { readonly kind: 'json' }
   /** A Cairn payload that is neither a plausible `WalEntry` nor JSON. */
   | { readonly kind: 'raw' };
+
+/** What a payload was found to be, a `WalEntry` decoded to its tables. */
+export type PayloadDecoding =
+  { readonly kind: 'wal-entry'; readonly table: GtEntryTable } | PayloadOther;
+
+/** How much a `WalEntry` holds, as a check of its payload counts it. */
+export interface WalEntrySummary {
+  readonly mutations: number;
+  readonly rows: number;
+  readonly bulk: number;
+}
+
+/**
+ * What a payload was found to be by a check that decodes no cell: the same verdict as
+ * `PayloadDecoding`, a `WalEntry` only counted (its tables are made from its bytes where shown).
+ */
+export type PayloadCheck =
+  { readonly kind: 'wal-entry'; readonly summary: WalEntrySummary } | PayloadOther;
 
 export function rowCount(table: GtEntryTable): number {
   return table.mutations.reduce((sum, mutation) => sum + mutation.rows.length, 0);

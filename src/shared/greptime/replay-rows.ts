@@ -63,15 +63,51 @@ export function rowText(row: ReplayRow, key: string): string {
   return at < 0 ? '' : cellText(row.cells[at] ?? 'null');
 }
 
+/** The ids every row line of one entry starts with; rows come entry by entry. */
+let headRegion = -1n;
+let headId = -1n;
+let headText = '';
+
+function lineHead(region: bigint, id: bigint): string {
+  if (region !== headRegion || id !== headId) {
+    headText =
+      `{"region":"${formatRegionId(region)}","regionU64":"${region}",` +
+      `"id":"${formatEntryId(id)}","idU64":"${id}",`;
+    headRegion = region;
+    headId = id;
+  }
+  return headText;
+}
+
+/** `,"key":` of each column, made once per mutation's columns. */
+const keyTexts = new WeakMap<readonly GtColumnView[], string[]>();
+
+function keysOf(columns: readonly GtColumnView[]): string[] {
+  let keys = keyTexts.get(columns);
+  if (keys === undefined) {
+    keys = columns.map((column) => `,${JSON.stringify(column.key)}:`);
+    keyTexts.set(columns, keys);
+  }
+  return keys;
+}
+
+/** A row's cells as a JSON object keyed by its columns' keys (`--decode`'s rows). */
+export function rowObject(columns: readonly GtColumnView[], cells: readonly string[]): string {
+  const keys = keysOf(columns);
+  let text = '{';
+  for (let at = 0; at < keys.length; at++)
+    text += `${at === 0 ? keys[at]!.slice(1) : keys[at]}${cells[at] ?? 'null'}`;
+  return `${text}}`;
+}
+
 /** One NDJSON line, without its newline. */
 export function rowLine(row: ReplayRow): string {
+  const keys = keysOf(row.columns);
   let line =
-    `{"region":"${formatRegionId(row.region)}","regionU64":"${row.region}",` +
-    `"id":"${formatEntryId(row.id)}","idU64":"${row.id}",` +
+    `${lineHead(row.region, row.id)}` +
     `"op":${typeof row.op === 'string' ? JSON.stringify(row.op) : String(row.op)},` +
     `"sequence":${row.sequence}`;
-  for (let at = 0; at < row.columns.length; at++)
-    line += `,${JSON.stringify(row.columns[at]!.key)}:${row.cells[at] ?? 'null'}`;
+  for (let at = 0; at < keys.length; at++) line += `${keys[at]}${row.cells[at] ?? 'null'}`;
   return `${line}}`;
 }
 

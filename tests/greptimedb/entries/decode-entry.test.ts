@@ -6,14 +6,14 @@
  * Properties (round trip, truncation, mutation) are in decode-entry-properties.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeWalEntry } from '../../../src/main/engine/greptimedb/entries/decode-entry';
-import { entryTable } from '../../../src/main/engine/greptimedb/entries/entry-table';
+import { decodeWalEntry } from '../../../src/shared/greptime/decode/decode-entry';
+import { entryTable } from '../../../src/shared/greptime/decode/entry-table';
 import type {
   GtColumnSchema,
   GtMutation,
   GtValue,
   GtWalEntry,
-} from '../../../src/main/engine/greptimedb/entries/wal-entry';
+} from '../../../src/shared/greptime/decode/wal-entry';
 import { column, encodeWalEntry, Wire } from './wal-entry-encoder';
 
 const STRING = 12;

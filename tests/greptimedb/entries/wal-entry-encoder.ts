@@ -10,7 +10,7 @@ import type {
   GtJson,
   GtValue,
   GtWalEntry,
-} from '../../../src/main/engine/greptimedb/entries/wal-entry';
+} from '../../../src/shared/greptime/decode/wal-entry';
 
 const VARINT = 0;
 const I64 = 1;

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
-import { decodePayload } from '../../engine/greptimedb/entries/detect-payload';
+import { decodePayload } from '../../../shared/greptime/decode/detect-payload';
 import type { WalEntry } from '../../engine/wal/entry';
 import type { WalFormat } from '../../engine/wal-read/format';
 import type { GtEntryTable, PayloadDecoding } from '../../../shared/greptime/entry-table';
@@ -19,6 +19,7 @@ import {
   csvHeader,
   csvLine,
   rowLine,
+  rowObject,
   rowsOfEntry,
 } from '../../../shared/greptime/replay-rows';
 import {
@@ -109,10 +110,7 @@ function mutationsJson(table: GtEntryTable): string {
     const columns = mutation.columns.map((c) =>
       JSON.stringify({ name: c.name, key: c.key, type: c.datatype, semantic: c.semantic }),
     );
-    const keys = mutation.columns.map((column) => JSON.stringify(column.key));
-    const rows = mutation.rows.map(
-      (cells) => `{${cells.map((cell, at) => `${keys[at]}:${cell}`).join(',')}}`,
-    );
+    const rows = mutation.rows.map((cells) => rowObject(mutation.columns, cells));
     const op = typeof mutation.op === 'string' ? JSON.stringify(mutation.op) : mutation.op;
     return `{"op":${op},"sequence":${mutation.sequence},"columns":[${columns.join(',')}],"rows":[${rows.join(',')}]}`;
   });

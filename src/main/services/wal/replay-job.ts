@@ -5,8 +5,9 @@
  * waits until the reader that asked has room for it), and so may an optional rate (entries per
  * second); pause / resume, and cancellation - with its reason, which the progress carries -
  * through an AbortController that also ends the underlying read and any wait. Payloads are
- * decoded whole (the spec's `decode`, when given; up to REPLAY_DECODED_BYTES) and cut to
- * REPLAY_PAYLOAD_BYTES before they leave. A damaged segment the read skipped leaves as a hole
+ * checked whole (the spec's `decode`, when given; up to REPLAY_DECODED_BYTES) and cut to
+ * REPLAY_PAYLOAD_BYTES before they leave, but for a `WalEntry`, which leaves whole: the page
+ * makes its rows from its bytes. A damaged segment the read skipped leaves as a hole
  * after the entries read before it (never silently), and is counted in the progress. Never
  * writes to storage.
  */
@@ -27,7 +28,7 @@ export interface ReplaySpec {
   readonly ratePerSecond?: number;
   readonly maxEntries?: number;
   readonly latestId: bigint;
-  /** What each payload is shown as (rows, JSON, raw); none: payloads go undecoded. */
+  /** What each payload is (a `WalEntry`, JSON, raw); none: payloads go unchecked. */
   readonly decode?: (payload: Uint8Array) => ReplayPayloadView;
 }
 
@@ -122,10 +123,20 @@ export class ReplayJob {
     return this.progress();
   }
 
-  private payloadOf(data: Uint8Array): { payload?: ReplayPayloadView } {
+  private viewOf(entry: WalEntry): ReplayEntryView {
     const decode = this.spec.decode;
-    if (decode === undefined) return {};
-    return { payload: data.length > REPLAY_DECODED_BYTES ? { kind: 'not-decoded' } : decode(data) };
+    const data = entry.data;
+    if (decode === undefined)
+      return { id: entry.id, size: data.length, data: data.slice(0, REPLAY_PAYLOAD_BYTES) };
+    const payload: ReplayPayloadView =
+      data.length > REPLAY_DECODED_BYTES ? { kind: 'not-decoded' } : decode(data);
+    const whole = payload.kind === 'wal-entry';
+    return {
+      id: entry.id,
+      size: data.length,
+      data: whole ? data.slice() : data.slice(0, REPLAY_PAYLOAD_BYTES),
+      payload,
+    };
   }
 
   private chunkSize(): number {
@@ -150,16 +161,9 @@ export class ReplayJob {
           chunkBytes = 0;
           if (!this.active) break;
         }
-        chunk.push({
-          id: entry.id,
-          size: entry.data.length,
-          data: entry.data.slice(0, REPLAY_PAYLOAD_BYTES),
-          ...this.payloadOf(entry.data),
-        });
-        // A decoded payload's rows weigh about as much as its bytes.
-        chunkBytes += this.spec.decode
-          ? entry.data.length
-          : Math.min(entry.data.length, REPLAY_PAYLOAD_BYTES);
+        const view = this.viewOf(entry);
+        chunk.push(view);
+        chunkBytes += view.data.length;
         this.lastId = entry.id;
         const reachedMax =
           this.spec.maxEntries !== undefined &&

@@ -20,7 +20,7 @@ import type {
   WriterView,
 } from '../../../shared/contract/wal';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import { decodePayload } from '../../engine/greptimedb/entries/detect-payload';
+import { checkPayload } from '../../../shared/greptime/decode/detect-payload';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
 import { verifyGtObject } from '../../engine/greptimedb/verify';
 import { formatOfObject } from '../../engine/wal-read/format';
@@ -391,7 +391,7 @@ export class WalService implements ConnectionUser {
         ratePerSecond: request.ratePerSecond,
         maxEntries: request.maxEntries,
         latestId,
-        decode: (payload) => decodePayload(payload, at.format === GT_FORMAT),
+        decode: (payload) => checkPayload(payload, at.format === GT_FORMAT),
       },
       replaySinkOf(caller.channel, this.events),
       holes,

@@ -3,6 +3,8 @@
  * simple JSON-path test - `$.a.b[0] == value`, `!=`, or the path alone (it exists) - where
  * value is a JSON literal or bare text. Pure; a payload that is not JSON never matches a path.
  */
+import { REPLAY_PAYLOAD_BYTES } from '../../../../shared/contract/wal';
+
 export interface JsonPathFilter {
   readonly path: ReadonlyArray<string | number>;
   readonly op: 'exists' | '==' | '!=';
@@ -74,6 +76,11 @@ export function matchesJsonPath(filter: JsonPathFilter, payloadText: string): bo
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
+/**
+ * The text the filters read: a payload's first REPLAY_PAYLOAD_BYTES, what reaches the page of
+ * any payload (a `WalEntry`'s bytes come whole, up to 1 MiB, and every kept entry's text is
+ * made again as chunks arrive).
+ */
 export function payloadText(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
+  return decoder.decode(bytes.subarray(0, REPLAY_PAYLOAD_BYTES));
 }

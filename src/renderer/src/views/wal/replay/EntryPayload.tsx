@@ -1,7 +1,7 @@
 /**
  * One replayed entry's payload, decoded or raw as the user toggles it (the choice is kept per
- * entry by the caller): a `WalEntry` as its mutations (op, sequence, columns, rows) and bulk
- * summaries; a payload that is not one as the reason and byte offset beside its bytes; JSON
+ * entry by the caller): a `WalEntry` as its mutations (op, sequence, columns, rows; decoded
+ * here from its bytes when first shown) and bulk summaries; a payload that is not one as the reason and byte offset beside its bytes; JSON
  * and raw payloads as bytes (the payload viewer).
  */
 import type { ReplayEntryView } from '../../../../../shared/contract/wal';
@@ -10,6 +10,7 @@ import { cellText } from '../../../../../shared/greptime/replay-rows';
 import { EntryIdText } from '../../../components/IdText';
 import { Segmented } from '../../../components/Segmented';
 import { PayloadViewer } from '../../browser/PayloadViewer';
+import { tablesOf } from './entry-tables';
 
 export type PayloadShown = 'decoded' | 'raw';
 
@@ -88,9 +89,8 @@ export function payloadSummary(entry: ReplayEntryView): string | null {
   if (payload === undefined) return null;
   switch (payload.kind) {
     case 'wal-entry': {
-      const rows = payload.table.mutations.reduce((sum, m) => sum + m.rows.length, 0);
-      const bulk = payload.table.bulk.length;
-      return `WalEntry · ${plural(payload.table.mutations.length, 'mutation')} · ${plural(rows, 'row')}${bulk > 0 ? ` · ${bulk} bulk` : ''}`;
+      const { mutations, rows, bulk } = payload.summary;
+      return `WalEntry · ${plural(mutations, 'mutation')} · ${plural(rows, 'row')}${bulk > 0 ? ` · ${bulk} bulk` : ''}`;
     }
     case 'not-wal-entry':
       return `not a WalEntry: ${payload.failure.reason} at byte ${payload.failure.offset}`;
@@ -112,7 +112,14 @@ export function EntryPayload({
   onShow: (shown: PayloadShown) => void;
 }) {
   const payload = entry.payload;
-  const decodable = payload?.kind === 'wal-entry';
+  const tables = tablesOf(entry);
+  const failure =
+    payload?.kind === 'not-wal-entry'
+      ? payload.failure
+      : tables?.ok === false
+        ? tables.failure
+        : null;
+  const decodable = tables?.ok === true;
   const show = decodable ? shown : 'raw';
   return (
     <aside aria-label="Entry payload" className="wal-replay-payload">
@@ -130,14 +137,13 @@ export function EntryPayload({
           onChange={onShow}
         />
       )}
-      {payload?.kind === 'not-wal-entry' && (
+      {failure && (
         <p role="alert" className="wal-warn">
-          Not a WalEntry: {payload.failure.reason} at byte {payload.failure.offset} (
-          {payload.failure.detail})
+          Not a WalEntry: {failure.reason} at byte {failure.offset} ({failure.detail})
         </p>
       )}
-      {show === 'decoded' && payload?.kind === 'wal-entry' ? (
-        <Mutations table={payload.table} />
+      {show === 'decoded' && tables?.ok ? (
+        <Mutations table={tables.table} />
       ) : (
         <PayloadViewer bytes={entry.data} totalSize={entry.size} />
       )}

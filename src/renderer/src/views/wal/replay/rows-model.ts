@@ -3,11 +3,12 @@
  * GreptimeDB `WalEntry` (with the union of their columns, lined up by key), the entries that
  * gave no rows as notices in their place (not a `WalEntry` with its reason and offset, bulk
  * entries, payloads too large to decode here), the filter the column inputs and time range
- * make, and the CLI command that prints the same rows. Pure; rows and CSV come from
- * src/shared/greptime, as the CLI's do.
+ * make, and the CLI command that prints the same rows. Pure (the tables are made from the
+ * entries' bytes once, entry-tables.ts); rows and CSV come from src/shared/greptime, as the
+ * CLI's do.
  */
 import type { ReplayEntryView } from '../../../../../shared/contract/wal';
-import type { GtColumnView } from '../../../../../shared/greptime/entry-table';
+import type { EntryDecodeFailure, GtColumnView } from '../../../../../shared/greptime/entry-table';
 import {
   ColumnUnion,
   rowsOfEntry,
@@ -22,6 +23,7 @@ import {
   type RowFilter,
 } from '../../../../../shared/greptime/row-filter';
 import { formatEntryId } from '../../../../../shared/id-notation';
+import { tablesOf } from './entry-tables';
 
 export interface RowsNotice {
   readonly id: bigint;
@@ -40,25 +42,32 @@ export interface RowsModel {
   readonly decodedEntries: number;
 }
 
+function damagedNotice(id: bigint, failure: EntryDecodeFailure): RowsNotice {
+  return {
+    id,
+    text: `entry ${formatEntryId(id)} is not a WalEntry: ${failure.reason} at byte ${failure.offset} (${failure.detail})`,
+    damaged: true,
+  };
+}
+
 function noticeOf(entry: ReplayEntryView): RowsNotice | null {
   const payload = entry.payload;
   const id = formatEntryId(entry.id);
   if (payload === undefined) return null;
   switch (payload.kind) {
-    case 'wal-entry':
-      return payload.table.bulk.length === 0
+    case 'wal-entry': {
+      const tables = tablesOf(entry);
+      if (tables?.ok === false) return damagedNotice(entry.id, tables.failure);
+      return payload.summary.bulk === 0
         ? null
         : {
             id: entry.id,
-            text: `entry ${id}: ${payload.table.bulk.length} bulk entries (Arrow IPC), shown as their summary in Entries`,
+            text: `entry ${id}: ${payload.summary.bulk} bulk entries (Arrow IPC), shown as their summary in Entries`,
             damaged: false,
           };
+    }
     case 'not-wal-entry':
-      return {
-        id: entry.id,
-        text: `entry ${id} is not a WalEntry: ${payload.failure.reason} at byte ${payload.failure.offset} (${payload.failure.detail})`,
-        damaged: true,
-      };
+      return damagedNotice(entry.id, payload.failure);
     case 'not-decoded':
       return {
         id: entry.id,
@@ -77,11 +86,11 @@ export function rowsModel(entries: readonly ReplayEntryView[], region: bigint): 
   for (const entry of entries) {
     const notice = noticeOf(entry);
     if (notice !== null) items.push({ kind: 'notice', notice });
-    if (entry.payload?.kind !== 'wal-entry') continue;
+    const tables = tablesOf(entry);
+    if (tables?.ok !== true) continue;
     decodedEntries += 1;
-    union.add(entry.payload.table);
-    for (const row of rowsOfEntry(region, entry.id, entry.payload.table))
-      items.push({ kind: 'row', row });
+    union.add(tables.table);
+    for (const row of rowsOfEntry(region, entry.id, tables.table)) items.push({ kind: 'row', row });
   }
   return { columns: union.columns(), items, decodedEntries };
 }

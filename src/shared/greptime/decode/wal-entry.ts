@@ -6,7 +6,7 @@
  * enum value, a value kind) is kept by number, never dropped and never fatal. Plain data: no
  * decoding, no formatting here.
  */
-import type { GtBulkSummary } from '../../../../shared/greptime/entry-table';
+import type { GtBulkSummary } from '../entry-table';
 
 /** `OpType`; any other number is kept as it came. */
 export const OP_TYPE_NAMES: Readonly<Record<number, string>> = { 0: 'DELETE', 1: 'PUT' };

@@ -10,7 +10,7 @@ import {
   type GtColumnView,
   type GtEntryTable,
   type GtMutationTable,
-} from '../../../../shared/greptime/entry-table';
+} from '../entry-table';
 import { cellJson } from './cell-json';
 import {
   COLUMN_DATA_TYPE_NAMES,
@@ -21,12 +21,12 @@ import {
   type GtWalEntry,
 } from './wal-entry';
 
-function nameOr(names: Readonly<Record<number, string>>, value: number): string | number {
+export function nameOr(names: Readonly<Record<number, string>>, value: number): string | number {
   return names[value] ?? value;
 }
 
 /** Keys unique within the row line: fixed keys first, then columns in schema order. */
-function columnViews(schema: readonly GtColumnSchema[], width: number): GtColumnView[] {
+export function columnViews(schema: readonly GtColumnSchema[], width: number): GtColumnView[] {
   const taken = new Set<string>(ROW_FIXED_KEYS);
   const keyOf = (name: string): string => {
     let key = name;

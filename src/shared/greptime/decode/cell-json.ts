@@ -5,33 +5,14 @@
  * times of day likewise, decimals scaled by their column, binary as hex (its text when the
  * column holds JSON), lists and structs as arrays, intervals as objects, an unknown value
  * kind as `{"kind":N,"hex":...}`. One text per value, so the CLI and the console print the
- * same bytes. Pure.
+ * same bytes: `cellJson` writes it from a typed value, `scannedJson` from the wire's value as
+ * `scanValue` left it (no typed value made for the plain kinds). Pure but for the texts of
+ * recent strings and doubles kept (a metrics entry repeats them), which change no result.
  */
-import {
-  DATA_TYPE_JSON,
-  type GtColumnSchema,
-  type GtJson,
-  type GtValue,
-  type TimeUnit,
-} from './wal-entry';
-
-const TICKS: Readonly<Record<TimeUnit, bigint>> = {
-  s: 1n,
-  ms: 1000n,
-  us: 1_000_000n,
-  ns: 1_000_000_000n,
-};
-const FRACTION_DIGITS: Readonly<Record<TimeUnit, number>> = { s: 0, ms: 3, us: 6, ns: 9 };
-/** Seconds either side of the epoch that a JavaScript Date holds. */
-const DATE_LIMIT_SECONDS = 8_640_000_000_000n;
-const DAY_SECONDS = 86_400;
-/** Column data types TIMESTAMP_SECOND..TIMESTAMP_NANOSECOND, by unit. */
-const TIMESTAMP_TYPES: Readonly<Record<number, TimeUnit>> = {
-  15: 's',
-  16: 'ms',
-  17: 'us',
-  18: 'ns',
-};
+import { unitOf, VALUE_CASE as C, wholeOf, type ScannedValue } from './decode-value';
+import { latin1, type EntryReader } from './entry-reader';
+import { dateJson, timeJson, timestampJson, TIMESTAMP_TYPES } from './time-json';
+import { DATA_TYPE_JSON, type GtColumnSchema, type GtJson, type GtValue } from './wal-entry';
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -50,97 +31,51 @@ function quoted(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
-const TICK_NUMBERS: Readonly<Record<TimeUnit, number>> = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 };
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** Plain strings made lately, by a hash of their bytes: tags repeat row after row. */
+const PLAIN_SLOTS = 1024;
+const PLAIN_LONGEST = 48;
+const plainBytes: Array<Uint8Array | undefined> = new Array<Uint8Array | undefined>(PLAIN_SLOTS);
+const plainTexts: string[] = new Array<string>(PLAIN_SLOTS).fill('');
 
-/**
- * Whole seconds (floored, so times before 1970 format too) and the ticks left; null past a
- * Date's range. Number arithmetic where the value allows it: bigint division is the slow part.
- */
-function split(value: bigint, unit: TimeUnit): { seconds: number; fraction: number } | null {
-  let seconds: number;
-  let fraction: number;
-  if (value <= SAFE && value >= -SAFE) {
-    const ticks = Number(value);
-    const per = TICK_NUMBERS[unit];
-    seconds = Math.floor(ticks / per);
-    fraction = ticks - seconds * per;
-    // The quotient is rounded before the floor: set the pair straight (both sides are exact).
-    if (fraction < 0) {
-      seconds -= 1;
-      fraction += per;
-    } else if (fraction >= per) {
-      seconds += 1;
-      fraction -= per;
-    }
-  } else {
-    const per = TICKS[unit];
-    let whole = value / per;
-    let left = value % per;
-    if (left < 0n) {
-      left += per;
-      whole -= 1n;
-    }
-    if (whole > DATE_LIMIT_SECONDS || whole < -DATE_LIMIT_SECONDS) return null;
-    seconds = Number(whole);
-    fraction = Number(left);
+/** The JSON text of printable ASCII bytes (no quote or backslash among them): quoted as they are. */
+function plainJson(bytes: Uint8Array, start: number, end: number): string {
+  const length = end - start;
+  if (length > PLAIN_LONGEST) return `"${latin1(bytes, start, end)}"`;
+  let hash = length;
+  for (let at = start; at < end; at++) hash = Math.imul(hash ^ bytes[at]!, 0x01000193);
+  const slot = (hash >>> 16) & (PLAIN_SLOTS - 1);
+  const known = plainBytes[slot];
+  found: if (known !== undefined && known.length === length) {
+    for (let at = 0; at < length; at++) if (known[at] !== bytes[start + at]) break found;
+    return plainTexts[slot]!;
   }
-  return Math.abs(seconds) > Number(DATE_LIMIT_SECONDS) ? null : { seconds, fraction };
-}
-
-function fractionText(fraction: number, unit: TimeUnit): string {
-  const digits = FRACTION_DIGITS[unit];
-  return digits === 0 ? '' : `.${String(fraction).padStart(digits, '0')}`;
+  const text = `"${latin1(bytes, start, end)}"`;
+  plainBytes[slot] = bytes.slice(start, end);
+  plainTexts[slot] = text;
+  return text;
 }
 
 /**
- * The date and time of the last second formatted: a WAL entry's rows mostly share their
- * second, and a Date's ISO text costs far more than the rest of a cell.
+ * Texts of doubles made lately, by a hash of their bits: a metric's samples repeat values, and
+ * V8's own number-string cache keys doubles by the low bits of lo ^ hi, where short decimals
+ * (14.7 is 0x402D6666_66666666) collide.
  */
-let lastSecond: number | null = null;
-let lastSecondText = '';
-
-function secondText(seconds: number): string {
-  if (seconds !== lastSecond) {
-    const iso = new Date(seconds * 1000).toISOString();
-    lastSecondText = iso.slice(0, iso.length - 5);
-    lastSecond = seconds;
-  }
-  return lastSecondText;
-}
-
-/** `2026-01-02T03:04:05.123Z` (fraction digits from the unit); null past a Date's range. */
-export function isoTimestamp(value: bigint, unit: TimeUnit): string | null {
-  const parts = split(value, unit);
-  return parts === null
-    ? null
-    : `${secondText(parts.seconds)}${fractionText(parts.fraction, unit)}Z`;
-}
-
-function timestampJson(value: bigint, unit: TimeUnit): string {
-  const iso = isoTimestamp(value, unit);
-  return iso === null ? value.toString() : quoted(iso);
-}
-
-function dateJson(days: number): string {
-  if (Math.abs(days) > 100_000_000) return String(days);
-  return quoted(new Date(days * 86_400_000).toISOString().slice(0, 10));
-}
-
-/** A time of day `HH:MM:SS[.fraction]`; the plain number outside one day. */
-function timeJson(value: bigint, unit: TimeUnit): string {
-  const parts = value < 0n ? null : split(value, unit);
-  if (parts === null || parts.seconds >= DAY_SECONDS) return value.toString();
-  const s = parts.seconds;
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return quoted(
-    `${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}${fractionText(parts.fraction, unit)}`,
-  );
-}
+const DOUBLE_SLOTS = 4096;
+const doubleKeys = new Float64Array(DOUBLE_SLOTS).fill(Number.NaN);
+const doubleTexts: string[] = new Array<string>(DOUBLE_SLOTS).fill('');
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
 
 /** A double as JSON: NaN and the infinities, which JSON has no number for, as strings. */
 function doubleJson(value: number): string {
-  return Number.isFinite(value) ? String(value) : quoted(String(value));
+  bits[0] = value;
+  const mixed = Math.imul(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1), 0x85ebca6b);
+  const slot = mixed >>> 20;
+  if (doubleKeys[slot] === value) return doubleTexts[slot]!;
+  const text = Number.isFinite(value) ? String(value) : quoted(String(value));
+  doubleKeys[slot] = value;
+  doubleTexts[slot] = text;
+  return text;
 }
 
 /** The shortest decimal that reads back as the same float32 (0.1, not 0.10000000149011612). */
@@ -260,5 +195,64 @@ export function cellJson(value: GtValue, column?: GtColumnSchema): string {
       return jsonValueText(value.value);
     case 'unknown':
       return `{"kind":${value.field},"hex":${quoted(hexOf(value.bytes))}}`;
+  }
+}
+
+/**
+ * The JSON text of the value `scanValue` just read, written from the wire without a typed
+ * value for the plain kinds (the same text `cellJson` gives its typed value).
+ */
+export function scannedJson(
+  d: EntryReader,
+  scanned: ScannedValue,
+  column: GtColumnSchema | undefined,
+): string {
+  const kind = scanned.kind;
+  switch (kind) {
+    case 0:
+      return 'null';
+    case C.string:
+      return scanned.plain
+        ? plainJson(d.bytes, scanned.start, scanned.end)
+        : quoted(d.text(scanned.start, scanned.end));
+    case C.f64:
+      return doubleJson(scanned.number);
+    case C.i64: {
+      const unit = column === undefined ? undefined : TIMESTAMP_TYPES[column.datatype];
+      const value = wholeOf(scanned);
+      return unit === undefined ? String(value) : timestampJson(value, unit);
+    }
+    case C.timestamp:
+    case C.timestamp + 1:
+    case C.timestamp + 2:
+    case C.timestamp + 3:
+      return timestampJson(wholeOf(scanned), unitOf(kind, C.timestamp));
+    case C.time:
+    case C.time + 1:
+    case C.time + 2:
+    case C.time + 3:
+      return timeJson(wholeOf(scanned), unitOf(kind, C.time));
+    case C.u64:
+    case C.datetime:
+    case C.intervalDayTime:
+      return String(wholeOf(scanned));
+    case 1:
+    case 2:
+    case 3:
+    case 5:
+    case 6:
+    case 7:
+    case C.intervalYearMonth:
+      return String(scanned.number);
+    case C.bool:
+      return scanned.number === 1 ? 'true' : 'false';
+    case C.f32:
+      return float32Json(scanned.number);
+    case C.date:
+      return dateJson(scanned.number);
+    case C.binary:
+      return binaryJson(d.bytes.subarray(scanned.start, scanned.end), column);
+    default:
+      return cellJson(scanned.value, column);
   }
 }

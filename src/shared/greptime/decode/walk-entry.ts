@@ -1,0 +1,322 @@
+/**
+ * The one walk over a WAL entry's payload as GreptimeDB's region engine writes it: a protobuf
+ * `greptime.v1.WalEntry` (spec: greptimedb-entries.md; the message definitions are written
+ * here from it, field number by field number). Every decoder runs it - typed values, cell
+ * texts, or a check that only counts - and differs only in what its `RowsBuilder` makes of
+ * each scanned value, so each fails the same payload the same way: the entry, or why the
+ * payload is not one (truncated, a bad varint or tag, a known field with the wrong wire type,
+ * a string that is not UTF-8, values nested too deep) with the byte offset of the field that
+ * failed. Unknown fields are skipped, unknown enum values kept as numbers. Nothing is
+ * allocated from a declared length before its bytes are there. Pure.
+ */
+import type { EntryDecodeFailure, GtBulkSummary } from '../entry-table';
+import { EntryReader, WIRE } from './entry-reader';
+import { scanValue, ScannedValue } from './decode-value';
+import type { GtColumnExtension, GtColumnSchema } from './wal-entry';
+
+const V = WIRE.varint;
+const LD = WIRE.delimited;
+
+/** What a decoder makes of the rows of one `Rows` message. */
+export interface RowsBuilder<R> {
+  /** A `Rows` message starts; `schema` fills as its columns are read. */
+  begin(schema: readonly GtColumnSchema[]): void;
+  row(): void;
+  /** The `index`-th value of the row, just scanned. */
+  cell(d: EntryReader, scanned: ScannedValue, index: number): void;
+  end(): R;
+}
+
+/** A `Rows` message as counted by the walk, whatever its builder made. */
+export interface RowsShape {
+  readonly schema: readonly GtColumnSchema[];
+  readonly rows: number;
+  /** The most values a row holds (at least the schema's width). */
+  readonly width: number;
+  /** Some row holds more or fewer values than the schema has columns. */
+  readonly ragged: boolean;
+  /** A column came after a row (never from prost): cells were made before it was known. */
+  readonly lateSchema: boolean;
+}
+
+export interface WalkedMutation<R> {
+  /** `OpType` number: 0 DELETE (also when absent), 1 PUT. */
+  readonly opType: number;
+  /** The start sequence: the mutation's row `i` has sequence + i. */
+  readonly sequence: bigint;
+  readonly rows: { readonly shape: RowsShape; readonly built: R } | null;
+  /** `WriteHint.primary_key_encoding` (0 DENSE, 1 SPARSE); null when no hint was written. */
+  readonly primaryKeyEncoding: number | null;
+}
+
+export interface WalkedEntry<R> {
+  readonly mutations: ReadonlyArray<WalkedMutation<R>>;
+  /** Summaries: the Arrow record batches are not decoded. */
+  readonly bulkEntries: readonly GtBulkSummary[];
+}
+
+export type Walked<R> =
+  | { readonly ok: true; readonly entry: WalkedEntry<R> }
+  | { readonly ok: false; readonly failure: EntryDecodeFailure };
+
+function readExtension(d: EntryReader, end: number): GtColumnExtension | null {
+  let extension: GtColumnExtension | null = null;
+  d.fields(end, (field, tag) => {
+    if (field === 1) {
+      const decimal = { precision: 0, scale: 0 };
+      d.fields(d.nested(tag, end), (inner, innerTag) => {
+        if (inner !== 1 && inner !== 2) return false;
+        d.expect(innerTag, V);
+        decimal[inner === 1 ? 'precision' : 'scale'] = d.int32();
+        return true;
+      });
+      extension = { kind: 'decimal', ...decimal };
+    } else {
+      // json_type (2) says the binary column holds JSON; later cases are named by number.
+      d.skip(tag, end);
+      extension = field === 2 ? { kind: 'json' } : { kind: 'other', field };
+    }
+    return true;
+  });
+  return extension;
+}
+
+/** `ColumnOptions.options`, a map<string, string>: its entries in wire order. */
+function readOptions(d: EntryReader, end: number, into: Array<readonly [string, string]>): void {
+  d.fields(end, (field, tag) => {
+    if (field !== 1) return false;
+    const entry = ['', ''];
+    d.fields(d.nested(tag, end), (inner, innerTag) => {
+      if (inner !== 1 && inner !== 2) return false;
+      d.expect(innerTag, LD);
+      entry[inner - 1] = d.string();
+      return true;
+    });
+    into.push([entry[0]!, entry[1]!]);
+    return true;
+  });
+}
+
+function readColumnSchema(d: EntryReader, end: number): GtColumnSchema {
+  d.message = 'ColumnSchema';
+  let name = '';
+  let datatype = 0;
+  let semanticType = 0;
+  let extension: GtColumnExtension | null = null;
+  const options: Array<readonly [string, string]> = [];
+  while (d.pos < end) {
+    const tag = d.tag();
+    switch (tag >>> 3) {
+      case 1:
+        d.expect(tag, LD);
+        name = d.string();
+        break;
+      case 2:
+        d.expect(tag, V);
+        datatype = d.int32();
+        break;
+      case 3:
+        d.expect(tag, V);
+        semanticType = d.int32();
+        break;
+      case 4:
+        extension = readExtension(d, d.nested(tag, end));
+        break;
+      case 5:
+        readOptions(d, d.nested(tag, end), options);
+        break;
+      default:
+        d.skip(tag, end);
+    }
+  }
+  d.close(end);
+  return { name, datatype, semanticType, extension, options };
+}
+
+/**
+ * The columns last read, by their place in a schema, with their bytes: consecutive entries
+ * mostly repeat their schema, and the same bytes read the same (a column that read without
+ * failing reads so again), so they are compared instead of read again.
+ */
+const lastColumns: Array<{ readonly bytes: Uint8Array; readonly column: GtColumnSchema }> = [];
+const MAX_KEPT_COLUMNS = 64;
+
+function sameBytes(known: Uint8Array, bytes: Uint8Array, start: number, end: number): boolean {
+  if (known.length !== end - start) return false;
+  for (let at = 0; at < known.length; at++) if (known[at] !== bytes[start + at]) return false;
+  return true;
+}
+
+function columnAt(d: EntryReader, end: number, index: number): GtColumnSchema {
+  const start = d.pos;
+  const known = lastColumns[index];
+  if (known !== undefined && sameBytes(known.bytes, d.bytes, start, end)) {
+    d.pos = end;
+    return known.column;
+  }
+  const column = readColumnSchema(d, end);
+  if (index < MAX_KEPT_COLUMNS) lastColumns[index] = { bytes: d.bytes.slice(start, end), column };
+  return column;
+}
+
+/** One `Row`: its values handed to the builder; returns how many it holds. */
+function readRow<R>(
+  d: EntryReader,
+  end: number,
+  builder: RowsBuilder<R>,
+  scanned: ScannedValue,
+): number {
+  d.message = 'Row';
+  builder.row();
+  let count = 0;
+  while (d.pos < end) {
+    const tag = d.tag();
+    if (tag >>> 3 === 1) {
+      scanValue(d, d.nested(tag, end), 0, scanned);
+      builder.cell(d, scanned, count++);
+    } else d.skip(tag, end);
+  }
+  d.close(end);
+  return count;
+}
+
+function readRows<R>(
+  d: EntryReader,
+  end: number,
+  builder: RowsBuilder<R>,
+  scanned: ScannedValue,
+): { shape: RowsShape; built: R } {
+  const schema: GtColumnSchema[] = [];
+  builder.begin(schema);
+  let rows = 0;
+  let shortest = Number.MAX_SAFE_INTEGER;
+  let longest = 0;
+  let lateSchema = false;
+  while (d.pos < end) {
+    const tag = d.tag();
+    const field = tag >>> 3;
+    if (field === 1) {
+      lateSchema ||= rows > 0;
+      schema.push(columnAt(d, d.nested(tag, end), schema.length));
+    } else if (field === 2) {
+      const count = readRow(d, d.nested(tag, end), builder, scanned);
+      rows += 1;
+      if (count < shortest) shortest = count;
+      if (count > longest) longest = count;
+    } else d.skip(tag, end);
+    d.message = 'Rows';
+  }
+  d.close(end);
+  const width = Math.max(longest, schema.length);
+  const ragged = rows > 0 && (shortest !== schema.length || longest !== schema.length);
+  return { shape: { schema, rows, width, ragged, lateSchema }, built: builder.end() };
+}
+
+function readWriteHint(d: EntryReader, end: number): number {
+  let encoding = 0;
+  d.fields(end, (field, tag) => {
+    if (field !== 1) return false;
+    d.expect(tag, V);
+    encoding = d.int32();
+    return true;
+  });
+  return encoding;
+}
+
+function readMutation<R>(
+  d: EntryReader,
+  end: number,
+  builder: RowsBuilder<R>,
+  scanned: ScannedValue,
+): WalkedMutation<R> {
+  let opType = 0;
+  let sequence = 0n;
+  let rows: WalkedMutation<R>['rows'] = null;
+  let primaryKeyEncoding: number | null = null;
+  while (d.pos < end) {
+    d.message = 'Mutation';
+    const tag = d.tag();
+    switch (tag >>> 3) {
+      case 1:
+        d.expect(tag, V);
+        opType = d.int32();
+        break;
+      case 2:
+        d.expect(tag, V);
+        sequence = d.uint64();
+        break;
+      case 3:
+        d.message = 'Rows';
+        rows = readRows(d, d.nested(tag, end), builder, scanned);
+        break;
+      case 4:
+        primaryKeyEncoding = readWriteHint(d, d.nested(tag, end));
+        break;
+      default:
+        d.skip(tag, end);
+    }
+  }
+  d.message = 'Mutation';
+  d.close(end);
+  return { opType, sequence, rows, primaryKeyEncoding };
+}
+
+/** `ArrowIpc`: the sizes of its three byte fields (the batch itself is not decoded). */
+function readArrowIpc(d: EntryReader, end: number): GtBulkSummary['arrowIpc'] {
+  const sizes = [0, 0, 0];
+  d.fields(end, (field, tag) => {
+    if (field < 1 || field > 3) return false;
+    d.expect(tag, LD);
+    sizes[field - 1] = d.bytesField().length;
+    return true;
+  });
+  return { schemaBytes: sizes[0]!, dataHeaderBytes: sizes[1]!, payloadBytes: sizes[2]! };
+}
+
+function readBulkEntry(d: EntryReader, end: number): GtBulkSummary {
+  d.message = 'BulkWalEntry';
+  let sequence = 0n;
+  let maxTs = 0n;
+  let minTs = 0n;
+  let timestampIndex = 0;
+  let arrowIpc: GtBulkSummary['arrowIpc'] = null;
+  while (d.pos < end) {
+    const tag = d.tag();
+    const field = tag >>> 3;
+    if (field >= 1 && field <= 4) d.expect(tag, V);
+    if (field === 1) sequence = d.uint64();
+    else if (field === 2) maxTs = d.int64();
+    else if (field === 3) minTs = d.int64();
+    else if (field === 4) timestampIndex = d.uint32();
+    else if (field === 5) arrowIpc = readArrowIpc(d, d.nested(tag, end));
+    else d.skip(tag, end);
+  }
+  d.close(end);
+  return { sequence, maxTs, minTs, timestampIndex, arrowIpc };
+}
+
+function readWalEntry<R>(d: EntryReader, builder: RowsBuilder<R>): WalkedEntry<R> {
+  const end = d.len;
+  const scanned = new ScannedValue();
+  const mutations: Array<WalkedMutation<R>> = [];
+  const bulkEntries: GtBulkSummary[] = [];
+  while (d.pos < end) {
+    d.message = 'WalEntry';
+    const tag = d.tag();
+    const field = tag >>> 3;
+    if (field === 1) mutations.push(readMutation(d, d.nested(tag, end), builder, scanned));
+    else if (field === 2) bulkEntries.push(readBulkEntry(d, d.nested(tag, end)));
+    else d.skip(tag, end);
+  }
+  return { mutations, bulkEntries };
+}
+
+/** The payload walked with `builder`, or the typed reason it is not a `WalEntry`. Never throws. */
+export function walkWalEntry<R>(bytes: Uint8Array, builder: RowsBuilder<R>): Walked<R> {
+  const reader = new EntryReader(bytes);
+  try {
+    return { ok: true, entry: readWalEntry(reader, builder) };
+  } catch (error) {
+    return { ok: false, failure: EntryReader.failureOf(error) };
+  }
+}
