@@ -38,6 +38,7 @@ export const PROCEDURE_NAMES = [
   'wal.fleet.stop',
   'wal.inspect',
   'wal.objects',
+  'wal.objects.locate',
   'wal.regions',
   'wal.manifest',
   'wal.verifyObject',

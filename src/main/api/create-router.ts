@@ -9,6 +9,7 @@ import { objectHandlers } from './handlers/object-handlers';
 import { segmentHandlers } from './handlers/segment-handlers';
 import { scrubHandlers } from './handlers/scrub-handlers';
 import { walHandlers } from './handlers/wal-handlers';
+import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -21,6 +22,7 @@ export function createRouter(services: Services): ApiRouter {
     ...namespaceHandlers(services),
     ...walHandlers(services),
     ...scrubHandlers(services),
+    ...walNavigationHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

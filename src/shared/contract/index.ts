@@ -12,6 +12,7 @@ import { namespaceProcedures } from './namespaces';
 import { segmentProcedures } from './segments';
 import { walProcedures } from './wal';
 import { walScrubProcedures } from './wal-scrub';
+import { walNavigationProcedures } from './wal-navigation';
 
 export const contract = {
   ...appProcedures,
@@ -21,6 +22,7 @@ export const contract = {
   ...segmentProcedures,
   ...walProcedures,
   ...walScrubProcedures,
+  ...walNavigationProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
 };

@@ -336,6 +336,11 @@ export const WalObjectPage = z.object({
   total: z.number(),
   offset: z.number(),
   gaps: z.number(),
+  /**
+   * The highest sequence of the whole filtered list (null when empty): a later read's row
+   * above it was written since, one at or below it only moved (a collection shifts pages).
+   */
+  newestSeq: z.bigint().nullable(),
   rows: z.array(WalObjectRow),
 });
 
@@ -571,6 +576,13 @@ export const DecodedObjectView = z.object({
     })
     .nullable(),
   failure: z.object({ check: z.string(), detail: z.string() }).nullable(),
+  /**
+   * The first segment that fails its own check (`index` into `segments`): the part the
+   * inspector's headline names and scrolls to; null when every segment is sound.
+   */
+  damagedSegment: z
+    .object({ index: z.number(), regionId: z.bigint(), check: z.string() })
+    .nullable(),
 });
 export type DecodedObjectView = z.infer<typeof DecodedObjectView>;
 

@@ -27,8 +27,10 @@ import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
 import {
+  locateObject,
   objectPageOf,
   writerObjectLists,
+  type LocatedObject,
   type ObjectPage,
   type ObjectStatusFilter,
 } from './object-page';
@@ -46,7 +48,7 @@ import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
 import { endWithChannel, replaySinkOf } from './replay-delivery';
 import type { Caller, Session } from '../caller';
 import { presentGcReport } from './wal-presenters';
-import { manifestOf } from './wal-reads';
+import { manifestOf, type ObjectLists } from './wal-reads';
 import type { AuditSink } from './deletion-audit';
 import { obsoletePreviewAt } from './obsolete-deletes';
 import { registerHolderOf } from './register-holder';
@@ -159,17 +161,17 @@ export class WalService implements ConnectionUser {
     offset: number,
     limit: number,
   ): Promise<ObjectPage> {
-    const at = await this.locate(connectionId, prefix);
-    const writer = this.writers.get(at.slot);
-    const { lists, catalog } =
-      writer === undefined
-        ? await this.snapshotOf(at).then((snapshot) => ({
-            lists: objectListsOfSnapshot(snapshot),
-            catalog: catalogOfSnapshot(snapshot),
-          }))
-        : { lists: writerObjectLists(writer), catalog: writer.catalog };
-    const damages = await this.findings.of(at, catalog);
-    return objectPageOf(withDamagedRows(lists, damages), status, offset, limit);
+    return objectPageOf(await this.objectLists(connectionId, prefix), status, offset, limit);
+  }
+
+  /** Where the object of `seq` stands in the list `status` filters (null: not listed there). */
+  async locateObject(
+    connectionId: string,
+    prefix: string,
+    status: ObjectStatusFilter,
+    seq: bigint,
+  ): Promise<LocatedObject | null> {
+    return locateObject(await this.objectLists(connectionId, prefix), status, seq);
   }
 
   async regions(connectionId: string, prefix: string): Promise<RegionsView> {
@@ -443,6 +445,20 @@ export class WalService implements ConnectionUser {
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));
+  }
+
+  /** The prefix's objects by status, from the writer here or the read model, damage marked. */
+  private async objectLists(connectionId: string, prefix: string): Promise<ObjectLists> {
+    const at = await this.locate(connectionId, prefix);
+    const writer = this.writers.get(at.slot);
+    const { lists, catalog } =
+      writer === undefined
+        ? await this.snapshotOf(at).then((snapshot) => ({
+            lists: objectListsOfSnapshot(snapshot),
+            catalog: catalogOfSnapshot(snapshot),
+          }))
+        : { lists: writerObjectLists(writer), catalog: writer.catalog };
+    return withDamagedRows(lists, await this.findings.of(at, catalog));
   }
 
   /** The catalog replays of the prefix read: the writer's here, else the read model's. */

@@ -3,10 +3,15 @@
  * `wal.writer.state` events, with the in-app load generator (operator mode); for a prefix not
  * written here, the read-only inspection of its chain, orphans, gaps and excluded objects;
  * for a GreptimeDB prefix, its chain with instances, orphans and the reclaim boundary. Either
- * way a Verify of the prefix (a background scrub) marks the objects it finds damaged.
+ * way a Verify of the prefix (a background scrub) marks the objects it finds damaged, and a
+ * row of the object table opens that object in the inspector beside it; a Cairn prefix has
+ * its garbage collection here too.
  */
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { useUiStore } from '../state/ui-store';
+import { ObjectInspector } from './browser/ObjectInspector';
+import { GcControls } from './wal/GcControls';
 import { LoadControls } from './wal/LoadControls';
 import { MetricsExport } from './wal/MetricsExport';
 import { ObjectTable } from './wal/ObjectTable';
@@ -38,7 +43,34 @@ function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
       <ScrubControls connectionId={connectionId} prefix={prefix} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
       {inspect.data && <GreptimeChain report={inspect.data} />}
-      <ObjectTable connectionId={connectionId} prefix={prefix} live={false} format={format} />
+      <ObjectsAndInspector
+        connectionId={connectionId}
+        prefix={prefix}
+        live={false}
+        format={format}
+      />
+    </div>
+  );
+}
+
+/**
+ * The object table and, beside it, the inspector of the object a row opened (the place's
+ * object: a link reopens it); an object of another prefix is not this table's.
+ */
+function ObjectsAndInspector(props: PrefixBodyProps & { live: boolean }) {
+  const objectKey = useUiStore((state) => state.objectKey);
+  const select = useUiStore((state) => state.select);
+  const open = objectKey?.startsWith(`${props.prefix}/`) ? objectKey : null;
+  return (
+    <div className="wal-split">
+      <ObjectTable {...props} openKey={open} onOpen={(key) => select({ objectKey: key })} />
+      {open !== null && (
+        <ObjectInspector
+          connectionId={props.connectionId}
+          objectKey={open}
+          onClose={() => select({ objectKey: null })}
+        />
+      )}
     </div>
   );
 }
@@ -109,11 +141,17 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
           )}
         </>
       )}
-      <ObjectTable
+      <ObjectsAndInspector
         connectionId={connectionId}
         prefix={prefix}
         live={writer !== null}
         format={format}
+      />
+      <GcControls
+        connectionId={connectionId}
+        prefix={prefix}
+        operator={operator}
+        writerOpen={writer !== null}
       />
     </div>
   );
