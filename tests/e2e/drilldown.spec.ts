@@ -1,5 +1,6 @@
 /**
- * Drill-down (issue #42): a prefix's name in the Overview opens it in Batches; a row of the
+ * Drill-down (issue #42): the Overview's numbers carry their units and its garbage collection
+ * is there for the selected prefix; a prefix's name opens it in Batches; a row of the
  * Batches object table opens that object's inspector (a click, or Enter on its sequence);
  * "go to" reaches an object on another page and opens it; the inspector's headline names the
  * damaged segment by place and region, scrolls to its row, and shows ids as `seq:position`.
@@ -39,14 +40,18 @@ test('from the Overview to an object two pages down, in a handful of actions', a
   await store.open(page);
   const nav = page.getByRole('navigation', { name: 'Views' });
   await nav.getByRole('button', { name: 'Overview' }).click();
-  await page
-    .getByRole('table', { name: 'WAL prefixes' })
-    .getByRole('button', { name: PREFIX })
-    .click();
+  const row = page.getByRole('table', { name: 'WAL prefixes' }).locator('tbody tr');
+  // Every number with its unit: the lag in objects and in age, orphans and damage in objects.
+  await expect(row.getByRole('cell').nth(5)).toHaveText(/^13\d objects · \d/);
+  await expect(row.getByRole('cell').nth(6)).toHaveText('0 objects');
+  // The selected prefix's garbage collection is here as in Batches and Manifest.
+  await expect(page.getByRole('region', { name: 'Garbage collection' })).toBeVisible();
+  await row.getByRole('button', { name: PREFIX }).click();
   // The name opened the prefix: Batches, on it.
   await expect(page.getByRole('heading', { name: 'Batches' })).toBeVisible();
   const objects = page.getByRole('table', { name: `Objects of ${PREFIX}` });
   await expect(objects.locator('tbody tr')).toHaveCount(100);
+  await expect(page.getByRole('region', { name: 'Garbage collection' })).toBeVisible();
   const inspector = page.getByRole('complementary', { name: 'Object inspector' });
 
   // A click anywhere on a row opens its object.

@@ -166,6 +166,10 @@ export const FleetRow = z.object({
   floor: z.bigint().nullable(),
   /** How many sequences the tip runs ahead of the floor. */
   floorLag: z.bigint().nullable(),
+  /** The lag in objects: objects listed at or above the floor (not collected or reclaimed yet). */
+  lagObjects: z.number().nullable(),
+  /** The lag in age: the newest object's time less the time of the lowest object at the floor. */
+  lagMs: z.number().nullable(),
   orphans: z.number().nullable(),
   damaged: z.number().nullable(),
   /** Why a writer's open (Cairn) or a replay (GreptimeDB) would fail; null when it would not. */

@@ -5,6 +5,7 @@
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
 import { formatBytes } from '../format';
+import { ageText } from '../wal/wal-words';
 
 export type FleetColumnKey =
   | 'prefix'
@@ -50,6 +51,19 @@ export function objectsText(row: FleetRow): string | null {
   return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
 }
 
+/** A count with its unit: `1 object`, `3 objects`; empty while not read. */
+export function countText(count: number | null, unit: string): string {
+  if (count === null) return '';
+  return `${count.toLocaleString()} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** How far the tip runs ahead of the floor, in objects and in age: `12 objects · 3.0 s`. */
+export function lagText(row: FleetRow): string {
+  if (row.lagObjects === null) return '';
+  const objects = countText(row.lagObjects, 'object');
+  return row.lagMs === null ? objects : `${objects} · ${ageText(row.lagMs)}`;
+}
+
 export function tipText(row: FleetRow): string {
   if (row.state === 'pending') return '';
   return row.tipSeq === null
@@ -64,7 +78,7 @@ export const FLEET_COLUMNS: readonly FleetColumn[] = [
   { key: 'tip', label: 'Tip', sortValue: (row) => row.tipSeq },
   { key: 'newest', label: 'Newest object', sortValue: (row) => row.newestObjectAtMs },
   { key: 'floor', label: 'Floor', sortValue: (row) => row.floor },
-  { key: 'lag', label: 'Lag', sortValue: (row) => row.floorLag },
+  { key: 'lag', label: 'Lag', sortValue: (row) => row.lagObjects },
   { key: 'orphans', label: 'Orphans', sortValue: (row) => row.orphans },
   { key: 'damaged', label: 'Damaged', sortValue: (row) => row.damaged },
   { key: 'writer', label: 'Writer', sortValue: writerText },
@@ -80,6 +94,7 @@ export function searchText(row: FleetRow): string {
     row.bytes === null ? '' : formatBytes(row.bytes),
     tipText(row),
     row.floor === null ? '' : `floor ${String(row.floor)}`,
+    lagText(row),
     writerText(row),
     stateText(row),
     row.openFailure?.message ?? '',
