@@ -516,7 +516,10 @@ export const ManifestView = z.object({
       writerId: z.string(),
       writerEpoch: z.bigint().nullable(),
       tail: z.string().nullable(),
-      fieldNames: z.array(z.string()),
+      /** What changed from the version before it, field by field, in words. */
+      changes: z.array(z.object({ field: z.string(), text: z.string() })),
+      /** The oldest version stored: `changes` tell what it holds (no version before it is kept). */
+      first: z.boolean(),
     }),
   ),
   sealedDirectoryBytes: z.number(),
