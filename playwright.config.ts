@@ -10,6 +10,7 @@ const S3_SPECS = [
   'wal-takeover.spec.ts',
   'namespaces.spec.ts',
   'segments.spec.ts',
+  'bulk-obsolete.spec.ts',
 ];
 
 export default defineConfig<{ storeKind: 'local' | 's3' }>({

@@ -57,6 +57,8 @@ export const PROCEDURE_NAMES = [
   'wal.obsolete.preview',
   'wal.obsolete',
   'wal.obsoleteAll',
+  'wal.obsolete.bulk.preview',
+  'wal.obsolete.bulk',
   'wal.gc.preview',
   'wal.gc',
   'wal.namespaces.create',

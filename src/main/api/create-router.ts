@@ -10,6 +10,7 @@ import { segmentHandlers } from './handlers/segment-handlers';
 import { scrubHandlers } from './handlers/scrub-handlers';
 import { walHandlers } from './handlers/wal-handlers';
 import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
+import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -23,6 +24,7 @@ export function createRouter(services: Services): ApiRouter {
     ...walHandlers(services),
     ...scrubHandlers(services),
     ...walNavigationHandlers(services),
+    ...walBulkObsoleteHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

@@ -13,6 +13,7 @@ import { segmentProcedures } from './segments';
 import { walProcedures } from './wal';
 import { walScrubProcedures } from './wal-scrub';
 import { walNavigationProcedures } from './wal-navigation';
+import { walBulkObsoleteProcedures } from './wal-bulk-obsolete';
 
 export const contract = {
   ...appProcedures,
@@ -23,6 +24,7 @@ export const contract = {
   ...walProcedures,
   ...walScrubProcedures,
   ...walNavigationProcedures,
+  ...walBulkObsoleteProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
 };

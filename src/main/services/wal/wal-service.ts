@@ -7,6 +7,7 @@
  * too; this service never checks access itself, and never takes an epoch without the
  * live-writer check.
  */
+import type { BulkObsoleteView } from '../../../shared/contract/wal-bulk-obsolete';
 import type {
   DecodedObjectView,
   FleetView,
@@ -51,6 +52,12 @@ import { presentGcReport } from './wal-presenters';
 import { manifestOf, type ObjectLists } from './wal-reads';
 import type { AuditSink } from './deletion-audit';
 import { obsoletePreviewAt } from './obsolete-deletes';
+import {
+  applyBulkObsolete,
+  bulkSourceOf,
+  previewBulkObsolete,
+  type BulkObsoleteRequest,
+} from './bulk-obsolete';
 import { registerHolderOf } from './register-holder';
 import { DamageFindings } from './scrub/damage-findings';
 import { catalogOfSnapshot, withDamagedRows, withRegionDamage } from './scrub/damage-views';
@@ -322,6 +329,26 @@ export class WalService implements ConnectionUser {
     const latest = writer.catalog.latestEntryId(region);
     const { deletes } = await this.previewObsolete(connectionId, prefix, region, latest);
     return { ...(await writer.obsoleteAll(region)), deletes };
+  }
+
+  /** What obsoleting several regions (or all) up to a point each hides, and what GC then deletes. */
+  async previewBulkObsolete(
+    connectionId: string,
+    prefix: string,
+    request: BulkObsoleteRequest,
+  ): Promise<BulkObsoleteView> {
+    const at = cairnOnly(await this.locate(connectionId, prefix));
+    const source = await bulkSourceOf(at, this.writers.get(at.slot), () => this.snapshotOf(at));
+    return previewBulkObsolete(at, source, request);
+  }
+
+  async bulkObsolete(
+    connectionId: string,
+    prefix: string,
+    request: BulkObsoleteRequest,
+  ): Promise<BulkObsoleteView> {
+    const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete.bulk');
+    return applyBulkObsolete(cairnOnly(await this.locate(connectionId, prefix)), writer, request);
   }
 
   // ----- garbage collection (control.md point 5) -----
