@@ -759,8 +759,8 @@ export const walProcedures = {
   ),
   'wal.load.start': procedure(
     'operate',
-    'Run the load generator on the writer the app holds (samples as `wal.load.sample`)',
-    z.object({ ...prefixFields, ...loadFields }).strict(),
+    'Run the load generator on the writer the app holds (samples as `wal.load.sample`); unless `wal.load.offer` offers it freely, confirm = the connection name',
+    z.object({ ...prefixFields, ...loadFields, ...confirmField }).strict(),
     z.object({ running: z.boolean() }),
   ),
   'wal.load.stop': procedure(
