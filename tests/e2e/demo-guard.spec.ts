@@ -22,7 +22,7 @@ test('demo data asks for the name of a connection that holds something', async (
   for (const [name, path] of [
     ['Lab disk', lab],
     ['Scratch disk', scratch],
-  ]) {
+  ] as const) {
     const added = runCairn([
       'connections',
       'add-local',
