@@ -10,6 +10,7 @@
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useUiStore } from '../state/ui-store';
+import { countText } from './format';
 import { ObjectInspector } from './browser/ObjectInspector';
 import { GcControls } from './wal/GcControls';
 import { LoadControls } from './wal/LoadControls';
@@ -119,15 +120,15 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
                 </dd>
                 <dt>Chain</dt>
                 <dd>
-                  {inspect.data.chainObjects.toLocaleString()} objects · {inspect.data.chainGaps}{' '}
-                  gaps
+                  {countText(inspect.data.chainObjects, 'object')} ·{' '}
+                  {countText(inspect.data.chainGaps, 'gap')}
                 </dd>
                 <dt>Orphans</dt>
-                <dd>{inspect.data.orphans.length}</dd>
+                <dd>{countText(inspect.data.orphans.length, 'object')}</dd>
                 <dt>Excluded (sealed epochs)</dt>
-                <dd>{inspect.data.excluded.length}</dd>
+                <dd>{countText(inspect.data.excluded.length, 'object')}</dd>
                 <dt>Missing (collected meanwhile)</dt>
-                <dd>{inspect.data.missing.length}</dd>
+                <dd>{countText(inspect.data.missing.length, 'object')}</dd>
                 <dt>Next start</dt>
                 <dd>
                   {inspect.data.nextSeq === null

@@ -10,3 +10,9 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
+
+/** A count with its unit: `1 object`, `3 objects`, `2 batches`; empty while not known. */
+export function countText(count: number | null, unit: string, units = `${unit}s`): string {
+  if (count === null) return '';
+  return `${count.toLocaleString()} ${count === 1 ? unit : units}`;
+}

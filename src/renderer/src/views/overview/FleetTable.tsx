@@ -9,11 +9,10 @@ import { Pending } from '../../components/Pending';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useVirtualRows } from '../../components/use-virtual-rows';
 import { useUiStore } from '../../state/ui-store';
-import { formatBytes } from '../format';
+import { countText, formatBytes } from '../format';
 import { FormatBadge } from '../wal/FormatBadge';
 import {
   FLEET_COLUMNS,
-  countText,
   lagText,
   objectsText,
   tipText,

@@ -4,7 +4,7 @@
  * matches any column's text, so "CorruptObject", "greptimedb" or a node id all find rows.
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
-import { formatBytes } from '../format';
+import { countText, formatBytes } from '../format';
 import { ageText } from '../wal/wal-words';
 
 export type FleetColumnKey =
@@ -49,12 +49,6 @@ export function writerText(row: FleetRow): string {
 export function objectsText(row: FleetRow): string | null {
   if (row.objects === null) return null;
   return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
-}
-
-/** A count with its unit: `1 object`, `3 objects`; empty while not read. */
-export function countText(count: number | null, unit: string): string {
-  if (count === null) return '';
-  return `${count.toLocaleString()} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /** How far the tip runs ahead of the floor, in objects and in age: `12 objects · 3.0 s`. */
