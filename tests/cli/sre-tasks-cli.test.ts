@@ -84,18 +84,9 @@ describe('the incident tasks in a script', () => {
     const register = () =>
       json<{ register: unknown }>(cairn('wal', 'inspect', '--node', '1', '--json').stdout).register;
     const before = register();
-    const dry = cairn(
-      'wal',
-      'obsolete',
-      '--node',
-      '1',
-      '--region',
-      '1:1',
-      '--to',
-      latest,
-      '--dry-run',
-      '--json',
-    );
+    const obsolete = (...flags: string[]) =>
+      cairn('wal', 'obsolete', '--node', '1', '--region', '1:1', '--to', latest, ...flags);
+    const dry = obsolete('--dry-run', '--json');
     expect(dry.code, dry.stderr).toBe(0);
     const preview = json<{
       dryRun: boolean;
@@ -106,34 +97,13 @@ describe('the incident tasks in a script', () => {
     expect(preview.deletes?.objects).toBeGreaterThan(0);
     // ...and takes nothing: no epoch, no watermark.
     expect(register()).toEqual(before);
-    const human = cairn(
-      'wal',
-      'obsolete',
-      '--node',
-      '1',
-      '--region',
-      '1:1',
-      '--to',
-      latest,
-      '--dry-run',
-    );
+    const human = obsolete('--dry-run');
     expect(human.stdout).toMatch(
       /^dry run: raising the watermark of region 1:1 from none to .* hides 10 entries/,
     );
 
     // ...then the real one (fencing a writer that may be live) deletes exactly that.
-    const applied = cairn(
-      'wal',
-      'obsolete',
-      '--node',
-      '1',
-      '--region',
-      '1:1',
-      '--to',
-      latest,
-      '--take-over',
-      '--json',
-    );
+    const applied = obsolete('--take-over', '--json');
     expect(applied.code, applied.stderr).toBe(0);
     expect(
       json<{ collected: { objects: number; bytes: number } }>(applied.stdout).collected,

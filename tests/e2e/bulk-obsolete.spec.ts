@@ -7,6 +7,7 @@
  */
 import { expect, test } from './fixtures';
 import { runCairn } from '../support/cairn-cli';
+import { operatorOn, takeOverInRegions } from './operate';
 
 const PREFIX = 'wal/nodes/0/generations/0';
 
@@ -18,17 +19,9 @@ test('8 regions obsoleted in one confirmation, one audit entry each', async ({ p
   );
   expect(seeded.code, seeded.stderr).toBe(0);
   await store.open(page);
+  await operatorOn(page, store.name);
+  await takeOverInRegions(page, PREFIX);
   const nav = page.getByRole('navigation', { name: 'Views' });
-  await nav.getByRole('button', { name: 'Connections' }).click();
-  await page.getByRole('switch', { name: `Operator mode for ${store.name}` }).click();
-  await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
-
-  await nav.getByRole('button', { name: 'Regions' }).click();
-  await page.getByRole('button', { name: 'Take over as writer' }).click();
-  const takeOver = page.getByRole('dialog', { name: `Take over as writer of ${PREFIX}` });
-  await takeOver.getByLabel(`Type ${PREFIX} to confirm`).fill(PREFIX);
-  await takeOver.getByRole('button', { name: 'Take over' }).click();
-  await expect(takeOver).toBeHidden();
   const regions = page.getByRole('table', { name: `Regions of ${PREFIX}` });
   await expect(regions.locator('tbody tr')).toHaveCount(8);
 

@@ -10,7 +10,7 @@ import { objectKey, walPrefix } from '../../src/main/engine/wal/keys';
 import { ObjectStoreLogStore } from '../../src/main/engine/wal/store';
 import { formatEntryId } from '../../src/shared/id-notation';
 import { openReadOnly } from '../../src/main/engine/wal/read-only-log';
-import { DAMAGE_CONFIG } from '../support/damaged-segment';
+import { DAMAGE_CONFIG, flipSegmentByte } from '../support/damaged-segment';
 import { expect, test } from './fixtures';
 
 const PREFIX = walPrefix('wal', 0n, 0);
@@ -111,11 +111,7 @@ async function writeWideDamagedObject(io: ObjectIo) {
   const log = await openReadOnly(io, DAMAGE_CONFIG);
   const segment = log.catalog.objectsForRegion(regions[34] ?? 0n, 1n)[0];
   if (segment === undefined) throw new Error('no segment of region 1:35');
-  const bytes = new Uint8Array((await io.get(segment.key)).bytes);
-  const at = segment.offset + Math.floor(segment.length / 2);
-  bytes[at] = (bytes[at] ?? 0) ^ 0xff;
-  await io.delete(segment.key);
-  await io.putIfAbsent(segment.key, bytes);
+  await flipSegmentByte(io, segment);
   return segment;
 }
 
