@@ -291,10 +291,7 @@ export class WalService implements ConnectionUser {
 
   /** Whether the prefix holds entries of an epoch before the writer this app holds there. */
   async holdsEarlierEntries(connectionId: string, prefix: string): Promise<boolean> {
-    const writer = await this.writerOf(connectionId, prefix, 'wal.load.offer');
-    for (const object of writer.catalog.objects())
-      if (object.epoch < writer.store.epoch && object.segments.length > 0) return true;
-    return false;
+    return (await this.writerOf(connectionId, prefix, 'wal.load.offer')).holdsEarlierEntries();
   }
 
   async stopLoad(
