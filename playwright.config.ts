@@ -12,6 +12,7 @@ const S3_SPECS = [
   'segments.spec.ts',
   'links.spec.ts',
   'link.spec.ts',
+  'bulk-obsolete.spec.ts',
 ];
 
 export default defineConfig<{ storeKind: 'local' | 's3' }>({

@@ -15,6 +15,12 @@ const TOPIC_ID = '3f1c9a52-6b0d-4b8e-9f3a-2d7c1e5a8b40';
 const DESTRUCTIVE: ReadonlyArray<[string, Record<string, unknown>, string]> = [
   ['wal.obsolete', { prefix: PREFIX, region: '1:1', id: 1n }, '1:1'],
   ['wal.obsoleteAll', { prefix: PREFIX, region: '1:2' }, '1:2'],
+  [
+    'wal.obsolete.bulk',
+    { prefix: PREFIX, regions: [{ region: '1:1' }, { region: '1:2' }] },
+    'obsolete 2 regions',
+  ],
+  ['wal.obsolete.bulk', { prefix: PREFIX, regions: 'all' }, 'obsolete all regions'],
   ['wal.namespaces.delete', { prefix: PREFIX, region: String((7n << 32n) | 1n) }, '7:1'],
   ['wal.gc', { prefix: PREFIX }, PREFIX],
   ['wal.writer.open', { prefix: PREFIX, takeOver: true }, PREFIX],

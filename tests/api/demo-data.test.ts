@@ -1,4 +1,7 @@
-/** "Generate demo data" fills an empty store with every state the views show, and nothing else. */
+/**
+ * "Generate demo data" writes every state the views show, only where nothing is: beside what a
+ * store holds, never over it.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inspectGtPrefix } from '../../src/main/engine/greptimedb/inspect';
 import { verifyGtPrefix } from '../../src/main/engine/greptimedb/verify';
@@ -71,12 +74,30 @@ describe('demo data', () => {
     expect(partitions).toHaveLength(2);
   });
 
-  it('refuses a store that already holds anything, and writes nothing', async () => {
+  it('writes beside what the embedded store holds, touching none of it', async () => {
     const { io } = await app.services.connections.io('embedded');
     await io.putIfAbsent('mine/precious.txt', new TextEncoder().encode('keep'));
+    await app.router.call('demo.generate', { connectionId: 'embedded' });
+    expect(new TextDecoder().decode((await io.get('mine/precious.txt')).bytes)).toBe('keep');
+  });
+
+  it('refuses a place already taken, before writing anything', async () => {
+    const { io } = await app.services.connections.io('embedded');
+    await io.putIfAbsent(
+      'wal/nodes/0/generations/1/objects/00000000000000000000.wal',
+      new TextEncoder().encode('not mine'),
+    );
     const refused = await failureOf(app.router.call('demo.generate', { connectionId: 'embedded' }));
-    expect(refused.code).toBe('StoreNotEmpty');
+    expect(refused).toMatchObject({
+      code: 'DemoPlaceTaken',
+      details: { place: 'wal/nodes/0/generations/1/objects/00000000000000000000.wal' },
+    });
     const listed = await io.listPage('');
-    expect(listed.objects.map((object) => object.key)).toEqual(['mine/precious.txt']);
+    expect(listed.objects.map((object) => object.key)).toEqual([
+      'wal/nodes/0/generations/1/objects/00000000000000000000.wal',
+    ]);
+    expect(
+      (await app.router.call('namespaces.list', { connectionId: 'embedded' })) as unknown[],
+    ).toEqual([]);
   });
 });

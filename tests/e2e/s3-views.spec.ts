@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { createBucketIfMissing } from '../../src/main/engine/objectio/s3-object-io';
 import { expect, s3CredentialsEnv, test } from './fixtures';
 import { walkEveryView } from './walk';
+import { operatorOn, takeOverInRegions } from './operate';
 
 const endpoint = process.env.CAIRN_S3_ENDPOINT;
 const cli = resolve(__dirname, '..', '..', 'bin', 'cairn.mjs');
@@ -49,15 +50,8 @@ test('every view and the writer operations work on an S3 connection', async ({ p
   await page.getByRole('combobox', { name: 'Connection' }).selectOption({ label: 'Lab S3' });
   await walkEveryView(page, 'Lab S3');
 
-  const nav = page.getByRole('navigation', { name: 'Views' });
-  await nav.getByRole('button', { name: 'Connections' }).click();
-  await page.getByRole('switch', { name: 'Operator mode for Lab S3' }).click();
-  await expect(page.getByRole('status', { name: 'Access mode' })).toHaveText('Operator');
-  await nav.getByRole('button', { name: 'Regions' }).click();
-  await page.getByRole('button', { name: 'Take over as writer' }).click();
-  const takeOver = page.getByRole('dialog', { name: `Take over as writer of ${PREFIX}` });
-  await takeOver.getByLabel(`Type ${PREFIX} to confirm`).fill(PREFIX);
-  await takeOver.getByRole('button', { name: 'Take over' }).click();
+  await operatorOn(page, 'Lab S3');
+  await takeOverInRegions(page, PREFIX);
   await expect(page.getByRole('status', { name: 'Writer status' })).toContainText(
     'Writer open here · epoch 4',
   );

@@ -167,6 +167,7 @@ describe('the hash route', () => {
           folder: fc.string(),
           objectKey: text,
           anchor: text,
+          inspected: text,
           region: text,
           replay,
           partition: fc.option(

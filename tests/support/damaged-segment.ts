@@ -53,11 +53,7 @@ export async function writeDamagedPrefix(
   const segments = log.catalog.objectsForRegion(DAMAGED_REGION, 1n);
   const target = segments[Math.floor(segments.length / 2)];
   if (target === undefined) throw new Error('no segment to damage');
-  const bytes = new Uint8Array((await io.get(target.key)).bytes);
-  const at = target.offset + Math.floor(target.length / 2);
-  bytes[at] = (bytes[at] ?? 0) ^ 0xff;
-  await io.delete(target.key);
-  await io.putIfAbsent(target.key, bytes);
+  await flipSegmentByte(io, target);
   return {
     key: target.key,
     seq: target.seq,
@@ -66,4 +62,19 @@ export async function writeDamagedPrefix(
     regionEntries: segments.reduce((sum, segment) => sum + segment.entries, 0),
     lostEntries: target.entries,
   };
+}
+
+/**
+ * Flips one byte in the middle of a segment and replaces its object whole (delete, then
+ * create), as an S3 store allows: footer and trailer stay sound, the segment's CRC fails.
+ */
+export async function flipSegmentByte(
+  io: ObjectIo,
+  segment: { readonly key: string; readonly offset: number; readonly length: number },
+): Promise<void> {
+  const bytes = new Uint8Array((await io.get(segment.key)).bytes);
+  const at = segment.offset + Math.floor(segment.length / 2);
+  bytes[at] = (bytes[at] ?? 0) ^ 0xff;
+  await io.delete(segment.key);
+  await io.putIfAbsent(segment.key, bytes);
 }

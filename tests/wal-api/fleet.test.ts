@@ -63,6 +63,7 @@ describe('the fleet overview', () => {
       error: null,
     });
     const report = (await app.call('wal.inspect', { prefix: PREFIX })) as {
+      listed: number;
       chainObjects: number;
       chainBytes: number;
       tip: { seq: bigint; epoch: bigint };
@@ -74,6 +75,10 @@ describe('the fleet overview', () => {
     expect(cairn.floor).toBe(report.register.boundary);
     expect(cairn.floorLag).toBe(report.tip.seq - report.register.boundary);
     expect(cairn.newestObjectAtMs).toBeGreaterThan(Date.now() - 600_000);
+    // The lag in objects and in age: every listed object is at or above a boundary of 0.
+    expect(cairn.lagObjects).toBe(report.listed);
+    expect(cairn.lagMs).toBeGreaterThanOrEqual(0);
+    expect(cairn.lagMs).toBeLessThan(600_000);
     expect(rowOf(view, GT)).toMatchObject({
       format: 'greptimedb-v1',
       state: 'read',
@@ -82,6 +87,9 @@ describe('the fleet overview', () => {
       tipEpoch: 1n,
       floor: 2n,
       floorLag: 0n,
+      // The object below the reclaim boundary is not lag: only the one at the floor.
+      lagObjects: 1,
+      lagMs: 0,
       orphans: 0,
       damaged: 0,
       openFailure: null,

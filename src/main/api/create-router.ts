@@ -9,6 +9,8 @@ import { objectHandlers } from './handlers/object-handlers';
 import { segmentHandlers } from './handlers/segment-handlers';
 import { scrubHandlers } from './handlers/scrub-handlers';
 import { walHandlers } from './handlers/wal-handlers';
+import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
+import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -21,6 +23,8 @@ export function createRouter(services: Services): ApiRouter {
     ...namespaceHandlers(services),
     ...walHandlers(services),
     ...scrubHandlers(services),
+    ...walNavigationHandlers(services),
+    ...walBulkObsoleteHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

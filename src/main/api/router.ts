@@ -3,7 +3,8 @@
  * against the contract, the access policy is enforced here (a connection is read-only for
  * every session that has not switched it to operator mode, whatever the UI shows), operator
  * actions are audited with the session that acted, and every failure leaves as a typed wire
- * error. The transport says who calls (`Caller`); in-process calls are the process's own. Destructive calls must carry the typed confirmation their
+ * error; a call that acts on several targets (a bulk obsolete) is audited one entry per target
+ * (`audit-splits.ts`). The transport says who calls (`Caller`); in-process calls are the process's own. Destructive calls must carry the typed confirmation their
  * dialog asks for (`confirmations.ts`), checked here, not only in the UI. It never touches
  * storage itself: handlers call services.
  */
@@ -19,6 +20,7 @@ import { confirmationPhrase } from '../../shared/contract/confirmations';
 import type { WireError } from '../../shared/api-error';
 import { isCairnError } from '../engine/errors';
 import type { AuditLog } from '../services/audit-log';
+import { auditParts, type CallOutcome } from './audit-splits';
 import { PROCESS_CALLER, type Caller, type Session } from '../services/caller';
 import {
   ConfirmationRequiredError,
@@ -77,18 +79,30 @@ export class ApiRouter {
     const subject = connectionId ?? connectionNamedBy(action, input);
     const connection = (subject === null ? null : await this.policy.nameOf(subject)) ?? undefined;
     const entry = { connectionId, connection, session: session.name, action, target };
+    const record = async (outcome: CallOutcome<ProcedureName>) => {
+      const parts = auditParts(action, input as ParsedInputOf<ProcedureName>, outcome);
+      if (parts !== null) {
+        // A call on several targets: one entry per target, in order.
+        for (const part of parts) await this.audit.record({ ...entry, ...part });
+        return;
+      }
+      await this.audit.record(
+        outcome.ok
+          ? { ...entry, parameters: input, result: 'ok' }
+          : {
+              ...entry,
+              parameters: input,
+              result: 'error',
+              error: `${outcome.error.code}: ${outcome.error.message}`,
+            },
+      );
+    };
     try {
       const result = await run();
-      await this.audit.record({ ...entry, parameters: input, result: 'ok' });
+      await record({ ok: true, output: result as OutputOf<ProcedureName> });
       return result;
     } catch (error) {
-      const wire = toWireError(error);
-      await this.audit.record({
-        ...entry,
-        parameters: input,
-        result: 'error',
-        error: `${wire.code}: ${wire.message}`,
-      });
+      await record({ ok: false, error: toWireError(error) });
       throw error;
     }
   }

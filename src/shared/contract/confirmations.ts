@@ -8,6 +8,7 @@
 import type { ParsedInputOf, ProcedureName } from './index';
 import { shardLabel } from './namespaces';
 import { formatWalRegion } from './wal';
+import { bulkObsoletePhrase } from './wal-bulk-obsolete';
 
 type PhraseOf<K extends ProcedureName> = (input: ParsedInputOf<K>) => string | null;
 
@@ -27,6 +28,7 @@ export function shardPhrase(shard: number): string {
 const phrases: { readonly [K in ProcedureName]?: PhraseOf<K> } = {
   'wal.obsolete': (input) => formatWalRegion(input.region),
   'wal.obsoleteAll': (input) => formatWalRegion(input.region),
+  'wal.obsolete.bulk': (input) => bulkObsoletePhrase(input.regions),
   'wal.namespaces.delete': (input) => formatWalRegion(input.region),
   'wal.gc': (input) => input.prefix,
   // Opening a writer fences others only when taking over from a live one.

@@ -12,6 +12,8 @@ import { namespaceProcedures } from './namespaces';
 import { segmentProcedures } from './segments';
 import { walProcedures } from './wal';
 import { walScrubProcedures } from './wal-scrub';
+import { walNavigationProcedures } from './wal-navigation';
+import { walBulkObsoleteProcedures } from './wal-bulk-obsolete';
 
 export const contract = {
   ...appProcedures,
@@ -21,6 +23,8 @@ export const contract = {
   ...segmentProcedures,
   ...walProcedures,
   ...walScrubProcedures,
+  ...walNavigationProcedures,
+  ...walBulkObsoleteProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
 };

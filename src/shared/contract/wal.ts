@@ -166,6 +166,10 @@ export const FleetRow = z.object({
   floor: z.bigint().nullable(),
   /** How many sequences the tip runs ahead of the floor. */
   floorLag: z.bigint().nullable(),
+  /** The lag in objects: objects listed at or above the floor (not collected or reclaimed yet). */
+  lagObjects: z.number().nullable(),
+  /** The lag in age: the newest object's time less the time of the lowest object at the floor. */
+  lagMs: z.number().nullable(),
   orphans: z.number().nullable(),
   damaged: z.number().nullable(),
   /** Why a writer's open (Cairn) or a replay (GreptimeDB) would fail; null when it would not. */
@@ -336,6 +340,11 @@ export const WalObjectPage = z.object({
   total: z.number(),
   offset: z.number(),
   gaps: z.number(),
+  /**
+   * The highest sequence of the whole filtered list (null when empty): a later read's row
+   * above it was written since, one at or below it only moved (a collection shifts pages).
+   */
+  newestSeq: z.bigint().nullable(),
   rows: z.array(WalObjectRow),
 });
 
@@ -512,7 +521,10 @@ export const ManifestView = z.object({
       writerId: z.string(),
       writerEpoch: z.bigint().nullable(),
       tail: z.string().nullable(),
-      fieldNames: z.array(z.string()),
+      /** What changed from the version before it, field by field, in words. */
+      changes: z.array(z.object({ field: z.string(), text: z.string() })),
+      /** The oldest version stored: `changes` tell what it holds (no version before it is kept). */
+      first: z.boolean(),
     }),
   ),
   sealedDirectoryBytes: z.number(),
@@ -576,6 +588,13 @@ export const DecodedObjectView = z.object({
     })
     .nullable(),
   failure: z.object({ check: z.string(), detail: z.string() }).nullable(),
+  /**
+   * The first segment that fails its own check (`index` into `segments`): the part the
+   * inspector's headline names and scrolls to; null when every segment is sound.
+   */
+  damagedSegment: z
+    .object({ index: z.number(), regionId: z.bigint(), check: z.string() })
+    .nullable(),
 });
 export type DecodedObjectView = z.infer<typeof DecodedObjectView>;
 
@@ -745,8 +764,8 @@ export const walProcedures = {
   ),
   'wal.load.start': procedure(
     'operate',
-    'Run the load generator on the writer the app holds (samples as `wal.load.sample`)',
-    z.object({ ...prefixFields, ...loadFields }).strict(),
+    'Run the load generator on the writer the app holds (samples as `wal.load.sample`); unless `wal.load.offer` offers it freely, confirm = the connection name',
+    z.object({ ...prefixFields, ...loadFields, ...confirmField }).strict(),
     z.object({ running: z.boolean() }),
   ),
   'wal.load.stop': procedure(

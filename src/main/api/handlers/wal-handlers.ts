@@ -4,7 +4,8 @@ import type { walProcedures } from '../../../shared/contract/wal';
 import type { Caller } from '../../services/caller';
 import type { WalService } from '../../services/wal/wal-service';
 
-type WalProcedures = typeof walProcedures;
+/** `wal.load.start` is made-up data: demo-handlers.ts guards it. */
+type WalProcedures = Omit<typeof walProcedures, 'wal.load.start'>;
 type WalHandlers = {
   [K in keyof WalProcedures]: (
     input: z.output<WalProcedures[K]['input']>,
@@ -43,8 +44,6 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
       wal.openWriter(connectionId, prefix, options),
     'wal.writer.close': ({ connectionId, prefix }) => wal.closeWriter(connectionId, prefix),
     'wal.writer.state': ({ connectionId, prefix }) => wal.writerState(connectionId, prefix),
-    'wal.load.start': ({ connectionId, prefix, ...spec }) =>
-      wal.startLoad(connectionId, prefix, spec),
     'wal.load.stop': ({ connectionId, prefix }) => wal.stopLoad(connectionId, prefix),
     'wal.obsolete.preview': ({ connectionId, prefix, region, id }) =>
       wal.previewObsolete(connectionId, prefix, region, id),

@@ -3,13 +3,18 @@
  * epoch; every acknowledged entry is written to the acks file with one synchronous write
  * before the next acknowledgement, so the file survives a SIGKILL. `replay` never writes.
  * `obsolete` takes the epoch, which fences a live writer: it refuses a prefix whose register
- * was written in the last 30 s unless `--take-over` is given.
+ * was written in the last 30 s unless `--take-over` is given; `obsolete --dry-run` takes
+ * nothing and says what it would hide and what the collection after it would delete.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseRegionId, type RegionId } from '../../engine/wal/provider';
-import { openReadOnly } from '../../engine/wal/read-only-log';
+import { openReadOnly, type ReadOnlyLog } from '../../engine/wal/read-only-log';
+import type { ObjectIo } from '../../engine/objectio/object-io';
+import type { ObsoletePreview } from '../../../shared/contract/wal';
+import { deletesAfterObsolete } from '../../services/wal/obsolete-deletes';
+import { previewObsolete } from '../../services/wal/obsolete-preview';
 import { openTargetReadOnly } from '../../engine/wal-read/read-side';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { runLoad } from '../../services/wal/load-generator';
@@ -17,7 +22,7 @@ import { ObsoleteAboveLatestError } from '../../services/wal/errors';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
 import { directIo } from '../../engine/objectio/link';
 import { withProgress } from '../progress';
-import { printJson, toJsonText } from '../output';
+import { printJson, printLines, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
@@ -166,6 +171,10 @@ export function registerWalWriteCommands(wal: Command): void {
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
     .requiredOption('--to <id>', "the new watermark; at most the region's latest id")
     .option('--take-over', 'fence a writer that may be live')
+    .option(
+      '--dry-run',
+      'take nothing: print what it would hide and what the collection after it would delete',
+    )
     .option('--json', 'JSON output')
     .action(
       runAction(
@@ -174,6 +183,7 @@ export function registerWalWriteCommands(wal: Command): void {
             region: string;
             to: string;
             takeOver?: boolean;
+            dryRun?: boolean;
             json?: boolean;
           },
         ) => {
@@ -186,6 +196,13 @@ export function registerWalWriteCommands(wal: Command): void {
           const recorded = log.catalog.latestEntryId(region);
           if (to > recorded)
             throw new ObsoleteAboveLatestError(prefix, options.region, to, recorded);
+          if (options.dryRun === true) {
+            printObsoletePreview(
+              await obsoleteDryRun(io, log, region, to, recorded),
+              options.json === true,
+            );
+            return;
+          }
           await checkNoLiveWriter(io, prefix, options.takeOver === true);
           const store = await ObjectStoreLogStore.open(io, config);
           const trigger = { region: formatRegionId(region), to: formatEntryId(to) };
@@ -213,6 +230,44 @@ export function registerWalWriteCommands(wal: Command): void {
         },
       ),
     );
+}
+
+/** What an obsolete would hide, and what the collection after it would delete; writes nothing. */
+async function obsoleteDryRun(
+  io: ObjectIo,
+  log: ReadOnlyLog,
+  region: RegionId,
+  to: bigint,
+  latest: bigint,
+): Promise<ObsoletePreview & { prefix: string; dryRun: true }> {
+  const preview = previewObsolete(log.catalog, region, to, latest);
+  const raises = new Map([[region, to]]);
+  const deletes = await deletesAfterObsolete(
+    io,
+    log.prefix,
+    log.catalog.objects(),
+    log.control,
+    raises,
+  );
+  return { prefix: log.prefix, dryRun: true, ...preview, deletes };
+}
+
+function printObsoletePreview(
+  preview: ObsoletePreview & { prefix: string; dryRun: true },
+  json: boolean,
+): void {
+  if (json) return printJson(preview);
+  const region = formatRegionId(preview.region);
+  const deletes = preview.deletes;
+  const watermark = preview.watermark === 0n ? 'none' : formatEntryId(preview.watermark);
+  printLines([
+    preview.noChange
+      ? `dry run: nothing changes, the watermark of region ${region} is already ${watermark}`
+      : `dry run: raising the watermark of region ${region} from ${watermark} to ${formatEntryId(preview.id)} hides ${preview.hiddenEntries} entries (${preview.hiddenObjects} objects wholly)`,
+    deletes === null
+      ? 'the garbage collection after it deletes no object'
+      : `the garbage collection after it deletes ${deletes.objects} objects (${deletes.bytes} bytes), ${deletes.firstKey} to ${deletes.lastKey}; the boundary moves to ${deletes.boundary}`,
+  ]);
 }
 
 /** What the collections after an obsolete deleted, in all. */

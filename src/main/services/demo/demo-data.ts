@@ -1,10 +1,13 @@
 /**
- * "Generate demo data": fills an EMPTY store with a small but complete picture, so a new user
- * sees every view populated in one click — WAL regions with entries, an obsoleted range, a
- * stopped and a taken-over epoch, a late object of the taken-over epoch (stale), namespaces in both states with placements, and
- * tiered segments in every state, and a GreptimeDB prefix (two instances, a late orphan, a
- * reclaimed range). It goes through the same engine and services as any
- * operator action, and refuses a store that holds anything.
+ * "Generate demo data": writes a small but complete picture, so a new user sees every view
+ * populated in one click — WAL regions with entries, an obsoleted range, a stopped and a
+ * taken-over epoch, a late object of the taken-over epoch (stale), namespaces in both states
+ * with placements, tiered segments in every state (under new topic ids), and a GreptimeDB
+ * prefix (two instances, a late orphan, a reclaimed range). It goes through the same engine
+ * and services as any operator action. It writes only where nothing is: every prefix and
+ * namespace name it would use is checked first, and one already taken refuses the whole
+ * (`DemoPlaceTaken`), before anything is written. Whether the store may get demo data at all
+ * (embedded, empty, or confirmed by name) is `made-up-data-guard.ts`'s to say.
  */
 import { randomUUID } from 'node:crypto';
 import { CairnError } from '../../engine/errors';
@@ -18,12 +21,12 @@ import type { NamespaceService } from '../namespaces/namespace-service';
 import { writeGreptimeDemo } from './greptimedb-demo';
 import type { TieringService } from '../tiering/tiering-service';
 
-export class StoreNotEmptyError extends CairnError {
-  constructor(connectionId: string, key: string) {
+export class DemoPlaceTakenError extends CairnError {
+  constructor(connectionId: string, place: string) {
     super(
-      'StoreNotEmpty',
-      `demo data goes only into an empty store, and connection ${connectionId} holds ${key}`,
-      { connectionId, key },
+      'DemoPlaceTaken',
+      `demo data is written only where nothing is, and connection ${connectionId} already holds ${place}: nothing was written`,
+      { connectionId, place },
     );
   }
 }
@@ -43,6 +46,8 @@ export interface DemoServices {
 
 /** Where a GreptimeDB datanode's WAL sits in the demo, beside Cairn's `wal/`. */
 const GREPTIME_DEMO_PREFIX = 'datanodes/1/epochs/8';
+const DEMO_NAMESPACES = ['orders', 'payments', 'inventory', 'shipping/eu-west'] as const;
+const EXPLICIT_NAMESPACES = ['analytics/events', 'audit:ledger'] as const;
 
 const DEMO_REGIONS: readonly RegionId[] = [1, 2, 3, 4].map((region) => makeRegionId(1, region));
 const encoder = new TextEncoder();
@@ -54,26 +59,38 @@ export async function generateDemoData(
   connectionId: string,
 ): Promise<DemoSummary> {
   const { io, root } = await services.connections.io(connectionId);
-  const first = (await io.listPage(root, { pageSize: 1 })).objects[0];
-  if (first !== undefined) throw new StoreNotEmptyError(connectionId, first.key);
   const walRoot = root === '' ? 'wal' : `${root.replace(/\/$/, '')}/wal`;
-  const entries =
-    (await writeWalHistory(io, walRoot, 0)) + (await writeWalHistory(io, walRoot, 1, 60));
   const greptimePrefix =
     root === '' ? GREPTIME_DEMO_PREFIX : `${root.replace(/\/$/, '')}/${GREPTIME_DEMO_PREFIX}`;
+  const cairnPrefixes = [0, 1].map((generation) => `${walRoot}/nodes/0/generations/${generation}`);
+  await checkPlacesFree(services, connectionId, io, [...cairnPrefixes, greptimePrefix]);
+  const entries =
+    (await writeWalHistory(io, walRoot, 0)) + (await writeWalHistory(io, walRoot, 1, 60));
   const greptimeEntries = await writeGreptimeDemo(io, greptimePrefix);
   const namespaces = await writeNamespaces(services.namespaces, connectionId);
   const segments = await writeSegments(services.tiering, connectionId);
   return {
-    walPrefixes: [
-      `${walRoot}/nodes/0/generations/0`,
-      `${walRoot}/nodes/0/generations/1`,
-      greptimePrefix,
-    ],
+    walPrefixes: [...cairnPrefixes, greptimePrefix],
     entries: entries + greptimeEntries,
     namespaces,
     segments,
   };
+}
+
+/** Refuses before any write when a prefix or a namespace name the demo uses holds anything. */
+async function checkPlacesFree(
+  services: DemoServices,
+  connectionId: string,
+  io: ObjectIo,
+  prefixes: readonly string[],
+): Promise<void> {
+  for (const prefix of prefixes) {
+    const taken = (await io.listPage(`${prefix}/`, { pageSize: 1 })).objects[0];
+    if (taken !== undefined) throw new DemoPlaceTakenError(connectionId, taken.key);
+  }
+  for (const name of [...DEMO_NAMESPACES, ...EXPLICIT_NAMESPACES])
+    if ((await services.namespaces.get(connectionId, name)) !== null)
+      throw new DemoPlaceTakenError(connectionId, `namespace ${name}`);
 }
 
 /** Three epochs on one prefix: 1 stopped cleanly, 2 taken over by 3 (with an orphan), 3 stopped. */
@@ -163,17 +180,17 @@ async function writeNamespaces(
   namespaces: NamespaceService,
   connectionId: string,
 ): Promise<number> {
-  for (const name of ['orders', 'payments', 'inventory', 'shipping/eu-west'])
-    await namespaces.register(connectionId, name, 'minted');
+  for (const name of DEMO_NAMESPACES) await namespaces.register(connectionId, name, 'minted');
+  const [events, ledger] = EXPLICIT_NAMESPACES;
   await namespaces.put(
     connectionId,
-    'analytics/events',
+    events,
     { retentionDays: 30, compaction: 'daily', owners: ['data-platform'] },
     { region: 'eu-west-1', tier: 'warm' },
   );
   await namespaces.put(
     connectionId,
-    'audit:ledger',
+    ledger,
     { retentionDays: 3650, immutable: true },
     { node: 'node-2', pinned: true },
   );

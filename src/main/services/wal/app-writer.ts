@@ -151,6 +151,13 @@ export class AppWriter {
     return this.store.read(this.provider(region), fromId, options);
   }
 
+  /** Whether the chain holds entries of an epoch before this writer's (someone else's data). */
+  holdsEarlierEntries(): boolean {
+    for (const object of this.session.catalog.objects())
+      if (object.epoch < this.store.epoch && object.segments.length > 0) return true;
+    return false;
+  }
+
   /** Whether the register's region table lists the region (it may hold no entry yet). */
   listsRegion(region: bigint): boolean {
     return this.session.register.current().control.regions.has(region);

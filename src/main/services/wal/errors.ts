@@ -77,3 +77,41 @@ export class RegionNotFoundError extends CairnError {
     );
   }
 }
+
+/** How each region of a bulk obsolete ended: applied (or nothing to do), failed, or never run. */
+export interface BulkObsoleteOutcome {
+  readonly region: string;
+  readonly id: string;
+  result: 'ok' | 'error' | 'not-run';
+}
+
+/**
+ * A bulk obsolete that stopped at a region's failure. `applied` and `notRun` list regions as
+ * `table:region`, space-separated (details are flat values): the audit log's entries and a
+ * retry of the rest are made from them.
+ */
+export class BulkObsoleteStoppedError extends CairnError {
+  constructor(
+    prefix: string,
+    region: string,
+    cause: { readonly code: string; readonly message: string },
+    outcomes: readonly BulkObsoleteOutcome[],
+  ) {
+    const named = (result: BulkObsoleteOutcome['result']) =>
+      outcomes.filter((outcome) => outcome.result === result).map((outcome) => outcome.region);
+    const applied = named('ok');
+    const notRun = named('not-run');
+    super(
+      'BulkObsoleteStopped',
+      `obsoleting region ${region} of ${prefix} failed (${cause.code}: ${cause.message}); ${applied.length} regions were obsoleted before it, ${notRun.length} were not run`,
+      {
+        prefix,
+        region,
+        causeCode: cause.code,
+        causeMessage: cause.message,
+        applied: applied.join(' '),
+        notRun: notRun.join(' '),
+      },
+    );
+  }
+}

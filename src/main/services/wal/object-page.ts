@@ -15,7 +15,15 @@ export interface ObjectPage {
   readonly total: number;
   readonly offset: number;
   readonly gaps: number;
+  readonly newestSeq: bigint | null;
   readonly rows: WalObjectRow[];
+}
+
+/** Where an object stands in the filtered list, for "go to sequence". */
+export interface LocatedObject {
+  readonly index: number;
+  readonly total: number;
+  readonly row: WalObjectRow;
 }
 
 const LIST_OF_STATUS = {
@@ -35,26 +43,43 @@ export function writerObjectLists(writer: AppWriter): ObjectLists {
   };
 }
 
+/** The rows a status filter keeps, ascending by sequence. */
+function filteredRows(lists: ObjectLists, status: ObjectStatusFilter): readonly WalObjectRow[] {
+  const every = (): WalObjectRow[] =>
+    [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort((a, b) =>
+      a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
+    );
+  return status === 'all'
+    ? every()
+    : status === 'damaged'
+      ? every().filter((row) => row.damage !== undefined)
+      : lists[LIST_OF_STATUS[status]];
+}
+
 export function objectPageOf(
   lists: ObjectLists,
   status: ObjectStatusFilter,
   offset: number,
   limit: number,
 ): ObjectPage {
-  const every = (): WalObjectRow[] =>
-    [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort((a, b) =>
-      a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
-    );
-  const rows =
-    status === 'all'
-      ? every()
-      : status === 'damaged'
-        ? every().filter((row) => row.damage !== undefined)
-        : lists[LIST_OF_STATUS[status]];
+  const rows = filteredRows(lists, status);
   return {
     total: rows.length,
     offset,
     gaps: sequenceGaps(lists.chain.map((row) => row.seq)),
+    newestSeq: rows.at(-1)?.seq ?? null,
     rows: rows.slice(offset, offset + limit),
   };
+}
+
+/** The object of sequence `seq` in the filtered list and its index there; null if not listed. */
+export function locateObject(
+  lists: ObjectLists,
+  status: ObjectStatusFilter,
+  seq: bigint,
+): LocatedObject | null {
+  const rows = filteredRows(lists, status);
+  const index = rows.findIndex((row) => row.seq === seq);
+  const row = rows[index];
+  return row === undefined ? null : { index, total: rows.length, row };
 }

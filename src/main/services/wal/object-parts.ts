@@ -1,78 +1,76 @@
 /**
- * The object inspector's view of one WAL object, either format: GreptimeDB's laid out part by
- * part with every CRC judged on its own (engine/greptimedb/describe), Cairn's from its strict
- * decode (every part and CRC sound, or the first check that fails). Objects too large to hold
- * are described by their size alone. Reads the object; writes nothing.
+ * The object inspector's view of one WAL object, either format, laid out part by part with
+ * every CRC judged on its own (engine/greptimedb/describe, engine/wal/describe), the first
+ * check a strict decode fails, and the first damaged segment - the part a person is sent to.
+ * Objects too large to hold are described by their size alone. Reads the object; writes
+ * nothing.
  */
 import type { DecodedObjectView } from '../../../shared/contract/wal';
 import { describeGtObject } from '../../engine/greptimedb/describe';
 import { isGtObjectStart } from '../../engine/greptimedb/decode';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import { CorruptObjectError, CorruptSegmentError } from '../../engine/wal/errors';
-import { decodeObject, type DecodedObject } from '../../engine/wal/format';
+import { describeCairnObject } from '../../engine/wal/describe';
 
 /** Larger objects are not read whole by the inspector. */
 export const MAX_DESCRIBED_BYTES = 64 * 1024 * 1024;
 
+type Segments = DecodedObjectView['segments'];
+
+/** The first segment whose CRC (or, where known, its own decode) fails. */
+function damagedSegmentOf(
+  segments: ReadonlyArray<Segments[number] & { readonly check?: string | null }>,
+): DecodedObjectView['damagedSegment'] {
+  const index = segments.findIndex(
+    (segment) => segment.crcOk === false || (segment.check ?? null) !== null,
+  );
+  const segment = segments[index];
+  if (segment === undefined) return null;
+  return { index, regionId: segment.regionId, check: segment.check ?? 'segment-crc' };
+}
+
 function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
-  let decoded: DecodedObject;
-  try {
-    decoded = decodeObject(bytes, key);
-  } catch (error) {
-    if (!(error instanceof CorruptObjectError || error instanceof CorruptSegmentError)) throw error;
-    const failure = { check: error.check, detail: error.detail };
-    return {
-      key,
-      format: 'cairn-v1',
-      layout: null,
-      size: bytes.length,
-      header: null,
-      segments: [],
-      footer: null,
-      trailer: null,
-      failure,
-    };
-  }
-  const { header, trailer, segments } = decoded;
+  const parts = describeCairnObject(bytes, key);
+  const header = parts.header;
   return {
     key,
     format: 'cairn-v1',
     layout: null,
-    size: bytes.length,
-    header: {
-      magicOk: true,
-      version: header.version,
-      seq: header.seq,
-      epoch: header.epoch,
-      prev: header.link,
-      reclaimBoundary: null,
-      crcOk: true,
-      writerInstance: null,
-    },
-    segments: segments.map(({ index }) => ({ ...index, crcOk: true })),
-    footer: { crcOk: true, count: segments.length },
-    trailer: {
-      magicOk: true,
-      footerOffset: BigInt(trailer.footerOffset),
-      footerLength: BigInt(trailer.footerLength),
-      objectCrcOk: null,
-    },
-    failure: null,
+    size: parts.size,
+    header:
+      header === null
+        ? null
+        : {
+            magicOk: header.magicOk,
+            version: header.version,
+            seq: header.seq,
+            epoch: header.epoch,
+            prev: header.link,
+            reclaimBoundary: null,
+            crcOk: header.crcOk,
+            writerInstance: null,
+          },
+    segments: parts.segments.map(({ check: _check, ...segment }) => segment),
+    footer: parts.footer,
+    trailer: parts.trailer === null ? null : { ...parts.trailer, objectCrcOk: null },
+    failure: parts.failure,
+    damagedSegment: damagedSegmentOf(parts.segments),
   };
 }
 
 function greptimeParts(key: string, bytes: Uint8Array): DecodedObjectView {
   const parts = describeGtObject(bytes, key);
+  const segments = parts.segments.map((segment) => ({ ...segment }));
   return {
     key,
     format: 'greptimedb-v1',
     layout: parts.layout,
     size: parts.size,
     header: parts.header,
-    segments: parts.segments.map((segment) => ({ ...segment })),
+    segments,
     footer: parts.footer,
     trailer: parts.trailer,
     failure: parts.failure,
+    damagedSegment: damagedSegmentOf(segments),
   };
 }
 
@@ -94,6 +92,7 @@ export async function describeObject(io: ObjectIo, key: string): Promise<Decoded
         check: 'object-size',
         detail: `${meta.size} bytes: too large to lay out here; use cairn wal verify`,
       },
+      damagedSegment: null,
     };
   }
   const bytes = meta.size === 0 ? new Uint8Array(0) : (await io.get(key)).bytes;

@@ -22,16 +22,20 @@ import type { PrefixSnapshot } from './read-model/prefix-model';
 import { readOnlyLogOfSnapshot } from './read-model/snapshot-views';
 import type { CairnLocated } from './wal-locate';
 
+/**
+ * What the collection after raising the watermarks in `raises` (region -> id; a raise below
+ * a watermark changes nothing) deletes: one obsolete, or a bulk of them.
+ */
 export async function deletesAfterObsolete(
   io: ObjectIo,
   prefix: string,
   chain: Iterable<CollectableObject>,
   control: Pick<ControlState, 'watermarks' | 'boundary'>,
-  region: bigint,
-  id: bigint,
+  raises: ReadonlyMap<bigint, bigint>,
 ): Promise<ObsoletePreview['deletes']> {
   const watermarks = new Map(control.watermarks);
-  if (id > (watermarks.get(region) ?? 0n)) watermarks.set(region, id);
+  for (const [region, id] of raises)
+    if (id > (watermarks.get(region) ?? 0n)) watermarks.set(region, id);
   const boundary = collectionBoundary(chain, watermarks, control.boundary);
   const plan = planDeletes(await listObjectsBelow(io, prefix, boundary), boundary);
   const first = plan.deletes[0];
@@ -61,8 +65,7 @@ export async function obsoletePreviewAt(
       at.prefix,
       chain,
       writer.control(),
-      region,
-      id,
+      new Map([[region, id]]),
     );
     return { ...writer.previewObsolete(region, id), deletes };
   }
@@ -77,8 +80,7 @@ export async function obsoletePreviewAt(
     at.prefix,
     log.catalog.objects(),
     control,
-    region,
-    id,
+    new Map([[region, id]]),
   );
   return { ...preview, deletes };
 }

@@ -13,6 +13,7 @@ import {
 import { registerStoreOf } from '../../engine/wal/register';
 import { sealedDirectoryBytes } from '../../engine/wal/sealed-directory';
 import type { RecoveredObject } from '../../engine/wal/session';
+import { registerChanges } from './register-diff';
 import { registerViewOf } from './wal-presenters';
 
 export interface ObjectLists {
@@ -68,21 +69,25 @@ export async function manifestOf(
   const store = registerStoreOf(io, prefix);
   const current = await store.read();
   const control = current === null ? emptyControlState() : decodeControlFields(current.fields);
-  const history = await store.history(limit);
+  // One version more than shown: the oldest shown is told as a change from the one before it.
+  const history = await store.history(limit + 1);
   return {
     register: registerViewOf(
       current?.version ?? null,
       control,
       current === null ? {} : unknownControlFields(current.fields),
     ),
-    history: history.map((entry) => {
+    history: history.slice(0, limit).map((entry, at) => {
       const decoded = fieldOrNull(() => decodeControlFields(entry.fields));
+      const before = history[at + 1];
       return {
         version: entry.version,
         writerId: entry.writerId,
         writerEpoch: decoded?.writerEpoch ?? null,
         tail: decoded?.tail ? `seq ${decoded.tail.seq}, epoch ${decoded.tail.epoch}` : null,
-        fieldNames: Object.keys(entry.fields).sort(),
+        // Pruning goes oldest first, so the next one in the list is the version before it.
+        changes: registerChanges(before?.fields ?? null, entry.fields),
+        first: before === undefined,
       };
     }),
     sealedDirectoryBytes: sealedDirectoryBytes(control.segments),

@@ -7,6 +7,7 @@
  * too; this service never checks access itself, and never takes an epoch without the
  * live-writer check.
  */
+import type { BulkObsoleteView } from '../../../shared/contract/wal-bulk-obsolete';
 import type {
   DecodedObjectView,
   FleetView,
@@ -27,8 +28,10 @@ import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
 import {
+  locateObject,
   objectPageOf,
   writerObjectLists,
+  type LocatedObject,
   type ObjectPage,
   type ObjectStatusFilter,
 } from './object-page';
@@ -46,9 +49,15 @@ import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
 import { endWithChannel, replaySinkOf } from './replay-delivery';
 import type { Caller, Session } from '../caller';
 import { presentGcReport } from './wal-presenters';
-import { manifestOf } from './wal-reads';
+import { manifestOf, type ObjectLists } from './wal-reads';
 import type { AuditSink } from './deletion-audit';
 import { obsoletePreviewAt } from './obsolete-deletes';
+import {
+  applyBulkObsolete,
+  bulkSourceOf,
+  previewBulkObsolete,
+  type BulkObsoleteRequest,
+} from './bulk-obsolete';
 import { registerHolderOf } from './register-holder';
 import { DamageFindings } from './scrub/damage-findings';
 import { catalogOfSnapshot, withDamagedRows, withRegionDamage } from './scrub/damage-views';
@@ -159,17 +168,17 @@ export class WalService implements ConnectionUser {
     offset: number,
     limit: number,
   ): Promise<ObjectPage> {
-    const at = await this.locate(connectionId, prefix);
-    const writer = this.writers.get(at.slot);
-    const { lists, catalog } =
-      writer === undefined
-        ? await this.snapshotOf(at).then((snapshot) => ({
-            lists: objectListsOfSnapshot(snapshot),
-            catalog: catalogOfSnapshot(snapshot),
-          }))
-        : { lists: writerObjectLists(writer), catalog: writer.catalog };
-    const damages = await this.findings.of(at, catalog);
-    return objectPageOf(withDamagedRows(lists, damages), status, offset, limit);
+    return objectPageOf(await this.objectLists(connectionId, prefix), status, offset, limit);
+  }
+
+  /** Where the object of `seq` stands in the list `status` filters (null: not listed there). */
+  async locateObject(
+    connectionId: string,
+    prefix: string,
+    status: ObjectStatusFilter,
+    seq: bigint,
+  ): Promise<LocatedObject | null> {
+    return locateObject(await this.objectLists(connectionId, prefix), status, seq);
   }
 
   async regions(connectionId: string, prefix: string): Promise<RegionsView> {
@@ -280,6 +289,11 @@ export class WalService implements ConnectionUser {
     return { running: true };
   }
 
+  /** Whether the prefix holds entries of an epoch before the writer this app holds there. */
+  async holdsEarlierEntries(connectionId: string, prefix: string): Promise<boolean> {
+    return (await this.writerOf(connectionId, prefix, 'wal.load.offer')).holdsEarlierEntries();
+  }
+
   async stopLoad(
     connectionId: string,
     prefix: string,
@@ -320,6 +334,26 @@ export class WalService implements ConnectionUser {
     const latest = writer.catalog.latestEntryId(region);
     const { deletes } = await this.previewObsolete(connectionId, prefix, region, latest);
     return { ...(await writer.obsoleteAll(region)), deletes };
+  }
+
+  /** What obsoleting several regions (or all) up to a point each hides, and what GC then deletes. */
+  async previewBulkObsolete(
+    connectionId: string,
+    prefix: string,
+    request: BulkObsoleteRequest,
+  ): Promise<BulkObsoleteView> {
+    const at = cairnOnly(await this.locate(connectionId, prefix));
+    const source = await bulkSourceOf(at, this.writers.get(at.slot), () => this.snapshotOf(at));
+    return previewBulkObsolete(at, source, request);
+  }
+
+  async bulkObsolete(
+    connectionId: string,
+    prefix: string,
+    request: BulkObsoleteRequest,
+  ): Promise<BulkObsoleteView> {
+    const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete.bulk');
+    return applyBulkObsolete(cairnOnly(await this.locate(connectionId, prefix)), writer, request);
   }
 
   // ----- garbage collection (control.md point 5) -----
@@ -443,6 +477,20 @@ export class WalService implements ConnectionUser {
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((writer) => writer.close()));
+  }
+
+  /** The prefix's objects by status, from the writer here or the read model, damage marked. */
+  private async objectLists(connectionId: string, prefix: string): Promise<ObjectLists> {
+    const at = await this.locate(connectionId, prefix);
+    const writer = this.writers.get(at.slot);
+    const { lists, catalog } =
+      writer === undefined
+        ? await this.snapshotOf(at).then((snapshot) => ({
+            lists: objectListsOfSnapshot(snapshot),
+            catalog: catalogOfSnapshot(snapshot),
+          }))
+        : { lists: writerObjectLists(writer), catalog: writer.catalog };
+    return withDamagedRows(lists, await this.findings.of(at, catalog));
   }
 
   /** The catalog replays of the prefix read: the writer's here, else the read model's. */

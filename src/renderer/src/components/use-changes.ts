@@ -1,6 +1,6 @@
 /**
  * What changed between two reads of the same thing, for the views to mark it: the value a
- * field had before it moved, and the keys of a list that were not in its previous read.
+ * field had before it moved, and the rows of a list written since its previous read.
  * Both compare renders (React's "state from the previous render" pattern), never time.
  */
 import { useState } from 'react';
@@ -22,28 +22,63 @@ export function usePreviousValue<T>(value: T | null | undefined): T | null {
   return seen.before;
 }
 
+interface ListRead {
+  /** Keys of the rows read, joined by newlines (one string: cheap to compare per render). */
+  readonly joined: string;
+  /** The newest number of the whole list then (null: the list was empty). */
+  readonly newest: bigint | null;
+}
+
 /**
- * The keys that arrived with the latest read of a list (not in the read before it). A new
- * `scope` (another page, another filter) starts over: nothing in it is "new".
+ * The keys of `rows` written since `before` was read: not in that read, and numbered above
+ * the newest it knew. Nothing is new without an earlier read. Pure.
  */
-export function useNewKeys(
-  scope: string,
-  keys: readonly string[] | undefined,
+export function rowsWrittenSince(
+  before: ListRead | null,
+  rows: ReadonlyArray<{ readonly key: string; readonly seq: bigint }>,
 ): ReadonlySet<string> {
-  const joined = keys?.join('\n') ?? null;
+  if (before === null) return new Set();
+  const seen = new Set(before.joined === '' ? [] : before.joined.split('\n'));
+  const newest = before.newest;
+  return new Set(
+    rows
+      .filter((row) => !seen.has(row.key) && (newest === null || row.seq > newest))
+      .map((row) => row.key),
+  );
+}
+
+/**
+ * The rows that arrived with the latest read of a list of objects numbered in the order they
+ * are written (a WAL prefix's sequences), by `rowsWrittenSince`: a row a collection moved onto
+ * the page shown was written before - its position changed, not its novelty. `newest` is the
+ * whole list's newest number (every page). A new `scope` (another filter) starts over: nothing
+ * in its first read is new; another page of the same scope is no change either.
+ */
+export function useNewRows(
+  scope: string,
+  rows: ReadonlyArray<{ readonly key: string; readonly seq: bigint }> | undefined,
+  newest: bigint | null | undefined,
+): ReadonlySet<string> {
+  const read: ListRead | null =
+    rows === undefined || newest === undefined
+      ? null
+      : { joined: rows.map((row) => row.key).join('\n'), newest };
   const [seen, setSeen] = useState<{
     scope: string;
-    joined: string | null;
+    read: ListRead | null;
     fresh: ReadonlySet<string>;
-  }>({ scope, joined, fresh: new Set() });
+  }>({ scope, read, fresh: new Set() });
   if (seen.scope !== scope) {
-    setSeen({ scope, joined, fresh: new Set() });
+    setSeen({ scope, read, fresh: new Set() });
     return new Set();
   }
-  if (seen.joined !== joined && keys !== undefined) {
-    const before = new Set(seen.joined === null ? keys : seen.joined.split('\n'));
-    const fresh = new Set(keys.filter((key) => !before.has(key)));
-    setSeen({ scope, joined, fresh });
+  if (
+    read !== null &&
+    rows !== undefined &&
+    (seen.read?.joined !== read.joined || seen.read.newest !== read.newest)
+  ) {
+    const fresh = rowsWrittenSince(seen.read, rows);
+    setSeen({ scope, read, fresh });
     return fresh;
   }
   return seen.fresh;

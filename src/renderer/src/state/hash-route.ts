@@ -33,6 +33,8 @@ export interface Route {
   readonly objectKey: string | null;
   /** The bucket browser's scroll anchor: the key of the first row in view. */
   readonly anchor: string | null;
+  /** The WAL object open in the Batches view's inspector, by key. */
+  readonly inspected: string | null;
   /** A region of the WAL prefix, as `table:region`. */
   readonly region: string | null;
   /** The Replay view's inputs, filters and selection. */
@@ -49,12 +51,13 @@ export interface Route {
 }
 
 /** What a view's link carries besides the view and the connection. */
-export type RoutePart = 'walPrefix' | 'browser' | 'region' | 'replay' | 'partition' | 'namespace';
+export type RoutePart =
+  'walPrefix' | 'browser' | 'inspected' | 'region' | 'replay' | 'partition' | 'namespace';
 
 export const VIEW_PARTS: Readonly<Record<ViewId, readonly RoutePart[]>> = {
   overview: ['walPrefix'],
   browser: ['browser'],
-  batches: ['walPrefix'],
+  batches: ['walPrefix', 'inspected'],
   regions: ['walPrefix', 'region'],
   replay: ['walPrefix', 'region', 'replay'],
   namespaces: ['namespace'],
@@ -71,6 +74,7 @@ export const HOME: Route = {
   folder: '',
   objectKey: null,
   anchor: null,
+  inspected: null,
   region: null,
   replay: NO_REPLAY,
   partition: null,
@@ -85,6 +89,7 @@ export function viewSelection(route: Route): Partial<Route> {
     ...(parts.has('browser')
       ? { folder: route.folder, objectKey: route.objectKey, anchor: route.anchor }
       : {}),
+    ...(parts.has('inspected') ? { inspected: route.inspected } : {}),
     ...(parts.has('region') ? { region: route.region } : {}),
     ...(parts.has('replay') ? { replay: linkedReplayPlace(route.replay) } : {}),
     ...(parts.has('partition') ? { partition: route.partition } : {}),
@@ -113,6 +118,7 @@ export function parseHashRoute(hash: string): Route {
     folder: params.get('folder') ?? '',
     objectKey: params.get('object') || null,
     anchor: params.get('at') || null,
+    inspected: params.get('inspect') || null,
     region: params.get('region') || null,
     replay: readReplayPlace(params),
     partition:
@@ -132,6 +138,7 @@ export function formatHashRoute(route: Route): string {
   if (place.folder !== '') params.set('folder', place.folder);
   if (place.objectKey !== null) params.set('object', place.objectKey);
   if (place.anchor !== null) params.set('at', place.anchor);
+  if (place.inspected !== null) params.set('inspect', place.inspected);
   if (place.region !== null) params.set('region', place.region);
   writeReplayPlace(place.replay, params);
   if (place.partition !== null) {

@@ -3,10 +3,16 @@
  * `wal.writer.state` events, with the in-app load generator (operator mode); for a prefix not
  * written here, the read-only inspection of its chain, orphans, gaps and excluded objects;
  * for a GreptimeDB prefix, its chain with instances, orphans and the reclaim boundary. Either
- * way a Verify of the prefix (a background scrub) marks the objects it finds damaged.
+ * way a Verify of the prefix (a background scrub) marks the objects it finds damaged, and a
+ * row of the object table opens that object in the inspector beside it; a Cairn prefix has
+ * its garbage collection here too.
  */
 import { useApiQuery } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { useUiStore } from '../state/ui-store';
+import { countText } from './format';
+import { ObjectInspector } from './browser/ObjectInspector';
+import { GcControls } from './wal/GcControls';
 import { LoadControls } from './wal/LoadControls';
 import { MetricsExport } from './wal/MetricsExport';
 import { ObjectTable } from './wal/ObjectTable';
@@ -38,7 +44,34 @@ function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
       <ScrubControls connectionId={connectionId} prefix={prefix} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
       {inspect.data && <GreptimeChain report={inspect.data} />}
-      <ObjectTable connectionId={connectionId} prefix={prefix} live={false} format={format} />
+      <ObjectsAndInspector
+        connectionId={connectionId}
+        prefix={prefix}
+        live={false}
+        format={format}
+      />
+    </div>
+  );
+}
+
+/**
+ * The object table and, beside it, the inspector of the object a row opened (the place's
+ * object: a link reopens it); an object of another prefix is not this table's.
+ */
+function ObjectsAndInspector(props: PrefixBodyProps & { live: boolean }) {
+  const inspected = useUiStore((state) => state.inspected);
+  const select = useUiStore((state) => state.select);
+  const open = inspected?.startsWith(`${props.prefix}/`) ? inspected : null;
+  return (
+    <div className="wal-split">
+      <ObjectTable {...props} openKey={open} onOpen={(key) => select({ inspected: key })} />
+      {open !== null && (
+        <ObjectInspector
+          connectionId={props.connectionId}
+          objectKey={open}
+          onClose={() => select({ inspected: null })}
+        />
+      )}
     </div>
   );
 }
@@ -87,15 +120,15 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
                 </dd>
                 <dt>Chain</dt>
                 <dd>
-                  {inspect.data.chainObjects.toLocaleString()} objects · {inspect.data.chainGaps}{' '}
-                  gaps
+                  {countText(inspect.data.chainObjects, 'object')} ·{' '}
+                  {countText(inspect.data.chainGaps, 'gap')}
                 </dd>
                 <dt>Orphans</dt>
-                <dd>{inspect.data.orphans.length}</dd>
+                <dd>{countText(inspect.data.orphans.length, 'object')}</dd>
                 <dt>Excluded (sealed epochs)</dt>
-                <dd>{inspect.data.excluded.length}</dd>
+                <dd>{countText(inspect.data.excluded.length, 'object')}</dd>
                 <dt>Missing (collected meanwhile)</dt>
-                <dd>{inspect.data.missing.length}</dd>
+                <dd>{countText(inspect.data.missing.length, 'object')}</dd>
                 <dt>Next start</dt>
                 <dd>
                   {inspect.data.nextSeq === null
@@ -109,11 +142,17 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
           )}
         </>
       )}
-      <ObjectTable
+      <ObjectsAndInspector
         connectionId={connectionId}
         prefix={prefix}
         live={writer !== null}
         format={format}
+      />
+      <GcControls
+        connectionId={connectionId}
+        prefix={prefix}
+        operator={operator}
+        writerOpen={writer !== null}
       />
     </div>
   );

@@ -10,6 +10,7 @@ import { useToasts } from '../components/Toasts';
 import { useUiStore } from '../state/ui-store';
 import { AddConnectionDialog } from './AddConnectionDialog';
 import { formatMs } from './format';
+import { DemoDataButton } from './connections/DemoDataButton';
 
 export function ConnectionsView() {
   const connections = useApiQuery('connections.list', {});
@@ -55,11 +56,6 @@ function ConnectionRow({ connection }: { connection: Connection }) {
   const [result, setResult] = useState<ConnectionTest | null>(null);
   const test = useApiMutation('connections.test');
   const remove = useApiMutation('connections.remove', ['connections.list']);
-  const demo = useApiMutation('demo.generate', [
-    'objects.list',
-    'namespaces.list',
-    'segments.partitions',
-  ]);
   const setOperator = useApiMutation('connections.setOperator', ['connections.list']);
   const selectConnection = useUiStore((state) => state.selectConnection);
   const push = useToasts((state) => state.push);
@@ -135,32 +131,7 @@ function ConnectionRow({ connection }: { connection: Connection }) {
         )}
       </td>
       <td>
-        <button
-          type="button"
-          aria-label={`Generate demo data in ${connection.name}`}
-          disabled={demo.isPending}
-          onClick={() =>
-            demo.mutate(
-              { connectionId: connection.id },
-              {
-                onSuccess: (summary) =>
-                  push({
-                    tone: 'ok',
-                    title: `Demo data written to ${connection.name}`,
-                    description: `${summary.entries} WAL entries, ${summary.namespaces} namespaces, ${summary.segments} segments`,
-                  }),
-                onError: (error) =>
-                  push({
-                    tone: 'error',
-                    title: 'No demo data written',
-                    description: `${error.code}: ${error.message}`,
-                  }),
-              },
-            )
-          }
-        >
-          {demo.isPending ? 'Generating…' : 'Generate demo data'}
-        </button>{' '}
+        <DemoDataButton connection={connection} />{' '}
         {!connection.builtIn && (
           <button
             type="button"

@@ -1,7 +1,8 @@
 /**
  * Manifest: the WAL register of the selected prefix decoded - writer epoch and id, tail,
  * boundary, watermarks, region table - its version history, and the sealed directory (the
- * epoch history) with its byte budget gauge. View only: raw edits could break the protocol.
+ * epoch history) with its byte budget gauge; each version in the history by what it changed.
+ * View only: raw edits could break the protocol.
  * A prefix whose open would fail shows the typed error, the verify report of the object it
  * names and a raw download of that object. A GreptimeDB prefix has no register: it says so.
  */
@@ -174,6 +175,7 @@ function SealedDirectory({ manifest }: { manifest: Manifest }) {
   );
 }
 
+/** Each version by what it changed (not every field of every version), newest first. */
 function History({ manifest }: { manifest: Manifest }) {
   return (
     <section aria-label="Version history" className="wal-panel">
@@ -183,9 +185,7 @@ function History({ manifest }: { manifest: Manifest }) {
           <tr>
             <th>Version</th>
             <th>Writer epoch</th>
-            <th>Writer</th>
-            <th>Tail</th>
-            <th>Fields</th>
+            <th>What changed</th>
           </tr>
         </thead>
         <tbody>
@@ -195,9 +195,25 @@ function History({ manifest }: { manifest: Manifest }) {
               <td className="mono">
                 {entry.writerEpoch === null ? 'malformed' : String(entry.writerEpoch)}
               </td>
-              <td className="mono small">{entry.writerId}</td>
-              <td className="mono">{entry.tail ?? 'none'}</td>
-              <td className="small">{entry.fieldNames.join(', ')}</td>
+              <td>
+                {entry.first && (
+                  <span className="muted small">oldest version kept, as written: </span>
+                )}
+                {entry.changes.length === 0 ? (
+                  <span className="muted small">no field changed</span>
+                ) : (
+                  <ul
+                    className="wal-changes mono small"
+                    aria-label={`Changes of version ${entry.version}`}
+                  >
+                    {entry.changes.map((change, at) => (
+                      <li key={at} title={change.field}>
+                        {change.text}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

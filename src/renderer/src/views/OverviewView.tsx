@@ -2,8 +2,9 @@
  * Overview: every WAL prefix under the connection's root, Cairn's and GreptimeDB's, with its
  * columns filled in as each prefix is read (the fleet pass in the main process), sortable and
  * filterable; a Verify of every prefix (a background scrub) whose findings fill the Damaged
- * and State columns; and the live append-rate and ack-latency charts while the in-app load
- * runs.
+ * and State columns; a prefix's name opens it in Batches; and for the selected prefix the
+ * live append-rate and ack-latency charts while the in-app load runs, and its garbage
+ * collection.
  */
 import { useMemo, useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -21,6 +22,8 @@ import { FleetTable } from './overview/FleetTable';
 import { sortRows, type FleetColumnKey, type FleetSort } from './overview/fleet-columns';
 import { useFleet } from './overview/use-fleet';
 import { ScrubControls } from './wal/ScrubControls';
+import { GcControls } from './wal/GcControls';
+import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
 
 export function OverviewView() {
@@ -75,7 +78,25 @@ export function OverviewView() {
         </>
       )}
       {prefix !== null && <LoadChart connectionId={connectionId} prefix={prefix} />}
+      {prefix !== null && rows?.find((row) => row.prefix === prefix)?.format === 'cairn-v1' && (
+        <SelectedGc connectionId={connectionId} prefix={prefix} />
+      )}
     </section>
+  );
+}
+
+/** Garbage collection of the selected prefix, as Batches and Manifest offer it. */
+function SelectedGc({ connectionId, prefix }: { connectionId: string; prefix: string }) {
+  const operator = useOperator(connectionId);
+  const writer = useLiveWriter(connectionId, prefix);
+  return (
+    <GcControls
+      key={prefix}
+      connectionId={connectionId}
+      prefix={prefix}
+      operator={operator}
+      writerOpen={writer !== null}
+    />
   );
 }
 

@@ -2,10 +2,11 @@
  * Regions: per region of the selected prefix its entries, first / latest / durable id,
  * obsolete watermark, objects spanned, bytes, holes and the damaged entry ranges a scrub or a
  * replay found (each a hole every replay skips). With a writer opened in the app and
- * operator mode: obsolete up to an id, obsolete all, and the region table. On a prefix this
- * app does not write, it says so and offers to open or take over the writer; on a GreptimeDB
- * prefix, why no action applies.
+ * operator mode: obsolete up to an id, obsolete all, the region table, and a bulk obsolete of
+ * the regions selected (or all). On a prefix this app does not write, it says so and offers
+ * to open or take over the writer; on a GreptimeDB prefix, why no action applies.
  */
+import { useState } from 'react';
 import type { RegionRow } from '../../../shared/contract/wal';
 import { useApiQuery, useRefreshInterval } from '../api/hooks';
 import { formatEntryId } from '../../../shared/id-notation';
@@ -16,6 +17,7 @@ import { useUiStore } from '../state/ui-store';
 import { formatBytes } from './format';
 import { FailureNotice } from './wal/OpenFailure';
 import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/RegionActions';
+import { BulkObsoleteDialog } from './wal/BulkObsoleteDialog';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
@@ -38,6 +40,17 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
   const readOnlyReason = regions.data?.readOnlyReason ?? null;
   const selectedRegion = useUiStore((state) => state.region);
   const showView = useUiStore((state) => state.showView);
+  /** Regions ticked for a bulk obsolete, by id. */
+  const [ticked, setTicked] = useState<ReadonlySet<bigint>>(new Set());
+  const rows = regions.data?.regions ?? [];
+  const tickedRows = rows.filter((row) => ticked.has(row.regionId));
+  const allTicked = rows.length > 0 && tickedRows.length === rows.length;
+  const tick = (region: bigint, on: boolean) => {
+    const next = new Set(ticked);
+    if (on) next.add(region);
+    else next.delete(region);
+    setTicked(next);
+  };
   return (
     <div className="wal-main">
       {!greptime && (
@@ -64,6 +77,19 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
       {regions.error && <ErrorPanel error={regions.error} onRetry={() => void regions.refetch()} />}
       {regions.isPending && <Pending what="Reading regions" />}
+      {actions && rows.length > 0 && (
+        <div className="wal-bulk-bar" role="group" aria-label="Bulk obsolete">
+          <span className="small" role="status" aria-label="Regions selected">
+            {tickedRows.length} of {rows.length} regions selected
+          </span>
+          <BulkObsoleteDialog
+            connectionId={connectionId}
+            prefix={prefix}
+            regions={tickedRows}
+            onDone={() => setTicked(new Set())}
+          />
+        </div>
+      )}
       {regions.data && (
         <table className="table" aria-label={`Regions of ${prefix}`}>
           <thead>
@@ -81,6 +107,21 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
               <th>Table</th>
               <th>Open</th>
               {actions && <th>Actions</th>}
+              {actions && (
+                <th>
+                  {/* Last, so the columns before it stay where scripts and readers expect them. */}
+                  <input
+                    type="checkbox"
+                    aria-label="Select all regions"
+                    checked={allTicked}
+                    onChange={(event) =>
+                      setTicked(
+                        new Set(event.target.checked ? rows.map((row) => row.regionId) : []),
+                      )
+                    }
+                  />
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -142,6 +183,16 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
                       connectionId={connectionId}
                       prefix={prefix}
                       region={region}
+                    />
+                  </td>
+                )}
+                {actions && (
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select region ${regionName(region.regionId)}`}
+                      checked={ticked.has(region.regionId)}
+                      onChange={(event) => tick(region.regionId, event.target.checked)}
                     />
                   </td>
                 )}

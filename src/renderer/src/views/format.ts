@@ -15,3 +15,9 @@ export function formatBytes(bytes: number): string {
 export function formatMs(ms: number): string {
   return `${ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US')} ms`;
 }
+
+/** A count with its unit: `1 object`, `3 objects`, `2 batches`; empty while not known. */
+export function countText(count: number | null, unit: string, units = `${unit}s`): string {
+  if (count === null) return '';
+  return `${count.toLocaleString()} ${count === 1 ? unit : units}`;
+}

@@ -34,6 +34,8 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
     newestObjectAtMs: null,
     floor: null,
     floorLag: null,
+    lagObjects: null,
+    lagMs: null,
     orphans: null,
     damaged: null,
     openFailure: null,
@@ -74,6 +76,11 @@ function rowOf(
     newestObjectAtMs: snapshot.newestObjectAtMs,
     floor,
     floorLag,
+    lagObjects: snapshot.objectsAboveFloor,
+    lagMs:
+      snapshot.newestObjectAtMs === null || snapshot.floorObjectAtMs === null
+        ? null
+        : Math.max(0, snapshot.newestObjectAtMs - snapshot.floorObjectAtMs),
     orphans: summary.orphans.length,
     damaged: damaged.length,
     openFailure,

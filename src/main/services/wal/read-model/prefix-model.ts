@@ -11,7 +11,11 @@ import { gtInspectReportOf, type GtInspectReport } from '../../../engine/greptim
 import { recoverGtPrefix, type GtRecovery } from '../../../engine/greptimedb/recover';
 import { newGtScanMemo, type GtScanMemo } from '../../../engine/greptimedb/scan';
 import { inspectWithRecovery, type InspectedPrefix } from '../../../engine/wal/inspect';
-import { newTailScanMemo, type TailScanMemo } from '../../../engine/wal/recovery';
+import {
+  newTailScanMemo,
+  type ListedObject,
+  type TailScanMemo,
+} from '../../../engine/wal/recovery';
 import { newestRegisterVersion } from '../live-writer';
 import type { CairnLocated, Located } from '../wal-locate';
 
@@ -22,6 +26,10 @@ interface SnapshotBase {
   readonly readAtMs: number;
   /** The newest modification time the listing reported, when the store tells. */
   readonly newestObjectAtMs: number | null;
+  /** The modification time of the lowest object at or above the floor, when the store tells. */
+  readonly floorObjectAtMs: number | null;
+  /** Objects listed at or above the floor: what collection (or reclaim) has not deleted. */
+  readonly objectsAboveFloor: number;
   /** Whole listings so far (1 after the first open; a refresh of an unchanged prefix adds none). */
   readonly wholeListings: number;
 }
@@ -48,10 +56,26 @@ type Source =
 /** Rough bytes of a snapshot beside its memo: the catalog and the report's rows. */
 const BYTES_PER_OBJECT = 600;
 
-function newestOf(times: Iterable<number | undefined>): number | null {
+/** What a listing tells of a prefix's age: its newest object, and how far above the floor it runs. */
+function listingTimes(
+  listed: readonly ListedObject[],
+  floor: bigint,
+): Pick<SnapshotBase, 'newestObjectAtMs' | 'floorObjectAtMs' | 'objectsAboveFloor'> {
   let newest: number | null = null;
-  for (const at of times) if (at !== undefined && (newest === null || at > newest)) newest = at;
-  return newest;
+  let lowest: ListedObject | null = null;
+  let objectsAboveFloor = 0;
+  for (const object of listed) {
+    const at = object.lastModifiedMs;
+    if (at !== undefined && (newest === null || at > newest)) newest = at;
+    if (object.seq < floor) continue;
+    objectsAboveFloor += 1;
+    if (lowest === null || object.seq < lowest.seq) lowest = object;
+  }
+  return {
+    newestObjectAtMs: newest,
+    floorObjectAtMs: lowest?.lastModifiedMs ?? null,
+    objectsAboveFloor,
+  };
 }
 
 export class PrefixModel {
@@ -106,13 +130,14 @@ export class PrefixModel {
         return { ...last, readAtMs };
       const startedAt = performance.now();
       const recovery = await recoverGtPrefix(io, prefix, memo);
+      const report = gtInspectReportOf(recovery, startedAt);
       return {
         format: 'greptimedb-v1',
         readAtMs,
-        newestObjectAtMs: newestOf(recovery.scan.listed.map((o) => o.lastModifiedMs)),
+        ...listingTimes(recovery.scan.listed, report.reclaimBoundary),
         wholeListings: memo.wholeListings,
         recovery,
-        report: gtInspectReportOf(recovery, startedAt),
+        report,
       };
     }
     const memo = source.memo;
@@ -146,7 +171,7 @@ export class PrefixModel {
     return {
       format: 'cairn-v1',
       readAtMs,
-      newestObjectAtMs: newestOf(memo.listedNow().map((o) => o.lastModifiedMs)),
+      ...listingTimes(memo.listedNow(), inspected.report.register.boundary),
       wholeListings: memo.wholeListings,
       inspected,
       registerWrittenAtMs: register?.at?.getTime() ?? null,

@@ -3,8 +3,8 @@
  * that failed, when and by whom it was found, and the regions and entry ranges every replay
  * loses to it. Nothing is shown for an object with no finding.
  */
-import { formatEntryId, formatRegionId } from '../../../../shared/id-notation';
 import { useApiQuery } from '../../api/hooks';
+import { EntryIdText, RegionIdText } from '../../components/IdText';
 import { RelativeTime } from '../../components/RelativeTime';
 
 export function ObjectDamageNotice({
@@ -20,15 +20,16 @@ export function ObjectDamageNotice({
   return (
     <div role="alert" aria-label="Object damage" className="wal-warn">
       <p>
-        Damaged: {found.check} check failed{found.detail === '' ? '' : ` (${found.detail})`} · found
-        by a {found.source} <RelativeTime atMs={found.foundAtMs} />
+        Found by a {found.source} <RelativeTime atMs={found.foundAtMs} />: {found.check} check
+        failed{found.detail === '' ? '' : ` (${found.detail})`}
       </p>
       {found.ranges.length > 0 ? (
         <ul className="wal-damage-list small">
           {found.ranges.map((range) => (
             <li key={String(range.regionId)}>
-              region {formatRegionId(range.regionId)}: ids {formatEntryId(range.firstId)}–
-              {formatEntryId(range.lastId)} are skipped by every replay
+              region <RegionIdText region={range.regionId} />: ids{' '}
+              <EntryIdText id={range.firstId} />–<EntryIdText id={range.lastId} /> are skipped by
+              every replay
             </li>
           ))}
         </ul>

@@ -1,13 +1,18 @@
 /**
  * A WAL object in the inspector, part by part: header (sequence, epoch, chain link, reclaim
  * boundary; or GreptimeDB's writer instance in its other layout), each segment from the
- * footer, the footer and the trailer, with every CRC's status judged on its own, and the
- * first check a strict decode fails. Either format, GreptimeDB's layout named.
+ * footer, the footer and the trailer, with every CRC's status judged on its own. The headline
+ * names the damaged part (`Damaged: segment 3 of region 1028:0, segment-crc`) and the view
+ * scrolls to that segment's row; ids read as `seq:position` and `table:region`, their decimals
+ * one click away. Either format, GreptimeDB's layout named.
  */
+import { useEffect, useRef } from 'react';
+import type { DecodedObjectView } from '../../../../shared/contract/wal';
+import { formatRegionId } from '../../../../shared/id-notation';
 import { useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { EntryIdText, RegionIdText } from '../../components/IdText';
 import { formatBytes } from '../format';
-import { regionName } from '../wal/wal-words';
 
 const WAL_OBJECT = /(^|\/)objects\/\d{20}\.wal$/;
 
@@ -28,6 +33,12 @@ export function WalObjectParts({
   objectKey: string;
 }) {
   const parts = useApiQuery('wal.decodeObject', { connectionId, key: objectKey });
+  const damagedRow = useRef<HTMLTableRowElement | null>(null);
+  const damagedAt = parts.data?.damagedSegment?.index ?? null;
+  // Sent to the damaged part once it is laid out: it often sits below the fold.
+  useEffect(() => {
+    if (damagedAt !== null) damagedRow.current?.scrollIntoView({ block: 'center' });
+  }, [damagedAt, objectKey]);
   if (parts.error) return <ErrorPanel error={parts.error} onRetry={() => void parts.refetch()} />;
   const view = parts.data;
   if (!view) return <p className="muted small">Decoding…</p>;
@@ -39,11 +50,8 @@ export function WalObjectParts({
           ? `GreptimeDB v1 object (${view.layout ?? 'GTWALOBJ'})`
           : 'Cairn v1 object (CAIRNWAL)'}
       </h3>
-      {view.failure ? (
-        <p className="wal-warn" role="alert">
-          Damaged: {view.failure.check}
-          {view.failure.detail === '' ? '' : ` (${view.failure.detail})`}
-        </p>
+      {view.failure || view.damagedSegment ? (
+        <Headline view={view} />
       ) : (
         <p className="small">Every check passes.</p>
       )}
@@ -91,6 +99,7 @@ export function WalObjectParts({
         <table className="table" aria-label="Segments">
           <thead>
             <tr>
+              <th>#</th>
               <th>Region</th>
               <th>Ids</th>
               <th>Entries</th>
@@ -100,11 +109,19 @@ export function WalObjectParts({
             </tr>
           </thead>
           <tbody>
-            {view.segments.map((segment) => (
-              <tr key={`${String(segment.regionId)}@${segment.offset}`}>
-                <td className="mono">{regionName(segment.regionId)}</td>
-                <td className="mono">
-                  {String(segment.firstId)}–{String(segment.lastId)}
+            {view.segments.map((segment, index) => (
+              <tr
+                key={`${String(segment.regionId)}@${segment.offset}`}
+                ref={index === damagedAt ? damagedRow : undefined}
+                className={index === damagedAt ? 'wal-warn' : undefined}
+                aria-current={index === damagedAt ? 'location' : undefined}
+              >
+                <td>{index + 1}</td>
+                <td>
+                  <RegionIdText region={segment.regionId} />
+                </td>
+                <td>
+                  <EntryIdText id={segment.firstId} />–<EntryIdText id={segment.lastId} />
                 </td>
                 <td>{segment.entries}</td>
                 <td className="mono">{segment.offset}</td>
@@ -147,5 +164,30 @@ export function WalObjectParts({
         </dd>
       </dl>
     </section>
+  );
+}
+
+/**
+ * What is damaged, by part: the segment (its place and region) when one fails its own check,
+ * else the check the strict decode failed; the strict verdict beside it when it names another
+ * check (a GreptimeDB whole-object CRC that a bad segment also breaks).
+ */
+function Headline({ view }: { view: DecodedObjectView }) {
+  const segment = view.damagedSegment;
+  const failure = view.failure;
+  const detail = failure === null || failure.detail === '' ? '' : ` (${failure.detail})`;
+  return (
+    <p className="wal-warn" role="alert" aria-label="Damaged part">
+      {segment === null
+        ? `Damaged: ${failure?.check ?? ''}${detail}`
+        : `Damaged: segment ${segment.index + 1} of region ${formatRegionId(segment.regionId)}, ${segment.check}`}
+      {segment !== null && failure !== null && failure.check !== segment.check && (
+        <span className="small">
+          {' '}
+          · the object's first failing check: {failure.check}
+          {detail}
+        </span>
+      )}
+    </p>
   );
 }

@@ -9,12 +9,12 @@ import { Pending } from '../../components/Pending';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useVirtualRows } from '../../components/use-virtual-rows';
 import { useUiStore } from '../../state/ui-store';
-import { formatBytes } from '../format';
+import { countText, formatBytes } from '../format';
 import { FormatBadge } from '../wal/FormatBadge';
 import {
   FLEET_COLUMNS,
+  lagText,
   objectsText,
-  stateText,
   tipText,
   writerText,
   type FleetColumnKey,
@@ -74,14 +74,26 @@ export function FleetTable({
   );
 }
 
+/**
+ * One prefix: a click on the row selects it (the Overview's charts and garbage collection
+ * follow), its name opens it in Batches.
+ */
 function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
   const select = useUiStore((state) => state.selectWalPrefix);
+  const showView = useUiStore((state) => state.showView);
   const pending = row.state === 'pending';
-  const state = stateText(row);
   return (
-    <tr aria-selected={selected}>
+    <tr aria-selected={selected} onClick={() => select(row.prefix)}>
       <th scope="row">
-        <button type="button" className="link mono" onClick={() => select(row.prefix)}>
+        <button
+          type="button"
+          className="link mono"
+          title={`Open ${row.prefix} in Batches`}
+          onClick={(event) => {
+            event.stopPropagation();
+            showView('batches', { walPrefix: row.prefix, region: null, objectKey: null });
+          }}
+        >
           {row.prefix}
         </button>{' '}
         <FormatBadge format={row.format} />
@@ -100,19 +112,40 @@ function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
       <td className="mono" title={floorTitle(row)}>
         {row.floor === null ? null : `seq ${String(row.floor)}`}
       </td>
-      <td className="mono">{row.floorLag === null ? null : String(row.floorLag)}</td>
-      <td>{row.orphans}</td>
+      <td
+        title={
+          row.floorLag === null
+            ? undefined
+            : `the tip runs ${String(row.floorLag)} sequences above the floor`
+        }
+      >
+        {lagText(row)}
+      </td>
+      <td>{countText(row.orphans, 'object')}</td>
       <td className={row.damaged !== null && row.damaged > 0 ? 'wal-warn' : undefined}>
-        {row.damaged}
+        {countText(row.damaged, 'object')}
       </td>
       <td>{writerText(row)}</td>
       <td
         className={row.health.state === 'unhealthy' ? 'wal-warn' : undefined}
         title={row.openFailure?.message ?? row.error?.message}
       >
-        {pending ? <Pending what={`Reading ${row.prefix}`} /> : state}
+        {pending ? <Pending what={`Reading ${row.prefix}`} /> : <StateText row={row} />}
       </td>
     </tr>
+  );
+}
+
+/** `healthy`, or the State with each reason on its own line (the reasons are the State). */
+function StateText({ row }: { row: FleetRow }) {
+  const reasons = row.health.reasons;
+  if (reasons.length === 0) return <>{row.health.text}</>;
+  return (
+    <ul className="fleet-reasons" aria-label={`State of ${row.prefix}`}>
+      {reasons.map((reason) => (
+        <li key={reason.kind}>{reason.text}</li>
+      ))}
+    </ul>
   );
 }
 

@@ -4,7 +4,8 @@
  * matches any column's text, so "CorruptObject", "greptimedb" or a node id all find rows.
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
-import { formatBytes } from '../format';
+import { countText, formatBytes } from '../format';
+import { ageText } from '../wal/wal-words';
 
 export type FleetColumnKey =
   | 'prefix'
@@ -50,6 +51,13 @@ export function objectsText(row: FleetRow): string | null {
   return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
 }
 
+/** How far the tip runs ahead of the floor, in objects and in age: `12 objects · 3.0 s`. */
+export function lagText(row: FleetRow): string {
+  if (row.lagObjects === null) return '';
+  const objects = countText(row.lagObjects, 'object');
+  return row.lagMs === null ? objects : `${objects} · ${ageText(row.lagMs)}`;
+}
+
 export function tipText(row: FleetRow): string {
   if (row.state === 'pending') return '';
   return row.tipSeq === null
@@ -64,7 +72,7 @@ export const FLEET_COLUMNS: readonly FleetColumn[] = [
   { key: 'tip', label: 'Tip', sortValue: (row) => row.tipSeq },
   { key: 'newest', label: 'Newest object', sortValue: (row) => row.newestObjectAtMs },
   { key: 'floor', label: 'Floor', sortValue: (row) => row.floor },
-  { key: 'lag', label: 'Lag', sortValue: (row) => row.floorLag },
+  { key: 'lag', label: 'Lag', sortValue: (row) => row.lagObjects },
   { key: 'orphans', label: 'Orphans', sortValue: (row) => row.orphans },
   { key: 'damaged', label: 'Damaged', sortValue: (row) => row.damaged },
   { key: 'writer', label: 'Writer', sortValue: writerText },
@@ -80,6 +88,7 @@ export function searchText(row: FleetRow): string {
     row.bytes === null ? '' : formatBytes(row.bytes),
     tipText(row),
     row.floor === null ? '' : `floor ${String(row.floor)}`,
+    lagText(row),
     writerText(row),
     stateText(row),
     row.openFailure?.message ?? '',

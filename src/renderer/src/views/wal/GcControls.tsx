@@ -1,5 +1,6 @@
 /**
- * Garbage collection from the Manifest view (control.md point 5): always a dry run first —
+ * Garbage collection of one prefix, the same in Overview, Batches and Manifest (control.md
+ * point 5): always a dry run first —
  * exactly the objects and bytes a pass would delete, what holds the boundary back (the
  * regions above their watermarks) and who holds the register — then, on a writer opened here
  * in operator mode, the pass itself behind a typed confirmation naming the prefix.

@@ -2,14 +2,18 @@
  * One page of a prefix's objects by sequence, paged from the server: chain, orphans and
  * excluded objects (Cairn's format) or objects below the reclaim boundary (GreptimeDB's), and
  * the objects a scrub or a replay found damaged (status `damaged` and the check that failed).
+ * A row opens its object in the inspector (a click anywhere on it, or Enter on its sequence);
+ * "go to" jumps to an object's page and opens it. Objects written since the last read are
+ * marked new; objects a collection moved onto the page are not.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WalFormat, WalObjectRow } from '../../../../shared/contract/wal';
 import { useApiQuery, useRefreshInterval } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { Pending } from '../../components/Pending';
-import { useNewKeys } from '../../components/use-changes';
+import { useNewRows } from '../../components/use-changes';
 import { formatBytes } from '../format';
+import { GoToObject } from './GoToObject';
 
 const PAGE = 100;
 
@@ -36,14 +40,22 @@ export function ObjectTable({
   prefix,
   live,
   format,
+  openKey,
+  onOpen,
 }: {
   connectionId: string;
   prefix: string;
   live: boolean;
   format: WalFormat | null;
+  /** The object shown in the inspector, if any. */
+  openKey: string | null;
+  onOpen: (key: string) => void;
 }) {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [offset, setOffset] = useState(0);
+  /** The row "go to" jumped to: scrolled to and focused once its page is shown. */
+  const [located, setLocated] = useState<string | null>(null);
+  const locatedRow = useRef<HTMLButtonElement | null>(null);
   const refetchInterval = useRefreshInterval(live);
   const page = useApiQuery(
     'wal.objects',
@@ -51,14 +63,27 @@ export function ObjectTable({
     { refetchInterval, placeholderData: (previous) => previous },
   );
   // Objects another process (or this app's writer) wrote since the last read are marked.
-  const fresh = useNewKeys(
-    `${status}\n${offset}`,
-    page.data?.rows.map((row) => row.key),
-  );
+  const fresh = useNewRows(status, page.data?.rows, page.data?.newestSeq);
+  const locatedShown = page.data?.rows.some((row) => row.key === located) === true;
+  useEffect(() => {
+    if (!locatedShown) return;
+    locatedRow.current?.scrollIntoView({ block: 'center' });
+    locatedRow.current?.focus();
+  }, [locatedShown, located]);
   return (
     <section aria-label="Objects" className="wal-panel">
       <header className="wal-panel-header">
         <h2>Objects</h2>
+        <GoToObject
+          connectionId={connectionId}
+          prefix={prefix}
+          status={status}
+          onFound={({ index, row }) => {
+            setOffset(Math.floor(index / PAGE) * PAGE);
+            setLocated(row.key);
+            onOpen(row.key);
+          }}
+        />
         <div role="tablist" aria-label="Object status" className="segmented">
           {FILTERS[format ?? 'cairn-v1'].map((candidate) => (
             <button
@@ -69,6 +94,7 @@ export function ObjectTable({
               onClick={() => {
                 setStatus(candidate);
                 setOffset(0);
+                setLocated(null);
               }}
             >
               {candidate}
@@ -95,17 +121,31 @@ export function ObjectTable({
               {page.data.rows.map((row) => (
                 <tr
                   key={row.key}
-                  className={
-                    [
-                      row.status === 'chain' && row.damage === undefined ? '' : 'wal-warn',
-                      fresh.has(row.key) ? 'changed' : '',
-                    ]
-                      .join(' ')
-                      .trim() || undefined
-                  }
+                  aria-selected={row.key === openKey}
+                  className={[
+                    row.status === 'chain' && row.damage === undefined ? '' : 'wal-warn',
+                    fresh.has(row.key) ? 'changed' : '',
+                    row.key === located ? 'located' : '',
+                    'openable',
+                  ]
+                    .join(' ')
+                    .trim()}
+                  onClick={() => onOpen(row.key)}
                 >
                   <td className="mono" title={row.key}>
-                    {String(row.seq)}
+                    <button
+                      type="button"
+                      className="link mono"
+                      aria-label={`Inspect object seq ${String(row.seq)}`}
+                      ref={row.key === located ? locatedRow : undefined}
+                      onClick={(event) => {
+                        // The row's own click opens it too: once is enough.
+                        event.stopPropagation();
+                        onOpen(row.key);
+                      }}
+                    >
+                      {String(row.seq)}
+                    </button>
                     {fresh.has(row.key) && <span className="badge ok small"> new</span>}
                   </td>
                   <td className="mono">{String(row.epoch)}</td>
@@ -128,7 +168,10 @@ export function ObjectTable({
             <button
               type="button"
               disabled={offset === 0}
-              onClick={() => setOffset(Math.max(0, offset - PAGE))}
+              onClick={() => {
+                setOffset(Math.max(0, offset - PAGE));
+                setLocated(null);
+              }}
             >
               Previous
             </button>
@@ -145,7 +188,10 @@ export function ObjectTable({
             <button
               type="button"
               disabled={offset + PAGE >= page.data.total}
-              onClick={() => setOffset(offset + PAGE)}
+              onClick={() => {
+                setOffset(offset + PAGE);
+                setLocated(null);
+              }}
             >
               Next
             </button>

@@ -44,7 +44,7 @@ function PreviewText({ preview }: { preview: ObsoletePreview }) {
 }
 
 /** What the garbage collection after the obsolete deletes: said before the user confirms. */
-function DeletesText({ deletes }: { deletes: ObsoletePreview['deletes'] }) {
+export function DeletesText({ deletes }: { deletes: ObsoletePreview['deletes'] }) {
   if (deletes === null)
     return (
       <p className="small muted" aria-label="Deletion preview">

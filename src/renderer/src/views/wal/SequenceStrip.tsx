@@ -6,7 +6,7 @@
  */
 import type { WriterView } from '../../../../shared/contract/wal';
 import { ChangeMarked } from '../../components/ChangeMarked';
-import { formatBytes } from '../format';
+import { countText, formatBytes } from '../format';
 import { ageText } from './wal-words';
 
 function Cell({
@@ -37,9 +37,9 @@ export function SequenceStrip({ writer }: { writer: WriterView }) {
             : 'none'}
         </Cell>
         <Cell label="Awaiting fence" tone={state.awaitingFence > 0 ? 'busy' : 'idle'}>
-          {state.awaitingFence}
+          {countText(state.awaitingFence, 'batch', 'batches')}
           {state.fenceRound &&
-            ` (round of ${state.fenceRound.covers}, ${ageText(state.fenceRound.elapsedMs)})`}
+            ` (round of ${countText(state.fenceRound.covers, 'batch', 'batches')}, ${ageText(state.fenceRound.elapsedMs)})`}
         </Cell>
         <Cell label="Creates in flight" tone={state.createsInFlight.length > 0 ? 'busy' : 'idle'}>
           {state.createsInFlight.length === 0
@@ -52,14 +52,14 @@ export function SequenceStrip({ writer }: { writer: WriterView }) {
                 .join(', ')}
         </Cell>
         <Cell label="Sealed waiting" tone={state.sealedWaiting > 0 ? 'busy' : 'idle'}>
-          {state.sealedWaiting}
+          {countText(state.sealedWaiting, 'batch', 'batches')}
         </Cell>
         <Cell label="Open batch" tone={state.openBatch ? 'busy' : 'idle'}>
           {state.openBatch
             ? `seq ${String(state.openBatch.seq)} · ${state.openBatch.entries} entries · ${formatBytes(state.openBatch.bytes)} · ${ageText(state.openBatch.ageMs)}`
             : 'empty'}
         </Cell>
-        <Cell label="Next sequence">{String(state.nextSeq)}</Cell>
+        <Cell label="Next sequence">seq {String(state.nextSeq)}</Cell>
       </ol>
       <dl className="facts strip-facts">
         <dt>Indexed objects</dt>
@@ -84,15 +84,17 @@ export function SequenceStrip({ writer }: { writer: WriterView }) {
         </dd>
         <dt>Orphans</dt>
         <dd>
-          {writer.orphansAtOpen} met at open
+          {countText(writer.orphansAtOpen, 'object')} met at open
           {state.orphanCreatesInFlight > 0
             ? `, ${state.orphanCreatesInFlight} creates landing as orphans`
             : ''}
         </dd>
         <dt>Holes</dt>
-        <dd className={writer.holes > 0 ? 'wal-warn' : undefined}>{writer.holes}</dd>
+        <dd className={writer.holes > 0 ? 'wal-warn' : undefined}>
+          {countText(writer.holes, 'hole')}
+        </dd>
         <dt>Held appends</dt>
-        <dd>{state.heldAppends}</dd>
+        <dd>{countText(state.heldAppends, 'append')}</dd>
         <dt>Unpersisted</dt>
         <dd>{formatBytes(state.unpersistedBytes)}</dd>
         <dt>Mode</dt>
