@@ -91,7 +91,7 @@ function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
           title={`Open ${row.prefix} in Batches`}
           onClick={(event) => {
             event.stopPropagation();
-            showView('batches', { walPrefix: row.prefix, region: null, objectKey: null });
+            showView('batches', { walPrefix: row.prefix, region: null, inspected: null });
           }}
         >
           {row.prefix}
