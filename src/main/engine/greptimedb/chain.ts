@@ -6,6 +6,13 @@
  * what a replay reads. Objects off the chain are orphans, except those below the tip's
  * reclaim boundary, which were fully flushed (GreptimeDB deletes them; present or missing,
  * both are normal). Never reads storage, never throws.
+ *
+ * Linear in the objects: walking every candidate's chain down again was quadratic when the
+ * oldest link was missing (20,000 objects took a minute, holding the engine's thread). Each
+ * object's walk is summed up once, oldest first, by the first link on it that does not hold
+ * (`brokenBelow`): a candidate is complete when there is none, or when it lies below the
+ * candidate's own boundary (the walk stops at the first link below the boundary, and link
+ * sequences only fall along a walk, so it stops there before reaching the broken one).
  */
 import type { Seq } from '../wal/ids';
 import type { GtScannedObject } from './scan';
@@ -24,39 +31,69 @@ export interface GtChainSelection {
   readonly reclaimedLink: boolean;
 }
 
-function laterFirst(a: GtScannedObject, b: GtScannedObject): number {
-  if (a.epoch !== b.epoch) return a.epoch > b.epoch ? -1 : 1;
-  return a.seq > b.seq ? -1 : a.seq < b.seq ? 1 : 0;
+/** No link on the walk fails: it ends at an object without a predecessor. */
+const WHOLE = -1n;
+
+function isLater(a: GtScannedObject, b: GtScannedObject | null): boolean {
+  if (b === null) return true;
+  return a.epoch !== b.epoch ? a.epoch > b.epoch : a.seq > b.seq;
 }
 
-/** The chain ending at `candidate`, oldest first, or null when a link on it does not hold. */
-function chainEndingAt(
-  candidate: GtScannedObject,
+function ascending(objects: readonly GtScannedObject[]): readonly GtScannedObject[] {
+  for (let at = 1; at < objects.length; at++)
+    if (objects[at - 1]!.seq >= objects[at]!.seq)
+      return [...objects].sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+  return objects;
+}
+
+/**
+ * For each object, the sequence of the highest link on its walk back that does not hold
+ * (`WHOLE` when none fails). A decoded link always names a lower sequence, so walking the
+ * objects in ascending order has every predecessor's answer ready: one step per object.
+ */
+function brokenLinks(
+  objects: readonly GtScannedObject[],
   bySeq: ReadonlyMap<Seq, GtScannedObject>,
-): GtScannedObject[] | null {
-  const chain: GtScannedObject[] = [];
-  const boundary = candidate.reclaimBoundary;
-  for (let at = candidate; ;) {
-    chain.push(at);
-    if (at.link === null || at.link.seq < boundary) return chain.reverse();
-    const predecessor = bySeq.get(at.link.seq);
-    if (predecessor === undefined || predecessor.epoch !== at.link.epoch) return null;
-    at = predecessor;
+): Map<Seq, Seq> {
+  const brokenBelow = new Map<Seq, Seq>();
+  for (const object of objects) {
+    const link = object.link;
+    if (link === null) {
+      brokenBelow.set(object.seq, WHOLE);
+      continue;
+    }
+    const predecessor = link.seq < object.seq ? bySeq.get(link.seq) : undefined;
+    const holds = predecessor !== undefined && predecessor.epoch === link.epoch;
+    brokenBelow.set(object.seq, holds ? (brokenBelow.get(link.seq) ?? link.seq) : link.seq);
   }
+  return brokenBelow;
+}
+
+/** The chain ending at `tip`, oldest first: its links back to its own boundary hold. */
+function chainEndingAt(
+  tip: GtScannedObject,
+  bySeq: ReadonlyMap<Seq, GtScannedObject>,
+): GtScannedObject[] {
+  const chain: GtScannedObject[] = [];
+  for (let at: GtScannedObject | undefined = tip; at !== undefined;) {
+    chain.push(at);
+    const link: GtScannedObject['link'] = at.link;
+    at = link === null || link.seq < tip.reclaimBoundary ? undefined : bySeq.get(link.seq);
+  }
+  return chain.reverse();
 }
 
 export function selectGtChain(objects: readonly GtScannedObject[]): GtChainSelection {
-  const bySeq = new Map(objects.map((o) => [o.seq, o] as const));
+  const sorted = ascending(objects);
+  const bySeq = new Map(sorted.map((o) => [o.seq, o] as const));
+  const brokenBelow = brokenLinks(sorted, bySeq);
   let tip: GtScannedObject | null = null;
-  let chain: GtScannedObject[] = [];
-  for (const candidate of [...objects].sort(laterFirst)) {
-    const found = chainEndingAt(candidate, bySeq);
-    if (found !== null) {
-      tip = candidate;
-      chain = found;
-      break;
-    }
+  for (const candidate of sorted) {
+    const broken = brokenBelow.get(candidate.seq) ?? WHOLE;
+    const complete = broken === WHOLE || broken < candidate.reclaimBoundary;
+    if (complete && isLater(candidate, tip)) tip = candidate;
   }
+  const chain = tip === null ? [] : chainEndingAt(tip, bySeq);
   const reclaimBoundary = tip?.reclaimBoundary ?? 0n;
   const onChain = new Set(chain.map((o) => o.seq));
   const off = objects.filter((o) => !onChain.has(o.seq));
