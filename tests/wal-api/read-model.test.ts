@@ -22,7 +22,7 @@ import { ReadModels } from '../../src/main/services/wal/read-model/read-models';
 import {
   inspectViewOfSnapshot,
   objectListsOfSnapshot,
-  regionsViewOfSnapshot,
+  regionRowsOfSnapshot,
 } from '../../src/main/services/wal/read-model/snapshot-views';
 import { locatePrefix, type Located } from '../../src/main/services/wal/wal-locate';
 import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
@@ -104,7 +104,7 @@ async function viewsOf(model: PrefixModel) {
   return {
     inspect: stable,
     objects: objectListsOfSnapshot(snapshot),
-    regions: regionsViewOfSnapshot(snapshot),
+    regions: regionRowsOfSnapshot(snapshot),
   };
 }
 

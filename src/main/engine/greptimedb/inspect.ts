@@ -5,6 +5,7 @@
  * reported with its typed failure, never thrown (storage errors still throw). Writes nothing.
  */
 import type { ObjectIo } from '../objectio/object-io';
+import { mapInSlices, Slicer } from '../slices';
 import { CorruptObjectError, isWalError } from '../wal/errors';
 import type { EntryId, Seq } from '../wal/ids';
 import type { RegionId } from '../wal/region-id';
@@ -84,9 +85,29 @@ export async function inspectGtPrefix(io: ObjectIo, rawPrefix: string): Promise<
   return gtInspectReportOf(await recoverGtPrefix(io, normalizePrefix(rawPrefix)), startedAt);
 }
 
-/** The report of a recovery already made (`inspectGtPrefix`'s, or a read model's). */
-export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtInspectReport {
+/**
+ * The report of a recovery already made (`inspectGtPrefix`'s, or a read model's); its rows
+ * are built in slices (a chain of 100,000 objects, an object of 300,000 regions).
+ */
+export async function gtInspectReportOf(
+  recovery: GtRecovery,
+  startedAt: number,
+): Promise<GtInspectReport> {
   const { prefix, scan, selection } = recovery;
+  const slicer = new Slicer();
+  const chain = await mapInSlices(selection.chain, gtObjectRow, slicer);
+  const regions = await mapInSlices(
+    (await recovery.catalog?.regionsInSlices(slicer)) ?? [],
+    (r) => ({
+      regionId: r.regionId,
+      firstId: r.firstId,
+      latestId: r.latestId,
+      entries: r.entries,
+      objects: r.objects,
+      bytes: r.bytes,
+    }),
+    slicer,
+  );
   return {
     format: GT_FORMAT,
     prefix,
@@ -94,7 +115,7 @@ export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtIn
     tip: selection.tip === null ? null : gtObjectRow(selection.tip),
     reclaimBoundary: selection.reclaimBoundary,
     reclaimedLink: selection.reclaimedLink,
-    chain: selection.chain.map(gtObjectRow),
+    chain,
     orphans: selection.orphans.map(gtObjectRow),
     belowBoundary: selection.belowBoundary.map(gtObjectRow),
     instances: recovery.instances,
@@ -106,14 +127,7 @@ export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtIn
       detail: d.error instanceof CorruptObjectError ? d.error.detail : d.error.message,
     })),
     missing: scan.missing.map((o) => o.key),
-    regions: (recovery.catalog?.regions() ?? []).map((r) => ({
-      regionId: r.regionId,
-      firstId: r.firstId,
-      latestId: r.latestId,
-      entries: r.entries,
-      objects: r.objects,
-      bytes: r.bytes,
-    })),
+    regions,
     failure: failureOf(recovery.failure),
     durationMs: performance.now() - startedAt,
   };

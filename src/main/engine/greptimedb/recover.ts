@@ -5,6 +5,7 @@
  * have deleted below a newer reclaim boundary meanwhile). Writes nothing, ever.
  */
 import type { ObjectIo } from '../objectio/object-io';
+import { Slicer } from '../slices';
 import { ObjectCatalog } from '../wal/catalog';
 import { NoCompleteChainError } from '../wal/errors';
 import type { Seq } from '../wal/ids';
@@ -70,13 +71,14 @@ function damageThatMatters(damaged: readonly GtDamagedObject[], boundary: Seq): 
   return damaged.find((d) => d.seq >= boundary)?.error ?? null;
 }
 
-function catalogOrFailure(
+async function catalogOrFailure(
   prefix: string,
   chain: readonly GtScannedObject[],
-): { catalog: ObjectCatalog | null; failure: Error | null } {
+): Promise<{ catalog: ObjectCatalog | null; failure: Error | null }> {
   const catalog = new ObjectCatalog(prefix);
+  const slicer = new Slicer();
   try {
-    for (const object of chain) catalog.index(object);
+    for (const object of chain) await catalog.indexInSlices(object, slicer);
     return { catalog, failure: null };
   } catch (error) {
     if (error instanceof Error) return { catalog: null, failure: error };
@@ -99,6 +101,6 @@ export async function recoverGtPrefix(
     const failure = damage ?? new NoCompleteChainError(prefix);
     return { prefix, scan, selection, instances, catalog: null, failure };
   }
-  const indexed = catalogOrFailure(prefix, selection.chain);
+  const indexed = await catalogOrFailure(prefix, selection.chain);
   return { prefix, scan, selection, instances, ...indexed, failure: damage ?? indexed.failure };
 }

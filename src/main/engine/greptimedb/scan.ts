@@ -7,6 +7,7 @@
  * chain. Reads only.
  */
 import { isStorageError } from '../objectio/errors';
+import { Slicer } from '../slices';
 import { readTail, type ObjectIo, type TailResult } from '../objectio/object-io';
 import { CorruptObjectError, MixedFormatError } from '../wal/errors';
 import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
@@ -18,7 +19,7 @@ import {
   ScanMemo,
   type ListedObject,
 } from '../wal/recovery';
-import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
+import { decodeGtFooterInSlices, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
 import {
   GT_FORMAT,
   GT_MIN_OBJECT_SIZE,
@@ -89,9 +90,15 @@ async function readIndex(
   // The listing parsed the key: its sequence is what the header must repeat.
   const header = decodeGtHeader(head, listed.key, listed.seq);
   const { trailer, segments } = decodeGtIndexFromTail(tail.bytes, tail.size, listed.key);
+  // A footer past the suffix window is large (past 1,365 regions): decoded in slices.
   const index =
     segments ??
-    decodeGtFooter((await io.get(listed.key, gtFooterRange(trailer))).bytes, trailer, listed.key);
+    (await decodeGtFooterInSlices(
+      (await io.get(listed.key, gtFooterRange(trailer))).bytes,
+      trailer,
+      listed.key,
+      new Slicer(),
+    ));
   return {
     seq: header.seq,
     epoch: header.epoch,

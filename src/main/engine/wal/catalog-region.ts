@@ -1,9 +1,13 @@
 /**
- * One region of the catalog (see catalog.ts): its segments in sequence order as typed-array
- * columns, its latest and watermark ids and the holes reads met. It keeps no rule of its own:
- * the catalog checks an object before any region takes its segment.
+ * One region of the catalog (see catalog.ts): its segments in sequence order, its latest and
+ * watermark ids and the holes reads met. It keeps no rule of its own: the catalog checks an
+ * object before any region takes its segment.
+ *
+ * A region's segments are one column of doubles, seven to a segment, not a column per field:
+ * an object of 300,000 regions makes 300,000 of these, and each column is an array the
+ * collector tracks (seven a region made indexing such an object spend seconds collecting).
  */
-import { doubles, lowerBound, u32s } from './catalog-columns';
+import { doubles, lowerBound } from './catalog-columns';
 import type { Hole, RegionSummary } from './catalog';
 import type { SegmentIndex } from './format';
 import { NO_ENTRY, POSITION_BITS, positionOf, type EntryId } from './ids';
@@ -12,15 +16,20 @@ import type { RegionId } from './region-id';
 const idOf = (seq: number, position: number): EntryId =>
   (BigInt(seq) << POSITION_BITS) | BigInt(position);
 
+/** A segment's fields in the region's column, in this order. */
+const SEQ = 0;
+const FIRST_POSITION = 1;
+const LAST_POSITION = 2;
+const ENTRIES = 3;
+const OFFSET = 4;
+const LENGTH = 5;
+const CRC = 6;
+const STRIDE = 7;
+
 /** One region: its segments in sequence order, and what the store tracks about it. */
 export class RegionState {
-  readonly seq = doubles();
-  readonly firstPosition = u32s();
-  readonly lastPosition = u32s();
-  readonly entries = u32s();
-  readonly offset = doubles();
-  readonly length = doubles();
-  readonly crc = u32s();
+  /** Every field of every segment: sequences, positions, offsets and lengths fit doubles. */
+  private readonly fields = doubles();
   latestId: EntryId = NO_ENTRY;
   watermark: EntryId = NO_ENTRY;
   entryCount = 0;
@@ -29,65 +38,72 @@ export class RegionState {
 
   constructor(readonly regionId: RegionId) {}
 
+  /** Segments held: one per object the region is in. */
+  get length(): number {
+    return this.fields.length / STRIDE;
+  }
+
+  /** The sequence of the object holding segment `i`. */
+  seqAt(i: number): number {
+    return this.fields.at(i * STRIDE + SEQ);
+  }
+
+  lastPositionAt(i: number): number {
+    return this.fields.at(i * STRIDE + LAST_POSITION);
+  }
+
   add(seq: number, segment: SegmentIndex): void {
-    this.seq.push(seq);
-    this.firstPosition.push(Number(positionOf(segment.firstId)));
-    this.lastPosition.push(Number(positionOf(segment.lastId)));
-    this.entries.push(segment.entries);
-    this.offset.push(segment.offset);
-    this.length.push(segment.length);
-    this.crc.push(segment.segmentCrc);
+    const fields = this.fields;
+    fields.push(seq);
+    fields.push(Number(positionOf(segment.firstId)));
+    fields.push(Number(positionOf(segment.lastId)));
+    fields.push(segment.entries);
+    fields.push(segment.offset);
+    fields.push(segment.length);
+    fields.push(segment.segmentCrc);
     this.latestId = segment.lastId;
     this.entryCount += segment.entries;
     this.byteCount += segment.length;
   }
 
   segmentAt(i: number): SegmentIndex {
-    const seq = this.seq.at(i);
+    const at = i * STRIDE;
+    const seq = this.fields.at(at + SEQ);
     return {
       regionId: this.regionId,
-      firstId: idOf(seq, this.firstPosition.at(i)),
-      lastId: idOf(seq, this.lastPosition.at(i)),
-      entries: this.entries.at(i),
-      offset: this.offset.at(i),
-      length: this.length.at(i),
-      segmentCrc: this.crc.at(i),
+      firstId: idOf(seq, this.fields.at(at + FIRST_POSITION)),
+      lastId: idOf(seq, this.fields.at(at + LAST_POSITION)),
+      entries: this.fields.at(at + ENTRIES),
+      offset: this.fields.at(at + OFFSET),
+      length: this.fields.at(at + LENGTH),
+      segmentCrc: this.fields.at(at + CRC),
     };
   }
 
   /** Index of this region's segment in object `seq`, or -1. */
   indexOfSeq(seq: number): number {
-    const i = lowerBound(this.seq.length, (j) => this.seq.at(j) < seq);
-    return i < this.seq.length && this.seq.at(i) === seq ? i : -1;
+    const i = lowerBound(this.length, (j) => this.seqAt(j) < seq);
+    return i < this.length && this.seqAt(i) === seq ? i : -1;
   }
 
   dropBelow(seq: number): void {
-    const n = lowerBound(this.seq.length, (j) => this.seq.at(j) < seq);
+    const n = lowerBound(this.length, (j) => this.seqAt(j) < seq);
     for (let i = 0; i < n; i++) {
-      this.entryCount -= this.entries.at(i);
-      this.byteCount -= this.length.at(i);
+      this.entryCount -= this.fields.at(i * STRIDE + ENTRIES);
+      this.byteCount -= this.fields.at(i * STRIDE + LENGTH);
     }
-    for (const column of [
-      this.seq,
-      this.firstPosition,
-      this.lastPosition,
-      this.entries,
-      this.offset,
-      this.length,
-      this.crc,
-    ]) {
-      column.dropFront(n);
-    }
+    this.fields.dropFront(n * STRIDE);
   }
 
   summary(): RegionSummary {
+    const held = this.length;
     return {
       regionId: this.regionId,
       entries: this.entryCount,
-      firstId: this.seq.length === 0 ? NO_ENTRY : idOf(this.seq.at(0), this.firstPosition.at(0)),
+      firstId: held === 0 ? NO_ENTRY : idOf(this.seqAt(0), this.fields.at(FIRST_POSITION)),
       latestId: this.latestId > this.watermark ? this.latestId : this.watermark,
       watermark: this.watermark,
-      objects: this.seq.length,
+      objects: held,
       bytes: this.byteCount,
       holes: this.holes.length,
     };

@@ -9,6 +9,7 @@
  */
 import type { ManifestVersion } from '../manifest/manifest-store';
 import type { ObjectIo } from '../objectio/object-io';
+import { Slicer } from '../slices';
 import type { ObjectStoreWalConfigInput } from './config';
 import { decodeControlFields, emptyControlState, unknownControlFields } from './control-fields';
 import { CorruptObjectError, WalError, type WalErrorCode } from './errors';
@@ -122,7 +123,10 @@ export function registerView(
   };
 }
 
-function regionsOf(recovery: Recovery | null, control: ControlState): InspectedRegion[] {
+async function regionsOf(
+  recovery: Recovery | null,
+  control: ControlState,
+): Promise<InspectedRegion[]> {
   const regions = new Map<RegionId, InspectedRegion>();
   // A region GC collected whole still reports its watermark as its latest id (wal.md).
   const empty = (regionId: RegionId): InspectedRegion => ({
@@ -136,7 +140,7 @@ function regionsOf(recovery: Recovery | null, control: ControlState): InspectedR
   });
   for (const regionId of [...control.regions.keys(), ...control.watermarks.keys()])
     regions.set(regionId, empty(regionId));
-  for (const summary of recovery?.catalog.regions() ?? []) {
+  for (const summary of (await recovery?.catalog.regionsInSlices(new Slicer())) ?? []) {
     regions.set(summary.regionId, {
       ...empty(summary.regionId),
       latestId: summary.latestId,
@@ -216,7 +220,7 @@ export async function inspectWithRecovery(
     orphans: recovery?.summary.orphans ?? [],
     excluded: recovery?.summary.excluded ?? [],
     missing: recovery?.missing ?? scan?.missing.map((o) => o.key) ?? [],
-    regions: regionsOf(recovery, judged),
+    regions: await regionsOf(recovery, judged),
     failure,
     durationMs: performance.now() - startedAt,
   };

@@ -4,7 +4,9 @@
  * status, ascending by sequence, with the chain's sequence gaps counted over every page.
  */
 import type { WalObjectRow } from '../../../shared/contract/wal';
+import type { OpenProgress } from '../../../shared/contract/wal-pages';
 import type { AppWriter } from './app-writer';
+import { perSnapshot } from './view-pages';
 import { sequenceGaps } from './wal-presenters';
 import { chainRowsOf, unreadRowsOf, type ObjectLists } from './wal-reads';
 
@@ -15,6 +17,7 @@ export interface ObjectPage {
   readonly offset: number;
   readonly gaps: number;
   readonly rows: WalObjectRow[];
+  readonly progress: OpenProgress;
 }
 
 const LIST_OF_STATUS = {
@@ -34,22 +37,28 @@ export function writerObjectLists(writer: AppWriter): ObjectLists {
   };
 }
 
+/** Every object by sequence and the chain's gaps, once per lists (a snapshot's are kept). */
+const summaryOf = perSnapshot((lists: ObjectLists) => ({
+  all: [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort((a, b) =>
+    a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
+  ),
+  gaps: sequenceGaps(lists.chain.map((row) => row.seq)),
+}));
+
 export function objectPageOf(
   lists: ObjectLists,
   status: ObjectStatusFilter,
   offset: number,
   limit: number,
+  progress: OpenProgress,
 ): ObjectPage {
-  const rows =
-    status === 'all'
-      ? [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort(
-          (a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0),
-        )
-      : lists[LIST_OF_STATUS[status]];
+  const summary = summaryOf.of(lists, lists);
+  const rows = status === 'all' ? summary.all : lists[LIST_OF_STATUS[status]];
   return {
     total: rows.length,
     offset,
-    gaps: sequenceGaps(lists.chain.map((row) => row.seq)),
+    gaps: summary.gaps,
     rows: rows.slice(offset, offset + limit),
+    progress,
   };
 }

@@ -14,7 +14,15 @@ import { decodeObject, type DecodedObject } from '../../engine/wal/format';
 /** Larger objects are not read whole by the inspector. */
 export const MAX_DESCRIBED_BYTES = 64 * 1024 * 1024;
 
-function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
+/** Which segments the inspector lays out: an object may hold 300,000 regions. */
+export interface SegmentPage {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+const NO_SEGMENTS = { segments: [], segmentCount: 0 };
+
+function cairnParts(key: string, bytes: Uint8Array, page: SegmentPage): DecodedObjectView {
   let decoded: DecodedObject;
   try {
     decoded = decodeObject(bytes, key);
@@ -26,13 +34,15 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
       format: 'cairn-v1',
       size: bytes.length,
       header: null,
-      segments: [],
+      ...NO_SEGMENTS,
+      segmentOffset: page.offset,
       footer: null,
       trailer: null,
       failure,
     };
   }
   const { header, trailer, segments } = decoded;
+  const shown = segments.slice(page.offset, page.offset + page.limit);
   return {
     key,
     format: 'cairn-v1',
@@ -46,7 +56,9 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
       reclaimBoundary: null,
       crcOk: true,
     },
-    segments: segments.map(({ index }) => ({ ...index, crcOk: true })),
+    segments: shown.map(({ index }) => ({ ...index, crcOk: true })),
+    segmentCount: segments.length,
+    segmentOffset: page.offset,
     footer: { crcOk: true, count: segments.length },
     trailer: {
       magicOk: true,
@@ -58,21 +70,27 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
   };
 }
 
-function greptimeParts(key: string, bytes: Uint8Array): DecodedObjectView {
-  const parts = describeGtObject(bytes, key);
+function greptimeParts(key: string, bytes: Uint8Array, page: SegmentPage): DecodedObjectView {
+  const parts = describeGtObject(bytes, key, page);
   return {
     key,
     format: 'greptimedb-v1',
     size: parts.size,
     header: parts.header,
     segments: parts.segments.map((segment) => ({ ...segment })),
+    segmentCount: parts.segmentCount,
+    segmentOffset: page.offset,
     footer: parts.footer,
     trailer: parts.trailer,
     failure: parts.failure,
   };
 }
 
-export async function describeObject(io: ObjectIo, key: string): Promise<DecodedObjectView> {
+export async function describeObject(
+  io: ObjectIo,
+  key: string,
+  page: SegmentPage,
+): Promise<DecodedObjectView> {
   const meta = await io.head(key);
   if (meta.size > MAX_DESCRIBED_BYTES) {
     const head =
@@ -82,7 +100,8 @@ export async function describeObject(io: ObjectIo, key: string): Promise<Decoded
       format: isGtObjectStart(head) ? 'greptimedb-v1' : 'cairn-v1',
       size: meta.size,
       header: null,
-      segments: [],
+      ...NO_SEGMENTS,
+      segmentOffset: page.offset,
       footer: null,
       trailer: null,
       failure: {
@@ -92,5 +111,5 @@ export async function describeObject(io: ObjectIo, key: string): Promise<Decoded
     };
   }
   const bytes = meta.size === 0 ? new Uint8Array(0) : (await io.get(key)).bytes;
-  return isGtObjectStart(bytes) ? greptimeParts(key, bytes) : cairnParts(key, bytes);
+  return isGtObjectStart(bytes) ? greptimeParts(key, bytes, page) : cairnParts(key, bytes, page);
 }

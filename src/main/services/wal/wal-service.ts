@@ -22,12 +22,8 @@ import { verifyGtObject } from '../../engine/greptimedb/verify';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
-import {
-  objectPageOf,
-  writerObjectLists,
-  type ObjectPage,
-  type ObjectStatusFilter,
-} from './object-page';
+import type { ObjectPage, ObjectStatusFilter } from './object-page';
+import { PrefixViews } from './prefix-views';
 import { replaySourceOf } from './replay-source';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
 import type { ConnectionUser } from '../connections/connection-users';
@@ -44,13 +40,8 @@ import { presentGcReport } from './wal-presenters';
 import { manifestOf } from './wal-reads';
 import type { PrefixSnapshot } from './read-model/prefix-model';
 import { ReadModels } from './read-model/read-models';
-import {
-  inspectViewOfSnapshot,
-  objectListsOfSnapshot,
-  readOnlyLogOfSnapshot,
-  regionsViewOfSnapshot,
-} from './read-model/snapshot-views';
-import { describeObject } from './object-parts';
+import { readOnlyLogOfSnapshot } from './read-model/snapshot-views';
+import { describeObject, type SegmentPage } from './object-parts';
 import {
   cairnOnly,
   checkObjectKey,
@@ -94,6 +85,10 @@ export class WalService implements ConnectionUser {
   private readonly replays = new ReplayJobs();
   private readonly models: ReadModels;
   private readonly listings: PrefixListings;
+  private readonly views = new PrefixViews({
+    writer: (at) => this.writers.get(at.slot),
+    snapshot: (at) => this.snapshotOf(at),
+  });
 
   constructor(
     private readonly connections: ConnectionStorage,
@@ -125,8 +120,7 @@ export class WalService implements ConnectionUser {
   }
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {
-    const at = await this.locate(connectionId, prefix);
-    return inspectViewOfSnapshot(await this.snapshotOf(at), this.writers.has(at.slot));
+    return this.views.inspect(await this.locate(connectionId, prefix));
   }
 
   async objects(
@@ -136,20 +130,16 @@ export class WalService implements ConnectionUser {
     offset: number,
     limit: number,
   ): Promise<ObjectPage> {
-    const at = await this.locate(connectionId, prefix);
-    const writer = this.writers.get(at.slot);
-    const lists =
-      writer === undefined
-        ? objectListsOfSnapshot(await this.snapshotOf(at))
-        : writerObjectLists(writer);
-    return objectPageOf(lists, status, offset, limit);
+    return this.views.objects(await this.locate(connectionId, prefix), status, offset, limit);
   }
 
-  async regions(connectionId: string, prefix: string): Promise<RegionsView> {
-    const at = await this.locate(connectionId, prefix);
-    const writer = this.writers.get(at.slot);
-    if (writer) return { source: 'writer', readOnlyReason: null, regions: writer.regions() };
-    return regionsViewOfSnapshot(await this.snapshotOf(at));
+  async regions(
+    connectionId: string,
+    prefix: string,
+    offset: number,
+    limit: number,
+  ): Promise<RegionsView> {
+    return this.views.regions(await this.locate(connectionId, prefix), offset, limit);
   }
 
   async manifest(connectionId: string, prefix: string, limit: number): Promise<ManifestView> {
@@ -165,10 +155,14 @@ export class WalService implements ConnectionUser {
       : verifyObject(io, key);
   }
 
-  async decodeObject(connectionId: string, key: string): Promise<DecodedObjectView> {
+  async decodeObject(
+    connectionId: string,
+    key: string,
+    segments: SegmentPage,
+  ): Promise<DecodedObjectView> {
     const { io, root } = await this.connections.io(connectionId);
     checkObjectKey(root, key);
-    return describeObject(io, key);
+    return describeObject(io, key, segments);
   }
 
   async metrics(

@@ -8,6 +8,7 @@
  * writer open and `inspect` share it.
  */
 import type { ObjectIo } from '../../objectio/object-io';
+import { Slicer } from '../../slices';
 import { ObjectCatalog } from '../catalog';
 import { NoCompleteChainError, TailMissingError } from '../errors';
 import type { Seq } from '../ids';
@@ -97,14 +98,15 @@ function checkSelection(prefix: string, selection: ChainSelection, control: Cont
   if (!onChain) throw new TailMissingError(objectKey(prefix, tail.seq));
 }
 
-function catalogOf(
+async function catalogOf(
   prefix: string,
   chain: readonly ScannedObject[],
   control: ControlState,
-): ObjectCatalog {
+): Promise<ObjectCatalog> {
   const catalog = new ObjectCatalog(prefix);
+  const slicer = new Slicer();
   // A rejection here (ConflictingObject) fails the open: two writers' objects disagree.
-  for (const object of chain) catalog.index(object);
+  for (const object of chain) await catalog.indexInSlices(object, slicer);
   for (const [region, id] of control.watermarks) catalog.raiseWatermark(region, id);
   return catalog;
 }
@@ -117,7 +119,7 @@ export async function recoverFromScan(input: RecoveryInput): Promise<Recovery> {
     selection = selectChain(input.scan.objects, control);
   }
   checkSelection(input.prefix, selection, control);
-  const catalog = catalogOf(input.prefix, selection.chain, control);
+  const catalog = await catalogOf(input.prefix, selection.chain, control);
   const summary: RecoverySummary = {
     listed: input.scan.listed.filter((o) => o.seq >= control.boundary).length,
     chain: selection.chain.map(recoveredOf),

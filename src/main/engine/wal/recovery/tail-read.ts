@@ -11,8 +11,9 @@
 import { readTail, type ObjectIo } from '../../objectio/object-io';
 import { isStorageError } from '../../objectio/errors';
 import { CorruptObjectError } from '../errors';
+import { Slicer } from '../../slices';
 import {
-  decodeFooter,
+  decodeFooterInSlices,
   decodeIndexFromTail,
   footerRange,
   TAIL_WINDOW_BYTES,
@@ -76,9 +77,15 @@ async function outcomeOf(io: ObjectIo, listed: ListedObject): Promise<TailOutcom
       listed.key,
       listed.seq,
     );
+    // A footer past the tail window is large (past 1,365 regions): decoded in slices.
     const index =
       segments ??
-      decodeFooter((await io.get(listed.key, footerRange(trailer))).bytes, trailer, listed.key);
+      (await decodeFooterInSlices(
+        (await io.get(listed.key, footerRange(trailer))).bytes,
+        trailer,
+        listed.key,
+        new Slicer(),
+      ));
     const object: ScannedObject = {
       key: listed.key,
       seq: listed.seq,

@@ -12,6 +12,7 @@ import { recoverGtPrefix, type GtRecovery } from '../../../engine/greptimedb/rec
 import { newGtScanMemo, type GtScanMemo } from '../../../engine/greptimedb/scan';
 import { inspectWithRecovery, type InspectedPrefix } from '../../../engine/wal/inspect';
 import { newTailScanMemo, type TailScanMemo } from '../../../engine/wal/recovery';
+import type { OpenProgress } from '../../../../shared/contract/wal-pages';
 import { newestRegisterVersion } from '../live-writer';
 import type { CairnLocated, Located } from '../wal-locate';
 
@@ -24,6 +25,8 @@ interface SnapshotBase {
   readonly newestObjectAtMs: number | null;
   /** Whole listings so far (1 after the first open; a refresh of an unchanged prefix adds none). */
   readonly wholeListings: number;
+  /** Set while the open is in progress (a provisional snapshot); absent once read whole. */
+  readonly progress?: OpenProgress;
 }
 
 export type PrefixSnapshot =
@@ -112,7 +115,7 @@ export class PrefixModel {
         newestObjectAtMs: newestOf(recovery.scan.listed.map((o) => o.lastModifiedMs)),
         wholeListings: memo.wholeListings,
         recovery,
-        report: gtInspectReportOf(recovery, startedAt),
+        report: await gtInspectReportOf(recovery, startedAt),
       };
     }
     const memo = source.memo;
