@@ -4,7 +4,8 @@
  * written here, the read-only inspection of its chain, orphans, gaps and excluded objects;
  * for a GreptimeDB prefix, its chain with instances, orphans and the reclaim boundary.
  */
-import { useApiQuery } from '../api/hooks';
+import type { InspectView } from '../../../shared/contract/wal';
+import { useApiQuery, useRefreshInterval } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { LoadControls } from './wal/LoadControls';
 import { MetricsExport } from './wal/MetricsExport';
@@ -14,6 +15,7 @@ import { SequenceStrip } from './wal/SequenceStrip';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { GreptimeChain } from './wal/GreptimeChain';
+import { OpenProgressNote, progressInterval } from './wal/OpenProgress';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import './wal/wal.css';
 
@@ -30,9 +32,14 @@ function BatchesOf(props: PrefixBodyProps) {
 }
 
 function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
-  const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
+  const inspect = useApiQuery(
+    'wal.inspect',
+    { connectionId, prefix },
+    { refetchInterval: progressInterval<InspectView>(useRefreshInterval()) },
+  );
   return (
     <div className="wal-main">
+      <OpenProgressNote progress={inspect.data?.progress} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
       {inspect.data && <GreptimeChain report={inspect.data} />}
       <ObjectTable connectionId={connectionId} prefix={prefix} live={false} format={format} />
@@ -43,10 +50,11 @@ function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
 function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
   const operator = useOperator(connectionId);
   const writer = useLiveWriter(connectionId, prefix);
+  const refetchInterval = useRefreshInterval();
   const inspect = useApiQuery(
     'wal.inspect',
     { connectionId, prefix },
-    { enabled: writer === null },
+    { enabled: writer === null, refetchInterval: progressInterval<InspectView>(refetchInterval) },
   );
   return (
     <div className="wal-main">
@@ -68,6 +76,7 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
           {inspect.error && (
             <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />
           )}
+          <OpenProgressNote progress={inspect.data?.progress} />
           {inspect.data && (
             <section aria-label="Chain summary" className="wal-panel">
               <p className="muted small">
@@ -87,11 +96,11 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
                   gaps
                 </dd>
                 <dt>Orphans</dt>
-                <dd>{inspect.data.orphans.length}</dd>
+                <dd>{inspect.data.orphanCount.toLocaleString()}</dd>
                 <dt>Excluded (sealed epochs)</dt>
-                <dd>{inspect.data.excluded.length}</dd>
+                <dd>{inspect.data.excludedCount.toLocaleString()}</dd>
                 <dt>Missing (collected meanwhile)</dt>
-                <dd>{inspect.data.missing.length}</dd>
+                <dd>{inspect.data.missingCount.toLocaleString()}</dd>
                 <dt>Next start</dt>
                 <dd>
                   {inspect.data.nextSeq === null

@@ -1,15 +1,23 @@
 /**
  * Regions: per region of the selected prefix its entries, first / latest / durable id,
- * obsolete watermark, objects spanned, bytes and holes. With a writer opened in the app and
+ * obsolete watermark, objects spanned, bytes and holes - a page at a time from the server,
+ * virtualized past a page (a prefix of 300,000 regions). With a writer opened in the app and
  * operator mode: obsolete up to an id, obsolete all, and the region table. On a prefix this
  * app does not write, it says so and offers to open or take over the writer; on a GreptimeDB
  * prefix, why no action applies.
  */
+import { useCallback, useState, type ReactNode } from 'react';
+import type {
+  InspectView,
+  RegionRow,
+  RegionsView as RegionsPage,
+} from '../../../shared/contract/wal';
+import { api } from '../api/client';
 import { useApiQuery, useRefreshInterval } from '../api/hooks';
 import { formatEntryId } from '../../../shared/id-notation';
 import { ChangeMarked } from '../components/ChangeMarked';
-import { ErrorPanel } from '../components/ErrorPanel';
 import { EntryIdText, RegionIdText } from '../components/IdText';
+import { PagedTable } from '../components/PagedTable';
 import { useUiStore } from '../state/ui-store';
 import { formatBytes } from './format';
 import { FailureNotice } from './wal/OpenFailure';
@@ -18,8 +26,8 @@ import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
+import { OpenProgressNote, progressInterval, PROGRESS_POLL_MS } from './wal/OpenProgress';
 import './wal/wal.css';
-import { Pending } from '../components/Pending';
 
 export function RegionsView() {
   return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} />;
@@ -29,13 +37,26 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
   const operator = useOperator(connectionId);
   const greptime = format === 'greptimedb-v1';
   const writer = useLiveWriter(connectionId, prefix);
-  const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
   const refetchInterval = useRefreshInterval(writer !== null);
-  const regions = useApiQuery('wal.regions', { connectionId, prefix }, { refetchInterval });
+  const inspect = useApiQuery(
+    'wal.inspect',
+    { connectionId, prefix },
+    { refetchInterval: progressInterval<InspectView>(refetchInterval) },
+  );
   const actions = writer !== null && operator;
-  const readOnlyReason = regions.data?.readOnlyReason ?? null;
   const selectedRegion = useUiStore((state) => state.region);
   const showView = useUiStore((state) => state.showView);
+  const [first, setFirst] = useState<RegionsPage | null>(null);
+  const readOnlyReason = first?.readOnlyReason ?? null;
+  const fetchPage = useCallback(
+    async (offset: number, limit: number): Promise<RegionsPage & { rows: RegionRow[] }> => {
+      const page = await api.call('wal.regions', { connectionId, prefix, offset, limit });
+      if (offset === 0) setFirst(page);
+      return { ...page, rows: page.regions };
+    },
+    [connectionId, prefix],
+  );
+  const polling = inspect.data?.progress.done === false ? PROGRESS_POLL_MS : refetchInterval;
   return (
     <div className="wal-main">
       {!greptime && (
@@ -47,6 +68,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
           operator={operator}
         />
       )}
+      <OpenProgressNote progress={inspect.data?.progress} />
       {readOnlyReason !== null && (
         <p className="muted small" role="note" aria-label="Why no region action">
           {readOnlyReason}
@@ -60,98 +82,124 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
         </p>
       )}
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
-      {regions.error && <ErrorPanel error={regions.error} onRetry={() => void regions.refetch()} />}
-      {regions.isPending && <Pending what="Reading regions" />}
-      {regions.data && (
-        <table className="table" aria-label={`Regions of ${prefix}`}>
-          <thead>
-            <tr>
-              <th>Region</th>
-              <th>Entries</th>
-              <th>First id</th>
-              <th>Latest id</th>
-              <th>Durable id</th>
-              <th>Watermark</th>
-              <th>Objects</th>
-              <th>Bytes</th>
-              <th>Holes</th>
-              <th>Table</th>
-              <th>Open</th>
-              {actions && <th>Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {regions.data.regions.map((region) => (
-              <tr
-                key={String(region.regionId)}
-                aria-selected={regionName(region.regionId) === selectedRegion}
-              >
-                <th scope="row">
-                  <RegionIdText region={region.regionId} />
-                </th>
-                <td>{region.entries.toLocaleString()}</td>
-                <td>
-                  <EntryIdText id={region.firstId} />
+      <PagedTable
+        queryKey={['wal.regions', connectionId, prefix, writer !== null]}
+        fetchPage={fetchPage}
+        pageSize={REGION_PAGE}
+        refetchInterval={polling}
+        label={`Regions of ${prefix}`}
+        pendingText="Reading regions"
+        columns={actions ? 12 : 11}
+        rowKey={(region) => String(region.regionId)}
+        header={
+          <tr>
+            <th>Region</th>
+            <th>Entries</th>
+            <th>First id</th>
+            <th>Latest id</th>
+            <th>Durable id</th>
+            <th>Watermark</th>
+            <th>Objects</th>
+            <th>Bytes</th>
+            <th>Holes</th>
+            <th>Table</th>
+            <th>Open</th>
+            {actions && <th>Actions</th>}
+          </tr>
+        }
+        renderRow={(region) => (
+          <RegionRowView
+            region={region}
+            selected={regionName(region.regionId) === selectedRegion}
+            onReplay={() => showView('replay', { region: regionName(region.regionId) })}
+            actions={
+              actions ? (
+                <td className="wal-actions">
+                  <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
+                  <ObsoleteAllDialog connectionId={connectionId} prefix={prefix} region={region} />
                 </td>
-                <td>
-                  <EntryIdText id={region.latestId} />
-                </td>
-                <td>
-                  <EntryIdText id={region.durableId} />
-                  {region.handedOutId !== null && region.handedOutId !== region.durableId && (
-                    <span className="muted small">
-                      {' '}
-                      (handed out <EntryIdText id={region.handedOutId} />)
-                    </span>
-                  )}
-                </td>
-                <ChangeMarked
-                  as="td"
-                  value={region.watermark}
-                  label={`Watermark of ${regionName(region.regionId)}`}
-                  describe={(before) =>
-                    `moved from ${before === 0n ? 'none' : formatEntryId(before)}`
-                  }
-                >
-                  <EntryIdText id={region.watermark} />
-                </ChangeMarked>
-                <td>{region.objects.toLocaleString()}</td>
-                <td>{formatBytes(region.bytes)}</td>
-                <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
-                <td>{region.listedInTable ? 'listed' : ''}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="link small"
-                    aria-label={`Replay region ${regionName(region.regionId)}`}
-                    onClick={() => showView('replay', { region: regionName(region.regionId) })}
-                  >
-                    Replay
-                  </button>
-                </td>
-                {actions && (
-                  <td className="wal-actions">
-                    <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
-                    <ObsoleteAllDialog
-                      connectionId={connectionId}
-                      prefix={prefix}
-                      region={region}
-                    />
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {regions.data?.regions.length === 0 && (
-        <p className="muted">
-          No region has entries or a watermark yet: append some with{' '}
-          <span className="mono">cairn wal append</span>, or open a writer here and start the load
-          generator in Batches (operator mode).
-        </p>
-      )}
+              ) : null
+            }
+          />
+        )}
+        empty={
+          <p className="muted">
+            No region has entries or a watermark yet: append some with{' '}
+            <span className="mono">cairn wal append</span>, or open a writer here and start the load
+            generator in Batches (operator mode).
+          </p>
+        }
+        footer={(page) =>
+          page.total > REGION_PAGE ? (
+            <p className="muted small" role="status" aria-label="Region count">
+              {page.total.toLocaleString()} regions · rows load as you scroll
+            </p>
+          ) : null
+        }
+      />
       {actions && <NamespaceActions connectionId={connectionId} prefix={prefix} />}
     </div>
+  );
+}
+
+/** Rows a page of the Regions table asks for. */
+const REGION_PAGE = 500;
+
+function RegionRowView({
+  region,
+  selected,
+  onReplay,
+  actions,
+}: {
+  region: RegionRow;
+  selected: boolean;
+  onReplay: () => void;
+  actions: ReactNode;
+}) {
+  return (
+    <tr aria-selected={selected}>
+      <th scope="row">
+        <RegionIdText region={region.regionId} />
+      </th>
+      <td>{region.entries.toLocaleString()}</td>
+      <td>
+        <EntryIdText id={region.firstId} />
+      </td>
+      <td>
+        <EntryIdText id={region.latestId} />
+      </td>
+      <td>
+        <EntryIdText id={region.durableId} />
+        {region.handedOutId !== null && region.handedOutId !== region.durableId && (
+          <span className="muted small">
+            {' '}
+            (handed out <EntryIdText id={region.handedOutId} />)
+          </span>
+        )}
+      </td>
+      <ChangeMarked
+        as="td"
+        value={region.watermark}
+        label={`Watermark of ${regionName(region.regionId)}`}
+        describe={(before) => `moved from ${before === 0n ? 'none' : formatEntryId(before)}`}
+      >
+        <EntryIdText id={region.watermark} />
+      </ChangeMarked>
+      <td>{region.objects.toLocaleString()}</td>
+      <td>{formatBytes(region.bytes)}</td>
+      <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
+      <td>{region.listedInTable ? 'listed' : ''}</td>
+      <td>
+        <button
+          type="button"
+          className="link small"
+          aria-label={`Replay region ${regionName(region.regionId)}`}
+          onClick={onReplay}
+        >
+          Replay
+        </button>
+      </td>
+      {actions}
+    </tr>
   );
 }

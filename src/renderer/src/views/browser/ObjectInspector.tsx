@@ -68,7 +68,7 @@ export function ObjectInspector({
             {downloading ? 'Downloading…' : 'Download raw'}
           </button>
           {isWalObjectKey(objectKey) && (
-            <WalObjectParts connectionId={connectionId} objectKey={objectKey} />
+            <WalObjectParts key={objectKey} connectionId={connectionId} objectKey={objectKey} />
           )}
           <PayloadViewer bytes={object.data.bytes} totalSize={object.data.size} />
         </>

@@ -3,12 +3,15 @@
  * boundary), each segment from the footer, the footer and the trailer, with every CRC's
  * status judged on its own, and the first check a strict decode fails. Either format.
  */
+import { useState } from 'react';
 import { useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../format';
 import { regionName } from '../wal/wal-words';
 
 const WAL_OBJECT = /(^|\/)objects\/\d{20}\.wal$/;
+/** Segments laid out a page at a time: an object may hold 300,000 regions. */
+const SEGMENT_PAGE = 200;
 
 export function isWalObjectKey(key: string): boolean {
   return WAL_OBJECT.test(key);
@@ -26,7 +29,12 @@ export function WalObjectParts({
   connectionId: string;
   objectKey: string;
 }) {
-  const parts = useApiQuery('wal.decodeObject', { connectionId, key: objectKey });
+  const [segmentOffset, setSegmentOffset] = useState(0);
+  const parts = useApiQuery(
+    'wal.decodeObject',
+    { connectionId, key: objectKey, segmentOffset, segmentLimit: SEGMENT_PAGE },
+    { placeholderData: (previous) => previous },
+  );
   if (parts.error) return <ErrorPanel error={parts.error} onRetry={() => void parts.refetch()} />;
   const view = parts.data;
   if (!view) return <p className="muted small">Decoding…</p>;
@@ -100,6 +108,29 @@ export function WalObjectParts({
             ))}
           </tbody>
         </table>
+      )}
+      {view.segmentCount > SEGMENT_PAGE && (
+        <div className="wal-pager">
+          <button
+            type="button"
+            disabled={segmentOffset === 0}
+            onClick={() => setSegmentOffset(Math.max(0, segmentOffset - SEGMENT_PAGE))}
+          >
+            Previous segments
+          </button>
+          <span className="small muted" role="status" aria-label="Segments shown">
+            {view.segmentOffset + 1}–
+            {Math.min(view.segmentOffset + SEGMENT_PAGE, view.segmentCount)} of{' '}
+            {view.segmentCount.toLocaleString()}
+          </span>
+          <button
+            type="button"
+            disabled={segmentOffset + SEGMENT_PAGE >= view.segmentCount}
+            onClick={() => setSegmentOffset(segmentOffset + SEGMENT_PAGE)}
+          >
+            Next segments
+          </button>
+        </div>
       )}
       <dl className="facts" aria-label="Footer and trailer">
         <dt>Footer</dt>

@@ -1,16 +1,20 @@
 /**
- * One page of a prefix's objects by sequence, paged from the server: chain, orphans and
- * excluded objects (Cairn's format) or objects below the reclaim boundary (GreptimeDB's).
+ * A prefix's objects by sequence, paged from the server and virtualized past a page (a prefix
+ * of 100,000 objects scrolls without loading them all): chain, orphans and excluded objects
+ * (Cairn's format) or objects below the reclaim boundary (GreptimeDB's).
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { WalFormat, WalObjectRow } from '../../../../shared/contract/wal';
-import { useApiQuery, useRefreshInterval } from '../../api/hooks';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { Pending } from '../../components/Pending';
+import type { OpenProgress } from '../../../../shared/contract/wal-pages';
+import { api } from '../../api/client';
+import { useRefreshInterval } from '../../api/hooks';
+import { PagedTable } from '../../components/PagedTable';
 import { useNewKeys } from '../../components/use-changes';
 import { formatBytes } from '../format';
+import { PROGRESS_POLL_MS } from './OpenProgress';
 
-const PAGE = 100;
+/** Rows a page of the table asks for. */
+const PAGE = 200;
 
 type StatusFilter = 'all' | WalObjectRow['status'];
 
@@ -18,6 +22,11 @@ const FILTERS: Record<WalFormat, readonly StatusFilter[]> = {
   'cairn-v1': ['all', 'chain', 'orphan', 'excluded'],
   'greptimedb-v1': ['all', 'chain', 'orphan', 'below-boundary'],
 };
+
+interface FirstPage {
+  readonly keys: readonly string[];
+  readonly progress: OpenProgress;
+}
 
 export function ObjectTable({
   connectionId,
@@ -31,18 +40,20 @@ export function ObjectTable({
   format: WalFormat | null;
 }) {
   const [status, setStatus] = useState<StatusFilter>('all');
-  const [offset, setOffset] = useState(0);
+  const [first, setFirst] = useState<FirstPage | null>(null);
   const refetchInterval = useRefreshInterval(live);
-  const page = useApiQuery(
-    'wal.objects',
-    { connectionId, prefix, status, offset, limit: PAGE },
-    { refetchInterval, placeholderData: (previous) => previous },
+  const fetchPage = useCallback(
+    async (offset: number, limit: number) => {
+      const page = await api.call('wal.objects', { connectionId, prefix, status, offset, limit });
+      if (offset === 0)
+        setFirst({ keys: page.rows.map((row) => row.key), progress: page.progress });
+      return page;
+    },
+    [connectionId, prefix, status],
   );
   // Objects another process (or this app's writer) wrote since the last read are marked.
-  const fresh = useNewKeys(
-    `${status}\n${offset}`,
-    page.data?.rows.map((row) => row.key),
-  );
+  const fresh = useNewKeys(status, first?.keys);
+  const polling = first?.progress.done === false ? PROGRESS_POLL_MS : refetchInterval;
   return (
     <section aria-label="Objects" className="wal-panel">
       <header className="wal-panel-header">
@@ -54,89 +65,69 @@ export function ObjectTable({
               type="button"
               role="tab"
               aria-selected={status === candidate}
-              onClick={() => {
-                setStatus(candidate);
-                setOffset(0);
-              }}
+              onClick={() => setStatus(candidate)}
             >
               {candidate}
             </button>
           ))}
         </div>
       </header>
-      {page.error && <ErrorPanel error={page.error} onRetry={() => void page.refetch()} />}
-      {page.isPending && <Pending what="Listing objects" />}
-      {page.data && (
-        <>
-          <table className="table" aria-label={`Objects of ${prefix}`}>
-            <thead>
-              <tr>
-                <th>Seq</th>
-                <th>Epoch</th>
-                <th>Status</th>
-                <th>Size</th>
-                <th>Segments</th>
-                <th>Entries</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.rows.map((row) => (
-                <tr
-                  key={row.key}
-                  className={
-                    [row.status === 'chain' ? '' : 'wal-warn', fresh.has(row.key) ? 'changed' : '']
-                      .join(' ')
-                      .trim() || undefined
-                  }
-                >
-                  <td className="mono" title={row.key}>
-                    {String(row.seq)}
-                    {fresh.has(row.key) && <span className="badge ok small"> new</span>}
-                  </td>
-                  <td className="mono">{String(row.epoch)}</td>
-                  <td>{row.status}</td>
-                  <td>{formatBytes(row.size)}</td>
-                  <td>{row.segments ?? '—'}</td>
-                  <td>{row.entries ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.data.total === 0 && (
-            <p className="muted">
-              {status === 'all'
-                ? 'No objects under this prefix yet: write some with `cairn wal append`, or open a writer here and start the load generator (operator mode).'
-                : `No ${status} objects: switch to "all" to see every object.`}
-            </p>
-          )}
+      <PagedTable
+        queryKey={['wal.objects', connectionId, prefix, status]}
+        fetchPage={fetchPage}
+        pageSize={PAGE}
+        refetchInterval={polling}
+        label={`Objects of ${prefix}`}
+        pendingText="Listing objects"
+        columns={6}
+        rowKey={(row) => row.key}
+        header={
+          <tr>
+            <th>Seq</th>
+            <th>Epoch</th>
+            <th>Status</th>
+            <th>Size</th>
+            <th>Segments</th>
+            <th>Entries</th>
+          </tr>
+        }
+        renderRow={(row) => (
+          <tr
+            className={
+              [row.status === 'chain' ? '' : 'wal-warn', fresh.has(row.key) ? 'changed' : '']
+                .join(' ')
+                .trim() || undefined
+            }
+          >
+            <td className="mono" title={row.key}>
+              {String(row.seq)}
+              {fresh.has(row.key) && <span className="badge ok small"> new</span>}
+            </td>
+            <td className="mono">{String(row.epoch)}</td>
+            <td>{row.status}</td>
+            <td>{formatBytes(row.size)}</td>
+            <td>{row.segments ?? '—'}</td>
+            <td>{row.entries ?? '—'}</td>
+          </tr>
+        )}
+        empty={
+          <p className="muted">
+            {status === 'all'
+              ? 'No objects under this prefix yet: write some with `cairn wal append`, or open a writer here and start the load generator (operator mode).'
+              : `No ${status} objects: switch to "all" to see every object.`}
+          </p>
+        }
+        footer={(page) => (
           <div className="wal-pager">
-            <button
-              type="button"
-              disabled={offset === 0}
-              onClick={() => setOffset(Math.max(0, offset - PAGE))}
-            >
-              Previous
-            </button>
             <span className="small muted" role="status" aria-label="Chain gaps">
-              {page.data.gaps === 0
-                ? 'no gaps in the chain'
-                : `${page.data.gaps} gaps in the chain`}
+              {page.gaps === 0 ? 'no gaps in the chain' : `${page.gaps} gaps in the chain`}
             </span>
             <span className="small muted">
-              {page.data.total === 0
-                ? 'none'
-                : `${offset + 1}–${Math.min(offset + PAGE, page.data.total)} of ${page.data.total.toLocaleString()}`}
+              {page.total === 0 ? 'none' : `${page.total.toLocaleString()} objects`}
             </span>
-            <button
-              type="button"
-              disabled={offset + PAGE >= page.data.total}
-              onClick={() => setOffset(offset + PAGE)}
-            >
-              Next
-            </button>
           </div>
-        </>
-      )}
+        )}
+      />
     </section>
   );
 }
