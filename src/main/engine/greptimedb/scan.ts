@@ -14,7 +14,7 @@ import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
 import type { Seq } from '../wal/ids';
 import {
   compareSeq,
-  listObjectPages,
+  listObjectPagesInRanges,
   mapBoundedWhilePaging,
   ScanMemo,
   type ListedObject,
@@ -153,7 +153,7 @@ export async function scanGtPrefix(
   memo?: GtScanMemo,
 ): Promise<GtScan> {
   const { items, results } = await mapBoundedWhilePaging(
-    memo === undefined ? listObjectPages(io, prefix) : memo.pages(io, prefix, 0n),
+    memo === undefined ? listObjectPagesInRanges(io, prefix) : memo.pages(io, prefix, 0n),
     concurrency,
     memo === undefined
       ? (object) => outcomeOf(io, prefix, object)

@@ -15,6 +15,12 @@ export {
   type TailScanMemo,
 } from './tail-read';
 export { ScanMemo, FULL_LISTING_EVERY } from './scan-memo';
+export {
+  listObjectsInRanges,
+  listObjectPagesInRanges,
+  LISTING_CONCURRENCY,
+  type RangeListingOptions,
+} from './parallel-listing';
 export { selectChain, type ChainRules, type ChainSelection } from './chain-selection';
 export { startSequenceFor, START_GAP, type StartInputs } from './start-sequence';
 export {

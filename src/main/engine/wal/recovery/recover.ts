@@ -15,7 +15,8 @@ import type { Seq } from '../ids';
 import { objectKey } from '../keys';
 import type { ControlState, RecoveredObject, RecoverySummary } from '../session';
 import { selectChain, type ChainSelection } from './chain-selection';
-import { listObjectPages, type ListedObject } from './listing';
+import type { ListedObject } from './listing';
+import { listObjectPagesInRanges } from './parallel-listing';
 import {
   readIndexesWhileListing,
   TAIL_READ_CONCURRENCY,
@@ -47,7 +48,7 @@ export async function scanPrefix(
 ): Promise<PrefixScan> {
   const { listed, scan } = await readIndexesWhileListing(
     io,
-    memo === undefined ? listObjectPages(io, prefix, from) : memo.pages(io, prefix, from),
+    memo === undefined ? listObjectPagesInRanges(io, prefix, from) : memo.pages(io, prefix, from),
     concurrency,
     memo,
   );

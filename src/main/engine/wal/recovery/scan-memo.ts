@@ -15,6 +15,7 @@ import type { ObjectIo } from '../../objectio/object-io';
 import type { Seq } from '../ids';
 import { objectsFolder, objectsStartAfter, seqOfObjectKey } from '../keys';
 import { compareSeq, listObjectPages, type ListedObject } from './listing';
+import { listObjectPagesInRanges, type RangeListingOptions } from './parallel-listing';
 
 /** One scan in this many lists the prefix whole (at a 5 s refresh: about once a minute). */
 export const FULL_LISTING_EVERY = 12;
@@ -45,6 +46,7 @@ export class ScanMemo<T> {
   constructor(
     private readonly keep: (value: T) => boolean,
     private readonly weigh: (value: T) => number,
+    private readonly listing: RangeListingOptions = {},
   ) {}
 
   /** Scans so far that listed the prefix whole (the first one included). */
@@ -73,15 +75,20 @@ export class ScanMemo<T> {
     this.known = null;
     const seen: ListedObject[] = [];
     let after = objectsStartAfter(prefix, from);
-    if (kept !== null && (await lowestStillFirst(io, prefix, from, kept[0]))) {
+    const whole = kept === null || !(await lowestStillFirst(io, prefix, from, kept[0]));
+    if (whole) {
+      this.fullListings += 1;
+    } else {
       seen.push(...kept);
       yield kept;
       const highest = kept[kept.length - 1];
       if (highest !== undefined) after = highest.key;
-    } else {
-      this.fullListings += 1;
     }
-    for await (const page of listObjectPages(io, prefix, from, after)) {
+    // A whole listing goes in key ranges at once; the keys after the highest known, plainly.
+    const pages = whole
+      ? listObjectPagesInRanges(io, prefix, from, this.listing)
+      : listObjectPages(io, prefix, from, after);
+    for await (const page of pages) {
       seen.push(...page);
       yield page;
     }
