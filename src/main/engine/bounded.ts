@@ -30,24 +30,27 @@ export async function mapBounded<T, R>(
 /**
  * `mapBounded` over items that arrive in pages (a listing still in progress): steps start as
  * pages arrive, so the whole costs about the longer of the paging and the steps, not their
- * sum. Results are in arrival order. A paging failure stops new steps, waits for those in
- * flight and is thrown; so is the first failure of a step.
+ * sum. Results are in arrival order. With `priority`, the waiting item of the highest priority
+ * is taken first (a progressive open reads the newest objects first), else the first to
+ * arrive. A paging failure stops new steps, waits for those in flight and is thrown; so is the
+ * first failure of a step.
  */
 export async function mapBoundedWhilePaging<T, R>(
   pages: AsyncIterable<readonly T[]>,
   limit: number,
   step: (item: T) => Promise<R>,
+  priority?: (item: T) => number,
 ): Promise<{ items: T[]; results: R[] }> {
   const items: T[] = [];
   const results: R[] = [];
-  let next = 0;
+  const waiting = priority === undefined ? new ArrivalOrder() : new HighestFirst(items, priority);
   let pagingDone = false;
   let failure: { error: unknown } | null = null;
   const idle = new IdleWorkers();
   const worker = async (): Promise<void> => {
     while (failure === null) {
-      if (next < items.length) {
-        const at = next++;
+      const at = waiting.take();
+      if (at !== undefined) {
         try {
           results[at] = await step(items[at] as T);
         } catch (error) {
@@ -64,7 +67,7 @@ export async function mapBoundedWhilePaging<T, R>(
   try {
     for await (const page of pages) {
       if (failure !== null) break;
-      items.push(...page);
+      for (const item of page) waiting.add(items.push(item) - 1);
       idle.wakeAll();
     }
   } catch (error) {
@@ -76,6 +79,64 @@ export async function mapBoundedWhilePaging<T, R>(
   await Promise.all(workers);
   if (failure !== null) throw failure.error;
   return { items, results };
+}
+
+/** Indexes of items waiting for a step, taken in arrival order. */
+class ArrivalOrder {
+  private next = 0;
+  private count = 0;
+
+  add(at: number): void {
+    this.count = at + 1;
+  }
+
+  take(): number | undefined {
+    return this.next < this.count ? this.next++ : undefined;
+  }
+}
+
+/** Indexes of items waiting for a step, the highest priority taken first (a binary heap). */
+class HighestFirst<T> {
+  private readonly heap: number[] = [];
+
+  constructor(
+    private readonly items: readonly T[],
+    private readonly priority: (item: T) => number,
+  ) {}
+
+  add(at: number): void {
+    const heap = this.heap;
+    heap.push(at);
+    for (let child = heap.length - 1; child > 0;) {
+      const parent = (child - 1) >> 1;
+      if (!this.above(heap[child]!, heap[parent]!)) break;
+      [heap[child], heap[parent]] = [heap[parent]!, heap[child]!];
+      child = parent;
+    }
+  }
+
+  take(): number | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    heap[0] = last;
+    for (let parent = 0; ;) {
+      const left = parent * 2 + 1;
+      const right = left + 1;
+      let best = parent;
+      if (left < heap.length && this.above(heap[left]!, heap[best]!)) best = left;
+      if (right < heap.length && this.above(heap[right]!, heap[best]!)) best = right;
+      if (best === parent) break;
+      [heap[best], heap[parent]] = [heap[parent]!, heap[best]!];
+      parent = best;
+    }
+    return top;
+  }
+
+  private above(a: number, b: number): boolean {
+    return this.priority(this.items[a] as T) > this.priority(this.items[b] as T);
+  }
 }
 
 /** Workers waiting for more work, woken together when some arrives or the work ends. */

@@ -34,7 +34,7 @@ const seq = fc.oneof(
 const other = fc.oneof(
   fc.constantFrom('objects/.hidden', 'objects/zzz', 'objects/notes.txt', 'manifest/0001.json'),
   seq.map((s) => `objects/${String(s).padStart(20, '0')}.wal.tmp`),
-  seq.map((s) => `objects/${String(s).padStart(20, '0')}.wal/nested`),
+  seq.map((s) => `objects/${String(s).padStart(20, '0')}/nested`),
   fc.nat({ max: 99 }).map((n) => `objects/${n}`),
 );
 

@@ -30,7 +30,9 @@ describe('tail reads while the listing pages', () => {
   it('reads every object of pages in any order and returns them ascending by sequence', async () => {
     const { io, listed } = await storeOf(9);
     const pages = [listed.slice(6), listed.slice(0, 2), [], listed.slice(2, 6)];
-    const { listed: sorted, scan } = await readIndexesWhileListing(io, pagesOf(pages), 3);
+    const { listed: sorted, scan } = await readIndexesWhileListing(io, pagesOf(pages), {
+      concurrency: 3,
+    });
     expect(sorted.map((o) => o.seq)).toEqual(listed.map((o) => o.seq));
     expect(scan.objects.map((o) => o.seq)).toEqual(listed.map((o) => o.seq));
     expect(scan.objects[4]).toMatchObject({
@@ -44,7 +46,7 @@ describe('tail reads while the listing pages', () => {
   it('reports objects gone when read as missing, and fails on the lowest corrupt object', async () => {
     const { io, listed } = await storeOf(6);
     await io.delete(keyAt(1n));
-    const gone = await readIndexesWhileListing(io, pagesOf([listed]), 4);
+    const gone = await readIndexesWhileListing(io, pagesOf([listed]), { concurrency: 4 });
     expect(gone.scan.missing.map((o) => o.seq)).toEqual([1n]);
 
     const broken = await storeOf(6);
@@ -55,7 +57,9 @@ describe('tail reads while the listing pages', () => {
       await broken.io.putIfAbsent(keyAt(seq), bytes);
     }
     const pages = [broken.listed.slice(3), broken.listed.slice(0, 3)];
-    await expect(readIndexesWhileListing(broken.io, pagesOf(pages), 4)).rejects.toMatchObject({
+    await expect(
+      readIndexesWhileListing(broken.io, pagesOf(pages), { concurrency: 4 }),
+    ).rejects.toMatchObject({
       code: 'CorruptObject',
       key: keyAt(2n),
       check: 'trailer-crc',
@@ -66,7 +70,7 @@ describe('tail reads while the listing pages', () => {
     const { io, listed } = await storeOf(4);
     const failure = new Error('listing broke');
     await expect(
-      readIndexesWhileListing(io, pagesOf([listed.slice(0, 2)], failure), 2),
+      readIndexesWhileListing(io, pagesOf([listed.slice(0, 2)], failure), { concurrency: 2 }),
     ).rejects.toBe(failure);
   });
 });

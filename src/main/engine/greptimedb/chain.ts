@@ -54,11 +54,12 @@ function ascending(objects: readonly GtScannedObject[]): readonly GtScannedObjec
 function brokenLinks(
   objects: readonly GtScannedObject[],
   bySeq: ReadonlyMap<Seq, GtScannedObject>,
+  pending: Pending,
 ): Map<Seq, Seq> {
   const brokenBelow = new Map<Seq, Seq>();
   for (const object of objects) {
     const link = object.link;
-    if (link === null) {
+    if (link === null || isPending(link.seq, bySeq, pending)) {
       brokenBelow.set(object.seq, WHOLE);
       continue;
     }
@@ -69,31 +70,48 @@ function brokenLinks(
   return brokenBelow;
 }
 
+/**
+ * For a provisional judgement while an open is in progress: sequences not read yet. A link to
+ * one is taken on trust and ends the walk (the newest objects show their chain first).
+ */
+export type Pending = ((seq: Seq) => boolean) | undefined;
+
+function isPending(seq: Seq, bySeq: ReadonlyMap<Seq, GtScannedObject>, pending: Pending): boolean {
+  return pending !== undefined && !bySeq.has(seq) && pending(seq);
+}
+
 /** The chain ending at `tip`, oldest first: its links back to its own boundary hold. */
 function chainEndingAt(
   tip: GtScannedObject,
   bySeq: ReadonlyMap<Seq, GtScannedObject>,
+  pending: Pending,
 ): GtScannedObject[] {
   const chain: GtScannedObject[] = [];
   for (let at: GtScannedObject | undefined = tip; at !== undefined;) {
     chain.push(at);
     const link: GtScannedObject['link'] = at.link;
-    at = link === null || link.seq < tip.reclaimBoundary ? undefined : bySeq.get(link.seq);
+    at =
+      link === null || link.seq < tip.reclaimBoundary || isPending(link.seq, bySeq, pending)
+        ? undefined
+        : bySeq.get(link.seq);
   }
   return chain.reverse();
 }
 
-export function selectGtChain(objects: readonly GtScannedObject[]): GtChainSelection {
+export function selectGtChain(
+  objects: readonly GtScannedObject[],
+  pending?: Pending,
+): GtChainSelection {
   const sorted = ascending(objects);
   const bySeq = new Map(sorted.map((o) => [o.seq, o] as const));
-  const brokenBelow = brokenLinks(sorted, bySeq);
+  const brokenBelow = brokenLinks(sorted, bySeq, pending);
   let tip: GtScannedObject | null = null;
   for (const candidate of sorted) {
     const broken = brokenBelow.get(candidate.seq) ?? WHOLE;
     const complete = broken === WHOLE || broken < candidate.reclaimBoundary;
     if (complete && isLater(candidate, tip)) tip = candidate;
   }
-  const chain = tip === null ? [] : chainEndingAt(tip, bySeq);
+  const chain = tip === null ? [] : chainEndingAt(tip, bySeq, pending);
   const reclaimBoundary = tip?.reclaimBoundary ?? 0n;
   const onChain = new Set(chain.map((o) => o.seq));
   const off = objects.filter((o) => !onChain.has(o.seq));

@@ -9,14 +9,15 @@ import { Slicer } from '../slices';
 import { ObjectCatalog } from '../wal/catalog';
 import { NoCompleteChainError } from '../wal/errors';
 import type { Seq } from '../wal/ids';
-import { selectGtChain, type GtChainSelection } from './chain';
+import { selectGtChain, type GtChainSelection, type Pending } from './chain';
 import {
   scanGtPrefix,
   type GtDamagedObject,
   type GtScan,
-  type GtScanMemo,
+  type GtScanOutcome,
   type GtScannedObject,
 } from './scan';
+import type { ScanOptions } from '../wal/recovery';
 
 /** One instance (an opened GreptimeDB writer): its epoch and the objects it wrote. */
 export interface GtInstance {
@@ -90,11 +91,24 @@ async function catalogOrFailure(
 export async function recoverGtPrefix(
   io: ObjectIo,
   prefix: string,
-  memo?: GtScanMemo,
+  options: ScanOptions<GtScanOutcome> = {},
 ): Promise<GtRecovery> {
-  let scan = await scanGtPrefix(io, prefix, undefined, memo);
-  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, undefined, memo);
-  const selection = selectGtChain(scan.objects);
+  let scan = await scanGtPrefix(io, prefix, options);
+  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, options);
+  return gtRecoveryOf(prefix, scan);
+}
+
+/**
+ * The recovery of a scan. With `pending` (sequences not read yet, while an open is in
+ * progress), judged provisionally: links to them are taken on trust, so the newest objects
+ * read show their chain first. For a progressive open's views only.
+ */
+export async function gtRecoveryOf(
+  prefix: string,
+  scan: GtScan,
+  pending?: Pending,
+): Promise<GtRecovery> {
+  const selection = selectGtChain(scan.objects, pending);
   const instances = instancesOf(scan.objects, selection.chain);
   const damage = damageThatMatters(scan.damaged, selection.reclaimBoundary);
   if (selection.tip === null && scan.objects.length + scan.damaged.length > 0) {

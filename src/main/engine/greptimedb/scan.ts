@@ -16,8 +16,13 @@ import {
   compareSeq,
   listObjectPagesInRanges,
   mapBoundedWhilePaging,
+  newestFirst,
   ScanMemo,
+  scanStep,
+  watchedPages,
   type ListedObject,
+  type ScanMemoOptions,
+  type ScanOptions,
 } from '../wal/recovery';
 import { decodeGtFooterInSlices, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
 import {
@@ -138,33 +143,48 @@ async function outcomeOf(
 /** What a read model remembers of a GreptimeDB prefix's objects between scans. */
 export type GtScanMemo = ScanMemo<GtScanOutcome>;
 
-export function newGtScanMemo(): GtScanMemo {
+export function newGtScanMemo(options: ScanMemoOptions<GtScanOutcome> = {}): GtScanMemo {
   return new ScanMemo<GtScanOutcome>(
     (outcome) => outcome.kind !== 'missing',
     (outcome) => (outcome.kind === 'read' ? 96 + outcome.object.segments.length * 96 : 256),
+    options,
   );
 }
 
-/** Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive. */
+/**
+ * Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive,
+ * the newest first.
+ */
 export async function scanGtPrefix(
   io: ObjectIo,
   prefix: string,
-  concurrency = GT_SCAN_CONCURRENCY,
-  memo?: GtScanMemo,
+  options: ScanOptions<GtScanOutcome> = {},
 ): Promise<GtScan> {
+  const memo = options.memo;
   const { items, results } = await mapBoundedWhilePaging(
-    memo === undefined ? listObjectPagesInRanges(io, prefix) : memo.pages(io, prefix, 0n),
-    concurrency,
-    memo === undefined
-      ? (object) => outcomeOf(io, prefix, object)
-      : (object) => memo.read(object, () => outcomeOf(io, prefix, object)),
+    watchedPages(
+      memo === undefined ? listObjectPagesInRanges(io, prefix) : memo.pages(io, prefix, 0n),
+      options.watch,
+    ),
+    options.concurrency ?? GT_SCAN_CONCURRENCY,
+    scanStep(options, (object) => outcomeOf(io, prefix, object)),
+    newestFirst,
   );
+  return gtScanOf(items, results);
+}
+
+/** Every listed object and its outcome, sorted into a scan (also a provisional one's). */
+export function gtScanOf(
+  items: readonly ListedObject[],
+  results: readonly (GtScanOutcome | undefined)[],
+): GtScan {
   const order = items.map((_, at) => at).sort((a, b) => compareSeq(items[a]!, items[b]!));
   const objects: GtScannedObject[] = [];
   const missing: ListedObject[] = [];
   const damaged: GtDamagedObject[] = [];
   for (const at of order) {
-    const outcome = results[at] as GtScanOutcome;
+    const outcome = results[at];
+    if (outcome === undefined) continue;
     if (outcome.kind === 'read') objects.push(outcome.object);
     else if (outcome.kind === 'damaged') damaged.push(outcome.damaged);
     else missing.push(items[at]!);

@@ -17,12 +17,14 @@ import { NO_ENTRY, type EntryId, type Seq } from './ids';
 import { walPrefix } from './keys';
 import {
   highestListedSeq,
+  provisionalRecovery,
   recoverFromScan,
   scanPrefix,
   startSequenceFor,
   type PrefixScan,
   type Recovery,
-  type TailScanMemo,
+  type ScanOptions,
+  type TailOutcome,
 } from './recovery';
 import { readOnlyTarget, type ReadOnlyTarget } from './read-only-log';
 import type { RegionId } from './region-id';
@@ -177,8 +179,21 @@ export interface InspectedPrefix {
 export async function inspectPrefix(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<InspectReport> {
-  return (await inspectWithRecovery(io, configInput)).report;
+  return (await inspectWithRecovery(io, configInput, options)).report;
+}
+
+/** What a read-only inspection read of the register before its scan. */
+export interface InspectionStart {
+  readonly target: ReadOnlyTarget;
+  readonly manifest: Awaited<ReturnType<ReadOnlyTarget['store']['read']>>;
+  readonly control: ControlState;
+}
+
+export interface InspectOptions extends ScanOptions<TailOutcome> {
+  /** Told what the register said, before the scan starts (a progressive open judges with it). */
+  readonly started?: (start: InspectionStart) => void;
 }
 
 /**
@@ -188,26 +203,55 @@ export async function inspectPrefix(
 export async function inspectWithRecovery(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
-  memo?: TailScanMemo,
+  options: InspectOptions = {},
 ): Promise<InspectedPrefix> {
   const target = readOnlyTarget(io, configInput);
   const { prefix, store, startedAt, reread } = target;
   // The register first: whatever it names (the tail) was durable before the listing starts.
   const manifest = await store.read();
   const control = manifest === null ? emptyControlState() : decodeControlFields(manifest.fields);
+  const start: InspectionStart = { target, manifest, control };
+  options.started?.(start);
 
   let scan: PrefixScan | null = null;
   let recovery: Recovery | null = null;
   let failure: InspectFailure | null = null;
   try {
-    scan = await scanPrefix(io, prefix, control.boundary, undefined, memo);
+    scan = await scanPrefix(io, prefix, control.boundary, options);
     recovery = await recoverFromScan({ prefix, control, scan, reread, startedAt });
   } catch (error) {
     failure = reportedFailure(error);
   }
+  return inspectedOf(start, scan, recovery, failure);
+}
+
+/**
+ * The inspection of what a scan still in progress has read (`scan`: the objects listed and
+ * read so far), judged provisionally (`provisionalRecovery`): for a progressive open's views.
+ */
+export async function provisionalInspection(
+  start: InspectionStart,
+  scan: PrefixScan,
+  pending: (seq: Seq) => boolean,
+): Promise<InspectedPrefix> {
+  const { prefix, startedAt } = start.target;
+  const recovery = await provisionalRecovery(
+    { prefix, control: start.control, scan, startedAt },
+    pending,
+  );
+  return inspectedOf(start, scan, recovery, null);
+}
+
+async function inspectedOf(
+  start: InspectionStart,
+  scan: PrefixScan | null,
+  recovery: Recovery | null,
+  failure: InspectFailure | null,
+): Promise<InspectedPrefix> {
+  const { target, manifest, control } = start;
   const judged = recovery?.control ?? control;
   const report: InspectReport = {
-    prefix,
+    prefix: target.prefix,
     register: registerView(
       manifest?.version ?? null,
       control,
@@ -222,7 +266,7 @@ export async function inspectWithRecovery(
     missing: recovery?.missing ?? scan?.missing.map((o) => o.key) ?? [],
     regions: await regionsOf(recovery, judged),
     failure,
-    durationMs: performance.now() - startedAt,
+    durationMs: performance.now() - target.startedAt,
   };
   return { report, recovery, target };
 }

@@ -87,7 +87,7 @@ export class WalService implements ConnectionUser {
   private readonly listings: PrefixListings;
   private readonly views = new PrefixViews({
     writer: (at) => this.writers.get(at.slot),
-    snapshot: (at) => this.snapshotOf(at),
+    snapshot: (at) => this.snapshotOf(at, true),
   });
 
   constructor(
@@ -398,9 +398,12 @@ export class WalService implements ConnectionUser {
     await Promise.all(writers.map((writer) => writer.close()));
   }
 
-  /** The prefix's read model, refreshed when older than a view may show. */
-  private snapshotOf(at: Located): Promise<PrefixSnapshot> {
-    return this.models.read(at, VIEW_MAX_AGE_MS);
+  /**
+   * The prefix's read model, refreshed when older than a view may show. With `provisional`
+   * (the views, never a replay or a preview), a provisional one while its first open runs.
+   */
+  private snapshotOf(at: Located, provisional = false): Promise<PrefixSnapshot> {
+    return this.models.read(at, VIEW_MAX_AGE_MS, provisional);
   }
 
   private async locate(connectionId: string, prefix: string): Promise<Located> {

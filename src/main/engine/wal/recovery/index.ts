@@ -11,10 +11,23 @@ export {
   TAIL_READ_CONCURRENCY,
   newTailScanMemo,
   type ScannedObject,
+  type TailOutcome,
   type TailScan,
   type TailScanMemo,
 } from './tail-read';
-export { ScanMemo, FULL_LISTING_EVERY } from './scan-memo';
+export {
+  newestFirst,
+  scanStep,
+  watchedPages,
+  type ScanOptions,
+  type ScanWatch,
+} from './scan-watch';
+export {
+  ScanMemo,
+  FULL_LISTING_EVERY,
+  type RememberedRead,
+  type ScanMemoOptions,
+} from './scan-memo';
 export {
   listObjectsInRanges,
   listObjectPagesInRanges,
@@ -26,6 +39,7 @@ export { startSequenceFor, START_GAP, type StartInputs } from './start-sequence'
 export {
   scanPrefix,
   recoverFromScan,
+  provisionalRecovery,
   recoveredOf,
   highestListedSeq,
   type PrefixScan,

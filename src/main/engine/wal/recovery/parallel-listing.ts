@@ -206,8 +206,9 @@ function boundaries(first: Seq, last: Seq, span: bigint, most: number): Seq[] {
 
 /**
  * Every key under `prefix`'s `objects/` folder after sequence `from - 1`'s key, as pages in
- * the order they arrive: the first page, then the prefix's last page (its newest keys), then
- * the ranges between, the newest first. The same keys a plain listing gives, each once.
+ * the order they arrive: the prefix's last page (its newest keys), the ranges between the
+ * first page and it, the newest first, then the first page. The same keys a plain listing
+ * gives, each once.
  */
 export async function* listObjectsInRanges(
   io: ObjectIo,
@@ -220,14 +221,17 @@ export async function* listObjectsInRanges(
   const folder = objectsFolder(prefix);
   const start = objectsStartAfter(prefix, from);
   const first = await io.listPage(folder, { startAfter: start, pageSize });
-  yield [...first.objects];
   const firstEnd = first.objects[first.objects.length - 1]?.key;
-  if (first.continuation === undefined || firstEnd === undefined) return;
+  if (first.continuation === undefined || firstEnd === undefined) {
+    yield [...first.objects];
+    return;
+  }
   // Past the WAL keys (only other names left), or inside them at a name that is not one:
   // page on plainly from there.
   const firstSeq = seqOfObjectKey(prefix, firstEnd);
   const channel = new PageChannel<ObjectMeta[]>();
   if (firstSeq === null) {
+    yield [...first.objects];
     listRanges(io, folder, [{ start: firstEnd, end: undefined }], 1, pageSize, channel);
     yield* channel.drain();
     return;
@@ -253,6 +257,8 @@ export async function* listObjectsInRanges(
     channel,
   );
   yield* channel.drain();
+  // The oldest keys last: a progressive open reads the newest objects first.
+  yield [...first.objects];
 }
 
 /**

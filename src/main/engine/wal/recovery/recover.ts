@@ -17,12 +17,8 @@ import type { ControlState, RecoveredObject, RecoverySummary } from '../session'
 import { selectChain, type ChainSelection } from './chain-selection';
 import type { ListedObject } from './listing';
 import { listObjectPagesInRanges } from './parallel-listing';
-import {
-  readIndexesWhileListing,
-  TAIL_READ_CONCURRENCY,
-  type ScannedObject,
-  type TailScanMemo,
-} from './tail-read';
+import { readIndexesWhileListing, type ScannedObject, type TailOutcome } from './tail-read';
+import type { ScanOptions } from './scan-watch';
 
 /** What one listing and its tail reads found. */
 export interface PrefixScan {
@@ -43,14 +39,13 @@ export async function scanPrefix(
   io: ObjectIo,
   prefix: string,
   from: Seq,
-  concurrency = TAIL_READ_CONCURRENCY,
-  memo?: TailScanMemo,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<PrefixScan> {
+  const memo = options.memo;
   const { listed, scan } = await readIndexesWhileListing(
     io,
     memo === undefined ? listObjectPagesInRanges(io, prefix, from) : memo.pages(io, prefix, from),
-    concurrency,
-    memo,
+    options,
   );
   return { from, listed, objects: scan.objects, missing: scan.missing };
 }
@@ -120,6 +115,28 @@ export async function recoverFromScan(input: RecoveryInput): Promise<Recovery> {
     selection = selectChain(input.scan.objects, control);
   }
   checkSelection(input.prefix, selection, control);
+  return recoveryOf(input, selection, control);
+}
+
+/**
+ * What a scan still in progress has read so far, judged provisionally: links to objects not
+ * read yet (`pending`) are taken on trust, nothing is re-read or refused. The chain is the
+ * newest part of the one a finished recovery will find, if those links hold. For a progressive
+ * open's views only; never for a writer.
+ */
+export async function provisionalRecovery(
+  input: Omit<RecoveryInput, 'reread'>,
+  pending: (seq: Seq) => boolean,
+): Promise<Recovery> {
+  const selection = selectChain(input.scan.objects, { ...input.control, pending });
+  return recoveryOf(input, selection, input.control);
+}
+
+async function recoveryOf(
+  input: Omit<RecoveryInput, 'reread'>,
+  selection: ChainSelection,
+  control: ControlState,
+): Promise<Recovery> {
   const catalog = await catalogOf(input.prefix, selection.chain, control);
   const summary: RecoverySummary = {
     listed: input.scan.listed.filter((o) => o.seq >= control.boundary).length,

@@ -24,12 +24,24 @@ export const FULL_LISTING_EVERY = 12;
 const LISTED_ENTRY_BYTES = 200;
 
 interface Remembered<T> {
-  readonly tag: string;
+  readonly size: number;
+  readonly etag: string | undefined;
   readonly value: T;
 }
 
-function tagOf(object: ListedObject): string {
-  return `${object.size}:${object.etag ?? ''}`;
+/** What a memo may recall from beyond its own memory (the local index of a prefix). */
+export interface ScanMemoOptions<T> {
+  readonly listing?: RangeListingOptions;
+  /** An outcome remembered elsewhere of `object` as listed now (same key, size and ETag). */
+  readonly recall?: (object: ListedObject) => T | undefined;
+}
+
+/** One remembered outcome, with the size and ETag of the object it was read from. */
+export interface RememberedRead<T> {
+  readonly key: string;
+  readonly size: number;
+  readonly etag: string | undefined;
+  readonly value: T;
 }
 
 export class ScanMemo<T> {
@@ -46,7 +58,7 @@ export class ScanMemo<T> {
   constructor(
     private readonly keep: (value: T) => boolean,
     private readonly weigh: (value: T) => number,
-    private readonly listing: RangeListingOptions = {},
+    private readonly options: ScanMemoOptions<T> = {},
   ) {}
 
   /** Scans so far that listed the prefix whole (the first one included). */
@@ -86,7 +98,7 @@ export class ScanMemo<T> {
     }
     // A whole listing goes in key ranges at once; the keys after the highest known, plainly.
     const pages = whole
-      ? listObjectPagesInRanges(io, prefix, from, this.listing)
+      ? listObjectPagesInRanges(io, prefix, from, this.options.listing)
       : listObjectPages(io, prefix, from, after);
     for await (const page of pages) {
       seen.push(...page);
@@ -120,19 +132,36 @@ export class ScanMemo<T> {
     return true;
   }
 
+  /**
+   * What was read of `object` while it had its size and ETag now: remembered here, or recalled
+   * from beyond (then remembered here too); undefined when it must be read.
+   */
+  recall(object: ListedObject): T | undefined {
+    const hit = this.reads.get(object.key);
+    if (hit !== undefined && hit.size === object.size && hit.etag === object.etag) return hit.value;
+    const recalled = this.options.recall?.(object);
+    if (recalled !== undefined && this.keep(recalled))
+      this.reads.set(object.key, { size: object.size, etag: object.etag, value: recalled });
+    return recalled;
+  }
+
   /** What `fetch` reads of `object`, remembered while the object keeps its size and ETag. */
   async read(object: ListedObject, fetch: () => Promise<T>): Promise<T> {
-    const tag = tagOf(object);
-    const hit = this.reads.get(object.key);
-    if (hit !== undefined && hit.tag === tag) return hit.value;
+    const known = this.recall(object);
+    if (known !== undefined) return known;
     const value = await fetch();
     if (this.keep(value)) {
-      this.reads.set(object.key, { tag, value });
+      this.reads.set(object.key, { size: object.size, etag: object.etag, value });
     } else {
       this.reads.delete(object.key);
       this.known = null;
     }
     return value;
+  }
+
+  /** Every outcome remembered, for a local index to keep. */
+  *remembered(): IterableIterator<RememberedRead<T>> {
+    for (const [key, read] of this.reads) yield { key, ...read };
   }
 
   private dropReadsOtherThan(listed: readonly ListedObject[]): void {

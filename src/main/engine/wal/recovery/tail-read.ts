@@ -23,7 +23,8 @@ import {
 import type { Seq } from '../ids';
 import { mapBounded, mapBoundedWhilePaging } from '../../bounded';
 import { compareSeq, type ListedObject } from './listing';
-import { ScanMemo } from './scan-memo';
+import { ScanMemo, type ScanMemoOptions } from './scan-memo';
+import { newestFirst, scanStep, watchedPages, type ScanOptions } from './scan-watch';
 
 /**
  * Objects whose tails are read at once by default (callers of `scanPrefix` may pass another).
@@ -38,10 +39,11 @@ export const TAIL_READ_CONCURRENCY = 16;
 /** What a read model remembers of Cairn's objects between scans. */
 export type TailScanMemo = ScanMemo<TailOutcome>;
 
-export function newTailScanMemo(): TailScanMemo {
+export function newTailScanMemo(options: ScanMemoOptions<TailOutcome> = {}): TailScanMemo {
   return new ScanMemo<TailOutcome>(
     (outcome) => outcome.kind !== 'missing',
     (outcome) => (outcome.kind === 'read' ? 64 + outcome.object.segments.length * 96 : 256),
+    options,
   );
 }
 
@@ -145,23 +147,22 @@ function judgeOutcomes(outcomes: readonly TailOutcome[]): TailScan {
 }
 
 /**
- * `readObjectIndexes` over a listing still in progress: tails are read as pages arrive, so the
- * open costs about the longer of the listing and the reads, not their sum. Returns every
- * listed object ascending by sequence with the scan. A listing failure stops new reads, waits
- * for those in flight and is thrown; so is a storage failure of a read.
+ * `readObjectIndexes` over a listing still in progress: tails are read as pages arrive, the
+ * newest objects first, so the open costs about the longer of the listing and the reads, not
+ * their sum, and a progressive open sees the top of the chain first. Returns every listed
+ * object ascending by sequence with the scan. A listing failure stops new reads, waits for
+ * those in flight and is thrown; so is a storage failure of a read.
  */
 export async function readIndexesWhileListing(
   io: ObjectIo,
   pages: AsyncIterable<readonly ListedObject[]>,
-  concurrency = TAIL_READ_CONCURRENCY,
-  memo?: TailScanMemo,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<{ listed: ListedObject[]; scan: TailScan }> {
   const { items: listed, results: outcomes } = await mapBoundedWhilePaging(
-    pages,
-    concurrency,
-    memo === undefined
-      ? (object) => outcomeOf(io, object)
-      : (object) => memo.read(object, () => outcomeOf(io, object)),
+    watchedPages(pages, options.watch),
+    options.concurrency ?? TAIL_READ_CONCURRENCY,
+    scanStep(options, (object) => outcomeOf(io, object)),
+    newestFirst,
   );
   const order = listed.map((_, at) => at).sort((a, b) => compareSeq(listed[a]!, listed[b]!));
   return {

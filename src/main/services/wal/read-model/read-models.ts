@@ -30,11 +30,14 @@ export class ReadModels {
 
   constructor(private readonly budgetBytes = readModelBudgetFromEnv()) {}
 
-  /** The prefix's snapshot, at most `maxAgeMs` old. */
-  async read(at: Located, maxAgeMs: number): Promise<PrefixSnapshot> {
+  /**
+   * The prefix's snapshot, at most `maxAgeMs` old; with `provisional`, while the prefix's
+   * first open runs, a provisional one once its newest objects are read (a view's).
+   */
+  async read(at: Located, maxAgeMs: number, provisional = false): Promise<PrefixSnapshot> {
     const model = this.touch(at);
     try {
-      return await model.read(maxAgeMs);
+      return await model.read(maxAgeMs, Date.now(), provisional);
     } finally {
       this.evictBeyondBudget(at.slot);
     }
