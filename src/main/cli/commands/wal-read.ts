@@ -7,9 +7,12 @@ import { formatRegionId } from '../../engine/wal/region-id';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
 import { describeGtInspect } from './wal-read-greptimedb';
+import { cachedScan } from './scan-cache';
 import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
 
 type JsonOption = WalOptions & { json?: boolean };
+/** commander's `--no-cache` sets `cache: false`. */
+type InspectOptions = JsonOption & { cache?: boolean };
 
 export function registerWalReadCommands(wal: Command): void {
   withWalFlags(
@@ -50,10 +53,13 @@ export function registerWalReadCommands(wal: Command): void {
       ),
   )
     .option('--json', 'JSON output')
+    .option('--no-cache', 'read every object (a cold read): neither use nor fill the local index')
     .action(
-      runAction(async (options: JsonOption) => {
+      runAction(async (options: InspectOptions) => {
         const { io, target } = await openWalReadTarget(options);
-        const report = await inspectTarget(io, target);
+        const cached = await cachedScan(io, target, options.cache !== false);
+        // The index keeps what was read, even when the inspection fails after the scan.
+        const report = await inspectTarget(io, target, cached.scan).finally(() => cached.done());
         if (options.json) printJson(report);
         else
           printLines(

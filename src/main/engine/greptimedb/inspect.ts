@@ -12,7 +12,8 @@ import type { RegionId } from '../wal/region-id';
 import { GT_FORMAT } from './layout';
 import { normalizePrefix } from './prefix';
 import { recoverGtPrefix, type GtInstance, type GtRecovery } from './recover';
-import type { GtScannedObject } from './scan';
+import type { GtScannedObject, GtScanOutcome } from './scan';
+import type { ScanOptions } from '../wal/recovery';
 
 export interface GtObjectRow {
   readonly seq: Seq;
@@ -80,9 +81,14 @@ function failureOf(error: Error | null): GtInspectReport['failure'] {
   throw error;
 }
 
-export async function inspectGtPrefix(io: ObjectIo, rawPrefix: string): Promise<GtInspectReport> {
+export async function inspectGtPrefix(
+  io: ObjectIo,
+  rawPrefix: string,
+  options: ScanOptions<GtScanOutcome> = {},
+): Promise<GtInspectReport> {
   const startedAt = performance.now();
-  return gtInspectReportOf(await recoverGtPrefix(io, normalizePrefix(rawPrefix)), startedAt);
+  const recovery = await recoverGtPrefix(io, normalizePrefix(rawPrefix), options);
+  return gtInspectReportOf(recovery, startedAt);
 }
 
 /**

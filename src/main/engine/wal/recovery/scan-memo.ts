@@ -50,6 +50,7 @@ export class ScanMemo<T> {
   private readonly reads = new Map<string, Remembered<T>>();
   private scans = 0;
   private fullListings = 0;
+  private changeCount = 0;
 
   /**
    * @param keep whether a read's outcome may be remembered (an object found gone may not).
@@ -60,6 +61,11 @@ export class ScanMemo<T> {
     private readonly weigh: (value: T) => number,
     private readonly options: ScanMemoOptions<T> = {},
   ) {}
+
+  /** Moves whenever a read is remembered or forgotten (not when one is recalled from beyond). */
+  get changes(): number {
+    return this.changeCount;
+  }
 
   /** Scans so far that listed the prefix whole (the first one included). */
   get wholeListings(): number {
@@ -150,6 +156,7 @@ export class ScanMemo<T> {
     const known = this.recall(object);
     if (known !== undefined) return known;
     const value = await fetch();
+    this.changeCount += 1;
     if (this.keep(value)) {
       this.reads.set(object.key, { size: object.size, etag: object.etag, value });
     } else {
@@ -166,7 +173,11 @@ export class ScanMemo<T> {
 
   private dropReadsOtherThan(listed: readonly ListedObject[]): void {
     const keys = new Set(listed.map((o) => o.key));
-    for (const key of this.reads.keys()) if (!keys.has(key)) this.reads.delete(key);
+    for (const key of this.reads.keys())
+      if (!keys.has(key)) {
+        this.reads.delete(key);
+        this.changeCount += 1;
+      }
   }
 }
 

@@ -9,10 +9,12 @@ import type { ListedObject, TailOutcome, TailScanMemo } from '../../../engine/wa
 import type { WalFormat } from '../../../engine/wal-read/format';
 
 export interface PrefixIndex {
+  /** Resolves once what an earlier process kept is loaded (none when it cannot be trusted). */
+  ready(): Promise<void>;
   /** Recalls the outcome of a listed object, in the prefix's format. */
   recaller(format: 'cairn-v1'): (object: ListedObject) => TailOutcome | undefined;
   recaller(format: 'greptimedb-v1'): (object: ListedObject) => GtScanOutcome | undefined;
   recaller(format: WalFormat): (object: ListedObject) => TailOutcome | GtScanOutcome | undefined;
   /** Keeps what the memo remembers now (written in the background). */
-  keep(format: WalFormat, memo: TailScanMemo | GtScanMemo): void;
+  keep(memo: TailScanMemo | GtScanMemo): void;
 }

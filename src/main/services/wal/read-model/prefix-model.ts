@@ -152,6 +152,7 @@ export class PrefixModel {
     if (this.snapshot === null)
       this.opening = { progress: new OpenInProgress(), readAtMs, cairn: null };
     const watch = this.opening?.progress;
+    await this.index?.ready();
     const snapshot = await this.scan(readAtMs, watch);
     const listed = this.source.memo.listedNow().length;
     const fromIndex = watch?.progress(true).fromIndex ?? 0;
@@ -163,7 +164,7 @@ export class PrefixModel {
     const objects =
       snapshot.format === 'cairn-v1' ? snapshot.inspected.report.listed : snapshot.report.listed;
     this.weight = this.source.memo.bytes() + objects * BYTES_PER_OBJECT;
-    this.index?.keep(this.source.format, this.source.memo);
+    this.index?.keep(this.source.memo);
     return this.snapshot;
   }
 

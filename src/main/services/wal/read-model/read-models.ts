@@ -6,6 +6,7 @@
  * still opens, alone.
  */
 import { slotParts, type Located } from '../wal-locate';
+import type { PrefixIndex } from './prefix-index';
 import { PrefixModel, type PrefixSnapshot } from './prefix-model';
 
 export const DEFAULT_READ_MODEL_BUDGET_BYTES = 256 * 1024 * 1024;
@@ -28,7 +29,14 @@ export class ReadModels {
   private readonly models = new Map<string, PrefixModel>();
   private evicted = 0;
 
-  constructor(private readonly budgetBytes = readModelBudgetFromEnv()) {}
+  /**
+   * @param indexOf the local index of a prefix, when this process keeps one (every model of
+   *   the app's services; none in a bench or test that builds its own).
+   */
+  constructor(
+    private readonly budgetBytes = readModelBudgetFromEnv(),
+    private readonly indexOf: (at: Located) => PrefixIndex | null = () => null,
+  ) {}
 
   /**
    * The prefix's snapshot, at most `maxAgeMs` old; with `provisional`, while the prefix's
@@ -65,7 +73,7 @@ export class ReadModels {
     // connection opens a new store under the same id: a new model then.
     const same =
       known !== undefined && known.located.format === at.format && known.located.io === at.io;
-    const model = same ? known : new PrefixModel(at);
+    const model = same ? known : new PrefixModel(at, this.indexOf(at));
     this.models.set(at.slot, model);
     return model;
   }
