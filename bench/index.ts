@@ -22,6 +22,8 @@ import { readModel } from './figures/read-model';
 import { replay } from './figures/replay';
 import { throughput } from './figures/throughput';
 import { socketFlood } from './figures/socket-flood';
+import { bigPrefix } from './figures/big-prefix';
+import { bigConsole } from './figures/big-console';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -38,6 +40,8 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   flood: socketFlood,
   'read-model': readModel,
   fleet,
+  'big-prefix': bigPrefix,
+  'big-console': bigConsole,
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,11 @@
 /**
+ * Bounded concurrency for the engine's fan-out work: items mapped with a bound on steps in
+ * flight (a list, pages still arriving, a tree), the first failure stopping new steps. Never
+ * reads storage itself: the steps do.
+ */
+import { Slicer } from './slices';
+
+/**
  * Bounded concurrency for the engine's fan-out reads (recovery, verification, listings): run an async step over items with at
  * most `limit` in flight, results in item order. After the first failure no new step starts;
  * the steps in flight are awaited (nothing is left floating) and that first failure is thrown.
@@ -38,7 +45,7 @@ export async function mapBounded<T, R>(
 export async function mapBoundedWhilePaging<T, R>(
   pages: AsyncIterable<readonly T[]>,
   limit: number,
-  step: (item: T) => Promise<R>,
+  step: (item: T) => R | Promise<R>,
   priority?: (item: T) => number,
 ): Promise<{ items: T[]; results: R[] }> {
   const items: T[] = [];
@@ -47,12 +54,20 @@ export async function mapBoundedWhilePaging<T, R>(
   let pagingDone = false;
   let failure: { error: unknown } | null = null;
   const idle = new IdleWorkers();
+  // A step may answer at once (an outcome remembered): no await then, but a turn for the
+  // event loop every slice, so 100,000 of them do not hold it.
+  const slicer = new Slicer();
   const worker = async (): Promise<void> => {
     while (failure === null) {
       const at = waiting.take();
       if (at !== undefined) {
         try {
-          results[at] = await step(items[at] as T);
+          const result = step(items[at] as T);
+          if (result instanceof Promise) results[at] = await result;
+          else {
+            results[at] = result;
+            if (slicer.due()) await slicer.turn();
+          }
         } catch (error) {
           failure ??= { error };
         }

@@ -32,7 +32,10 @@ export interface GtChainSelection {
 }
 
 /** No link on the walk fails: it ends at an object without a predecessor. */
-const WHOLE = -1n;
+const WHOLE = -1;
+
+/** Objects by sequence, keyed by the sequence as a number (below 2^44: exact, and hashed fast). */
+type BySeq = ReadonlyMap<number, GtScannedObject>;
 
 function isLater(a: GtScannedObject, b: GtScannedObject | null): boolean {
   if (b === null) return true;
@@ -47,45 +50,46 @@ function ascending(objects: readonly GtScannedObject[]): readonly GtScannedObjec
 }
 
 /**
- * For each object, the sequence of the highest link on its walk back that does not hold
- * (`WHOLE` when none fails). A decoded link always names a lower sequence, so walking the
- * objects in ascending order has every predecessor's answer ready: one step per object.
- */
-function brokenLinks(
-  objects: readonly GtScannedObject[],
-  bySeq: ReadonlyMap<Seq, GtScannedObject>,
-  pending: Pending,
-): Map<Seq, Seq> {
-  const brokenBelow = new Map<Seq, Seq>();
-  for (const object of objects) {
-    const link = object.link;
-    if (link === null || isPending(link.seq, bySeq, pending)) {
-      brokenBelow.set(object.seq, WHOLE);
-      continue;
-    }
-    const predecessor = link.seq < object.seq ? bySeq.get(link.seq) : undefined;
-    const holds = predecessor !== undefined && predecessor.epoch === link.epoch;
-    brokenBelow.set(object.seq, holds ? (brokenBelow.get(link.seq) ?? link.seq) : link.seq);
-  }
-  return brokenBelow;
-}
-
-/**
  * For a provisional judgement while an open is in progress: sequences not read yet. A link to
  * one is taken on trust and ends the walk (the newest objects show their chain first).
  */
 export type Pending = ((seq: Seq) => boolean) | undefined;
 
-function isPending(seq: Seq, bySeq: ReadonlyMap<Seq, GtScannedObject>, pending: Pending): boolean {
-  return pending !== undefined && !bySeq.has(seq) && pending(seq);
+function isPending(seq: Seq, bySeq: BySeq, pending: Pending): boolean {
+  return pending !== undefined && !bySeq.has(Number(seq)) && pending(seq);
+}
+
+/**
+ * For each object (by its place in `objects`, ascending), the sequence of the highest link on
+ * its walk back that does not hold (`WHOLE` when none fails). A decoded link always names a
+ * lower sequence, so walking the objects in ascending order has every predecessor's answer
+ * ready: one step per object.
+ */
+function brokenLinks(
+  objects: readonly GtScannedObject[],
+  bySeq: BySeq,
+  pending: Pending,
+): Float64Array {
+  const brokenBelow = new Float64Array(objects.length);
+  const placeOf = new Map<number, number>();
+  objects.forEach((object, at) => {
+    const seq = Number(object.seq);
+    placeOf.set(seq, at);
+    const link = object.link;
+    if (link === null || isPending(link.seq, bySeq, pending)) {
+      brokenBelow[at] = WHOLE;
+      return;
+    }
+    const linked = Number(link.seq);
+    const predecessor = linked < seq ? bySeq.get(linked) : undefined;
+    const holds = predecessor !== undefined && predecessor.epoch === link.epoch;
+    brokenBelow[at] = holds ? (brokenBelow[placeOf.get(linked) ?? -1] ?? linked) : linked;
+  });
+  return brokenBelow;
 }
 
 /** The chain ending at `tip`, oldest first: its links back to its own boundary hold. */
-function chainEndingAt(
-  tip: GtScannedObject,
-  bySeq: ReadonlyMap<Seq, GtScannedObject>,
-  pending: Pending,
-): GtScannedObject[] {
+function chainEndingAt(tip: GtScannedObject, bySeq: BySeq, pending: Pending): GtScannedObject[] {
   const chain: GtScannedObject[] = [];
   for (let at: GtScannedObject | undefined = tip; at !== undefined;) {
     chain.push(at);
@@ -93,7 +97,7 @@ function chainEndingAt(
     at =
       link === null || link.seq < tip.reclaimBoundary || isPending(link.seq, bySeq, pending)
         ? undefined
-        : bySeq.get(link.seq);
+        : bySeq.get(Number(link.seq));
   }
   return chain.reverse();
 }
@@ -103,18 +107,19 @@ export function selectGtChain(
   pending?: Pending,
 ): GtChainSelection {
   const sorted = ascending(objects);
-  const bySeq = new Map(sorted.map((o) => [o.seq, o] as const));
+  const bySeq: BySeq = new Map(sorted.map((o) => [Number(o.seq), o] as const));
   const brokenBelow = brokenLinks(sorted, bySeq, pending);
   let tip: GtScannedObject | null = null;
-  for (const candidate of sorted) {
-    const broken = brokenBelow.get(candidate.seq) ?? WHOLE;
-    const complete = broken === WHOLE || broken < candidate.reclaimBoundary;
+  for (let at = 0; at < sorted.length; at++) {
+    const candidate = sorted[at]!;
+    const broken = brokenBelow[at] ?? WHOLE;
+    const complete = broken === WHOLE || broken < Number(candidate.reclaimBoundary);
     if (complete && isLater(candidate, tip)) tip = candidate;
   }
   const chain = tip === null ? [] : chainEndingAt(tip, bySeq, pending);
   const reclaimBoundary = tip?.reclaimBoundary ?? 0n;
-  const onChain = new Set(chain.map((o) => o.seq));
-  const off = objects.filter((o) => !onChain.has(o.seq));
+  const onChain = new Set(chain.map((o) => Number(o.seq)));
+  const off = objects.filter((o) => !onChain.has(Number(o.seq)));
   const firstLink = chain[0]?.link ?? null;
   return {
     tip,
@@ -122,6 +127,6 @@ export function selectGtChain(
     orphans: off.filter((o) => o.seq >= reclaimBoundary),
     belowBoundary: off.filter((o) => o.seq < reclaimBoundary),
     reclaimBoundary,
-    reclaimedLink: firstLink !== null && !bySeq.has(firstLink.seq),
+    reclaimedLink: firstLink !== null && !bySeq.has(Number(firstLink.seq)),
   };
 }

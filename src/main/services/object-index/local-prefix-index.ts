@@ -16,10 +16,19 @@ import type { ObjectIndexStore } from './index-store';
 /** ETags longer than this are not kept (the file gives an ETag 16 bits of length). */
 const MAX_ETAG_BYTES = 1024;
 
+/** A kept object, and the outcome a recall hands out (made once, when the file is loaded). */
+interface Kept {
+  readonly size: number;
+  readonly etag: string;
+  readonly outcome: TailOutcome | GtScanOutcome;
+}
+
 export class LocalPrefixIndex implements PrefixIndex {
-  private byKey = new Map<string, IndexedObject>();
+  private byKey = new Map<string, Kept>();
   private loading: Promise<void> | null = null;
-  private keptChanges = -1;
+  /** The memo's changes and size when last kept (or loaded): unchanged, nothing to write. */
+  private keptChanges = 0;
+  private keptRemembered = 0;
   private saving: Promise<void> = Promise.resolve();
   /** The last save's failure (a full disk, a read-only data directory); reads go on. */
   lastError: unknown = null;
@@ -33,7 +42,23 @@ export class LocalPrefixIndex implements PrefixIndex {
   ready(): Promise<void> {
     this.loading ??= this.store.load(this.identity).then(
       (objects) => {
-        this.byKey = new Map(objects.map((object) => [this.prefixKey(object.seq), object]));
+        const greptime = this.identity.format === 'greptimedb-v1';
+        for (const kept of objects) {
+          const key = this.prefixKey(kept.seq);
+          const object = {
+            key,
+            seq: kept.seq,
+            size: kept.size,
+            epoch: kept.epoch,
+            link: kept.link,
+            segments: kept.segments,
+          };
+          const outcome: TailOutcome | GtScanOutcome = greptime
+            ? { kind: 'read', object: { ...object, reclaimBoundary: kept.reclaimBoundary } }
+            : { kind: 'read', object };
+          this.byKey.set(key, { size: kept.size, etag: kept.etag, outcome });
+        }
+        this.keptRemembered = this.byKey.size;
       },
       (error: unknown) => {
         this.lastError = error;
@@ -51,27 +76,20 @@ export class LocalPrefixIndex implements PrefixIndex {
   recaller(format: 'greptimedb-v1'): (object: ListedObject) => GtScanOutcome | undefined;
   recaller(format: WalFormat): (object: ListedObject) => TailOutcome | GtScanOutcome | undefined;
   recaller(format: WalFormat): (object: ListedObject) => TailOutcome | GtScanOutcome | undefined {
+    if (format !== this.identity.format) return () => undefined;
     return (listed) => {
       const kept = this.byKey.get(listed.key);
-      if (kept === undefined || kept.size !== listed.size || kept.etag !== listed.etag)
-        return undefined;
-      const object = {
-        key: listed.key,
-        seq: listed.seq,
-        size: kept.size,
-        epoch: kept.epoch,
-        link: kept.link,
-        segments: kept.segments,
-      };
-      return format === 'greptimedb-v1'
-        ? { kind: 'read', object: { ...object, reclaimBoundary: kept.reclaimBoundary } }
-        : { kind: 'read', object };
+      return kept !== undefined && kept.size === listed.size && kept.etag === listed.etag
+        ? kept.outcome
+        : undefined;
     };
   }
 
   keep(memo: TailScanMemo | GtScanMemo): void {
-    if (memo.changes === this.keptChanges) return;
+    // Nothing read or forgotten since the file was loaded, and no object left out of it.
+    if (memo.changes === this.keptChanges && memo.rememberedCount === this.keptRemembered) return;
     this.keptChanges = memo.changes;
+    this.keptRemembered = memo.rememberedCount;
     const objects: IndexedObject[] = [];
     for (const read of memo.remembered()) {
       const outcome = read.value;

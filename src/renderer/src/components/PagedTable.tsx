@@ -8,7 +8,7 @@
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, useRef, type ReactNode } from 'react';
+import { Fragment, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ApiError } from '../../../shared/api-error';
 import { ErrorPanel } from './ErrorPanel';
 import { Pending } from './Pending';
@@ -39,7 +39,10 @@ export interface PagedTableProps<Page extends RowPage> {
   readonly pendingText: string;
 }
 
-/** Every row's height (px) in a long list: fixed, so rows are never measured. */
+/**
+ * Every row's height (px) in a long list, as the stylesheet sets it: rows are one height, so
+ * only the first row is measured, once (a theme or a zoom may round it differently).
+ */
 const ROW_HEIGHT = 30;
 
 export function PagedTable<Page extends RowPage>(props: PagedTableProps<Page>) {
@@ -76,12 +79,22 @@ function LongTable<Page extends RowPage>(
   props: PagedTableProps<Page> & { total: number; firstPage: Page },
 ) {
   const scroller = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [rowHeight, setRowHeight] = useState(ROW_HEIGHT);
   const virtualizer = useVirtualizer({
     count: props.total,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 10,
   });
+  useLayoutEffect(() => {
+    const row = body.current?.querySelector('tr:not(.paged-spacer)');
+    const height = row?.getBoundingClientRect().height;
+    if (height !== undefined && height > 0 && Math.abs(height - rowHeight) > 0.5) {
+      setRowHeight(height);
+      virtualizer.measure();
+    }
+  }, [rowHeight, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
@@ -112,7 +125,7 @@ function LongTable<Page extends RowPage>(
     <div ref={scroller} className="paged-table-scroller">
       <table className="table paged-table" aria-label={props.label} aria-rowcount={props.total}>
         <thead>{props.header}</thead>
-        <tbody>
+        <tbody ref={body}>
           {before > 0 && <Spacer height={before} columns={props.columns} />}
           {items.map((item) => {
             const row = rowAt(item.index);

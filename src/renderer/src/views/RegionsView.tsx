@@ -6,7 +6,7 @@
  * app does not write, it says so and offers to open or take over the writer; on a GreptimeDB
  * prefix, why no action applies.
  */
-import { useCallback, useState, type ReactNode } from 'react';
+import { memo, useCallback, useState } from 'react';
 import type {
   InspectView,
   RegionRow,
@@ -45,7 +45,6 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
   );
   const actions = writer !== null && operator;
   const selectedRegion = useUiStore((state) => state.region);
-  const showView = useUiStore((state) => state.showView);
   const [first, setFirst] = useState<RegionsPage | null>(null);
   const readOnlyReason = first?.readOnlyReason ?? null;
   const fetchPage = useCallback(
@@ -111,15 +110,9 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
           <RegionRowView
             region={region}
             selected={regionName(region.regionId) === selectedRegion}
-            onReplay={() => showView('replay', { region: regionName(region.regionId) })}
-            actions={
-              actions ? (
-                <td className="wal-actions">
-                  <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
-                  <ObsoleteAllDialog connectionId={connectionId} prefix={prefix} region={region} />
-                </td>
-              ) : null
-            }
+            actions={actions}
+            connectionId={connectionId}
+            prefix={prefix}
           />
         )}
         empty={
@@ -145,17 +138,24 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
 /** Rows a page of the Regions table asks for. */
 const REGION_PAGE = 500;
 
-function RegionRowView({
+/**
+ * One row; memoized (its props are the page's row object and plain values), so a scroll frame
+ * renders only the rows it brings into view.
+ */
+const RegionRowView = memo(function RegionRowView({
   region,
   selected,
-  onReplay,
   actions,
+  connectionId,
+  prefix,
 }: {
   region: RegionRow;
   selected: boolean;
-  onReplay: () => void;
-  actions: ReactNode;
+  actions: boolean;
+  connectionId: string;
+  prefix: string;
 }) {
+  const showView = useUiStore((state) => state.showView);
   return (
     <tr aria-selected={selected}>
       <th scope="row">
@@ -194,12 +194,17 @@ function RegionRowView({
           type="button"
           className="link small"
           aria-label={`Replay region ${regionName(region.regionId)}`}
-          onClick={onReplay}
+          onClick={() => showView('replay', { region: regionName(region.regionId) })}
         >
           Replay
         </button>
       </td>
-      {actions}
+      {actions && (
+        <td className="wal-actions">
+          <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
+          <ObsoleteAllDialog connectionId={connectionId} prefix={prefix} region={region} />
+        </td>
+      )}
     </tr>
   );
-}
+});

@@ -166,6 +166,11 @@ export class ScanMemo<T> {
     return value;
   }
 
+  /** Outcomes remembered. */
+  get rememberedCount(): number {
+    return this.reads.size;
+  }
+
   /** Every outcome remembered, for a local index to keep. */
   *remembered(): IterableIterator<RememberedRead<T>> {
     for (const [key, read] of this.reads) yield { key, ...read };

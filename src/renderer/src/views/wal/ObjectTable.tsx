@@ -3,7 +3,7 @@
  * of 100,000 objects scrolls without loading them all): chain, orphans and excluded objects
  * (Cairn's format) or objects below the reclaim boundary (GreptimeDB's).
  */
-import { useCallback, useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import type { WalFormat, WalObjectRow } from '../../../../shared/contract/wal';
 import type { OpenProgress } from '../../../../shared/contract/wal-pages';
 import { api } from '../../api/client';
@@ -91,25 +91,7 @@ export function ObjectTable({
             <th>Entries</th>
           </tr>
         }
-        renderRow={(row) => (
-          <tr
-            className={
-              [row.status === 'chain' ? '' : 'wal-warn', fresh.has(row.key) ? 'changed' : '']
-                .join(' ')
-                .trim() || undefined
-            }
-          >
-            <td className="mono" title={row.key}>
-              {String(row.seq)}
-              {fresh.has(row.key) && <span className="badge ok small"> new</span>}
-            </td>
-            <td className="mono">{String(row.epoch)}</td>
-            <td>{row.status}</td>
-            <td>{formatBytes(row.size)}</td>
-            <td>{row.segments ?? '—'}</td>
-            <td>{row.entries ?? '—'}</td>
-          </tr>
-        )}
+        renderRow={(row) => <ObjectRowView row={row} fresh={fresh.has(row.key)} />}
         empty={
           <p className="muted">
             {status === 'all'
@@ -131,3 +113,31 @@ export function ObjectTable({
     </section>
   );
 }
+
+/** One row; memoized, so a scroll frame renders only the rows it brings into view. */
+const ObjectRowView = memo(function ObjectRowView({
+  row,
+  fresh,
+}: {
+  row: WalObjectRow;
+  fresh: boolean;
+}) {
+  return (
+    <tr
+      className={
+        [row.status === 'chain' ? '' : 'wal-warn', fresh ? 'changed' : ''].join(' ').trim() ||
+        undefined
+      }
+    >
+      <td className="mono" title={row.key}>
+        {String(row.seq)}
+        {fresh && <span className="badge ok small"> new</span>}
+      </td>
+      <td className="mono">{String(row.epoch)}</td>
+      <td>{row.status}</td>
+      <td>{formatBytes(row.size)}</td>
+      <td>{row.segments ?? '—'}</td>
+      <td>{row.entries ?? '—'}</td>
+    </tr>
+  );
+});
