@@ -3,11 +3,12 @@
  * watermark ids and the holes reads met. It keeps no rule of its own: the catalog checks an
  * object before any region takes its segment.
  *
- * A region's segments are one column of doubles, seven to a segment, not a column per field:
- * an object of 300,000 regions makes 300,000 of these, and each column is an array the
- * collector tracks (seven a region made indexing such an object spend seconds collecting).
+ * A region's segments are two columns, not one per field - doubles (sequence, offset, length)
+ * and u32s (first and last position, entries, CRC), 40 B a segment: an object of 300,000
+ * regions makes 300,000 of these, and each column is an array the collector tracks (seven a
+ * region made indexing such an object spend seconds collecting).
  */
-import { doubles, lowerBound } from './catalog-columns';
+import { doubles, lowerBound, u32s } from './catalog-columns';
 import type { Hole, RegionSummary } from './catalog';
 import type { SegmentIndex } from './format';
 import { NO_ENTRY, POSITION_BITS, positionOf, type EntryId } from './ids';
@@ -16,20 +17,24 @@ import type { RegionId } from './region-id';
 const idOf = (seq: number, position: number): EntryId =>
   (BigInt(seq) << POSITION_BITS) | BigInt(position);
 
-/** A segment's fields in the region's column, in this order. */
+/** A segment's fields in the region's doubles, in this order. */
 const SEQ = 0;
-const FIRST_POSITION = 1;
-const LAST_POSITION = 2;
-const ENTRIES = 3;
-const OFFSET = 4;
-const LENGTH = 5;
-const CRC = 6;
-const STRIDE = 7;
+const OFFSET = 1;
+const LENGTH = 2;
+const WIDE = 3;
+/** ... and in its u32s. */
+const FIRST_POSITION = 0;
+const LAST_POSITION = 1;
+const ENTRIES = 2;
+const CRC = 3;
+const NARROW = 4;
 
 /** One region: its segments in sequence order, and what the store tracks about it. */
 export class RegionState {
-  /** Every field of every segment: sequences, positions, offsets and lengths fit doubles. */
-  private readonly fields = doubles();
+  /** Sequences, offsets and lengths (exact as doubles below 2^53). */
+  private readonly wide = doubles();
+  /** Positions, entry counts and CRCs. */
+  private readonly narrow = u32s();
   latestId: EntryId = NO_ENTRY;
   watermark: EntryId = NO_ENTRY;
   entryCount = 0;
@@ -40,43 +45,43 @@ export class RegionState {
 
   /** Segments held: one per object the region is in. */
   get length(): number {
-    return this.fields.length / STRIDE;
+    return this.wide.length / WIDE;
   }
 
   /** The sequence of the object holding segment `i`. */
   seqAt(i: number): number {
-    return this.fields.at(i * STRIDE + SEQ);
+    return this.wide.at(i * WIDE + SEQ);
   }
 
   lastPositionAt(i: number): number {
-    return this.fields.at(i * STRIDE + LAST_POSITION);
+    return this.narrow.at(i * NARROW + LAST_POSITION);
   }
 
   add(seq: number, segment: SegmentIndex): void {
-    const fields = this.fields;
-    fields.push(seq);
-    fields.push(Number(positionOf(segment.firstId)));
-    fields.push(Number(positionOf(segment.lastId)));
-    fields.push(segment.entries);
-    fields.push(segment.offset);
-    fields.push(segment.length);
-    fields.push(segment.segmentCrc);
+    this.wide.push(seq);
+    this.wide.push(segment.offset);
+    this.wide.push(segment.length);
+    this.narrow.push(Number(positionOf(segment.firstId)));
+    this.narrow.push(Number(positionOf(segment.lastId)));
+    this.narrow.push(segment.entries);
+    this.narrow.push(segment.segmentCrc);
     this.latestId = segment.lastId;
     this.entryCount += segment.entries;
     this.byteCount += segment.length;
   }
 
   segmentAt(i: number): SegmentIndex {
-    const at = i * STRIDE;
-    const seq = this.fields.at(at + SEQ);
+    const wide = i * WIDE;
+    const narrow = i * NARROW;
+    const seq = this.wide.at(wide + SEQ);
     return {
       regionId: this.regionId,
-      firstId: idOf(seq, this.fields.at(at + FIRST_POSITION)),
-      lastId: idOf(seq, this.fields.at(at + LAST_POSITION)),
-      entries: this.fields.at(at + ENTRIES),
-      offset: this.fields.at(at + OFFSET),
-      length: this.fields.at(at + LENGTH),
-      segmentCrc: this.fields.at(at + CRC),
+      firstId: idOf(seq, this.narrow.at(narrow + FIRST_POSITION)),
+      lastId: idOf(seq, this.narrow.at(narrow + LAST_POSITION)),
+      entries: this.narrow.at(narrow + ENTRIES),
+      offset: this.wide.at(wide + OFFSET),
+      length: this.wide.at(wide + LENGTH),
+      segmentCrc: this.narrow.at(narrow + CRC),
     };
   }
 
@@ -89,10 +94,11 @@ export class RegionState {
   dropBelow(seq: number): void {
     const n = lowerBound(this.length, (j) => this.seqAt(j) < seq);
     for (let i = 0; i < n; i++) {
-      this.entryCount -= this.fields.at(i * STRIDE + ENTRIES);
-      this.byteCount -= this.fields.at(i * STRIDE + LENGTH);
+      this.entryCount -= this.narrow.at(i * NARROW + ENTRIES);
+      this.byteCount -= this.wide.at(i * WIDE + LENGTH);
     }
-    this.fields.dropFront(n * STRIDE);
+    this.wide.dropFront(n * WIDE);
+    this.narrow.dropFront(n * NARROW);
   }
 
   summary(): RegionSummary {
@@ -100,7 +106,7 @@ export class RegionState {
     return {
       regionId: this.regionId,
       entries: this.entryCount,
-      firstId: held === 0 ? NO_ENTRY : idOf(this.seqAt(0), this.fields.at(FIRST_POSITION)),
+      firstId: held === 0 ? NO_ENTRY : idOf(this.seqAt(0), this.narrow.at(FIRST_POSITION)),
       latestId: this.latestId > this.watermark ? this.latestId : this.watermark,
       watermark: this.watermark,
       objects: held,

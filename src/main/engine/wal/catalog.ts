@@ -8,7 +8,7 @@
  * index: recovery and the actor do.
  *
  * Memory: a catalog can hold hundreds of thousands of objects, so objects and segments live
- * in growable typed-array columns (48 B per object and 56 B per segment, doubled at
+ * in growable typed-array columns (48 B per object and 40 B per segment, doubled at
  * most by growth slack) instead of one JS object each. Sequences, positions, offsets and
  * lengths fit doubles exactly (< 2^53); epochs stay u64.
  *
