@@ -24,7 +24,6 @@ import { objectsFolder } from '../../src/main/engine/wal/keys';
 import { projectRoot } from '../../src/main/project-root';
 import { ObjectIndexStore } from '../../src/main/services/object-index/index-store';
 import { prefixIndexesIn } from '../../src/main/services/object-index/prefix-indexes';
-import type { LocalPrefixIndex } from '../../src/main/services/object-index/local-prefix-index';
 import type { PrefixSnapshot } from '../../src/main/services/wal/read-model/prefix-model';
 import {
   DEFAULT_READ_MODEL_BUDGET_BYTES,
@@ -66,18 +65,9 @@ async function rawOpen(io: ObjectIo, format: BigFormat, concurrency: number): Pr
 
 /** One process's read models, with the local index of `dataDir` (none when null). */
 function modelsOf(dataDir: string | null) {
-  const indexes: LocalPrefixIndex[] = [];
   const store = dataDir === null ? null : new ObjectIndexStore(dataDir);
-  const models = new ReadModels(undefined, (at) => {
-    if (store === null) return null;
-    const index = prefixIndexesIn(store)(at);
-    indexes.push(index);
-    return index;
-  });
-  return {
-    models,
-    flush: () => Promise.all(indexes.map((index) => index.flush())),
-  };
+  const models = new ReadModels(undefined, store === null ? undefined : prefixIndexesIn(store));
+  return { models, flush: async () => store?.settled() };
 }
 
 async function openWith(

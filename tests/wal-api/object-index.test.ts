@@ -15,12 +15,11 @@ import type { ByteRange, GetResult, ObjectIo } from '../../src/main/engine/objec
 import { objectKey, seqOfAnyObjectKey, walPrefix } from '../../src/main/engine/wal/keys';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
 import { ObjectIndexStore } from '../../src/main/services/object-index/index-store';
-import type { LocalPrefixIndex } from '../../src/main/services/object-index/local-prefix-index';
 import { prefixIndexesIn } from '../../src/main/services/object-index/prefix-indexes';
 import type { PrefixSnapshot } from '../../src/main/services/wal/read-model/prefix-model';
 import { ReadModels } from '../../src/main/services/wal/read-model/read-models';
 import { locatePrefix } from '../../src/main/services/wal/wal-locate';
-import { encodeGtObject } from '../greptimedb/gt-encoder';
+import { gtChainObject } from '../greptimedb/gt-encoder';
 import { objectBytes } from '../wal/recovery/prefix-builder';
 
 const OBJECTS = 12;
@@ -67,16 +66,7 @@ const FORMATS: readonly Format[] = [
   {
     name: 'GreptimeDB',
     prefix: GT,
-    bytes: (seq, payload) =>
-      encodeGtObject({
-        seq,
-        epoch: 1n,
-        prev: seq === 0n ? null : { seq: seq - 1n, epoch: 1n },
-        reclaimBoundary: 0n,
-        segments: [
-          { regionId: R1, entries: [{ id: (seq << 20n) | 1n, payload: new Uint8Array(payload) }] },
-        ],
-      }),
+    bytes: (seq, payload) => gtChainObject(seq, R1, new Uint8Array(payload)),
   },
   {
     name: 'Cairn',
@@ -102,21 +92,15 @@ async function tempDir(hint: string): Promise<string> {
   return dir;
 }
 
-/** One process's read models over the index in `dataDir`, and a way to wait for its saves. */
+/** One process's read models over the index in `dataDir` (none when null). */
 function processOf(dataDir: string | null) {
-  const indexes: LocalPrefixIndex[] = [];
   const store = dataDir === null ? null : new ObjectIndexStore(dataDir);
-  const models = new ReadModels(undefined, (at) => {
-    if (store === null) return null;
-    const index = prefixIndexesIn(store)(at);
-    indexes.push(index);
-    return index;
-  });
+  const models = new ReadModels(undefined, store === null ? undefined : prefixIndexesIn(store));
   return {
     store,
     async open(io: ObjectIo, prefix: string): Promise<PrefixSnapshot> {
       const snapshot = await models.read(await locatePrefix(io, '', 'c', prefix), 0);
-      await Promise.all(indexes.map((index) => index.flush()));
+      await store?.settled();
       return snapshot;
     },
   };

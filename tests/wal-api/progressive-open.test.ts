@@ -17,7 +17,7 @@ import {
   type PrefixSnapshot,
 } from '../../src/main/services/wal/read-model/prefix-model';
 import { locatePrefix } from '../../src/main/services/wal/wal-locate';
-import { encodeGtObject } from '../greptimedb/gt-encoder';
+import { gtChainObject } from '../greptimedb/gt-encoder';
 import { objectBytes } from '../wal/recovery/prefix-builder';
 
 const OBJECTS = 1_500;
@@ -51,18 +51,7 @@ async function gtPrefix(objects: number): Promise<HeldReads> {
   const io = new HeldReads();
   for (let at = 0; at < objects; at++) {
     const seq = BigInt(at);
-    await io.putIfAbsent(
-      objectKey(GT, seq),
-      encodeGtObject({
-        seq,
-        epoch: 1n,
-        prev: seq === 0n ? null : { seq: seq - 1n, epoch: 1n },
-        reclaimBoundary: 0n,
-        segments: [
-          { regionId: R1, entries: [{ id: (seq << 20n) | 1n, payload: new Uint8Array([1]) }] },
-        ],
-      }),
-    );
+    await io.putIfAbsent(objectKey(GT, seq), gtChainObject(seq, R1, new Uint8Array([1])));
   }
   return io;
 }

@@ -20,6 +20,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { join } from 'node:path';
+import { budgetFromMib } from '../env-budget';
 import {
   decodeIndexFile,
   decodeIndexHeader,
@@ -35,8 +36,7 @@ const SUFFIX = '.idx';
 
 /** `CAIRN_INDEX_CACHE_MIB` when set to a positive number, else the default (1 GiB). */
 export function indexBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const mib = Number(env.CAIRN_INDEX_CACHE_MIB);
-  return Number.isFinite(mib) && mib > 0 ? mib * 1024 * 1024 : DEFAULT_INDEX_BUDGET_BYTES;
+  return budgetFromMib(env.CAIRN_INDEX_CACHE_MIB, DEFAULT_INDEX_BUDGET_BYTES);
 }
 
 /** One file of the index, for `cairn cache ls`. */
@@ -54,6 +54,8 @@ function isErrno(error: unknown, code: string): boolean {
 
 export class ObjectIndexStore {
   readonly folder: string;
+  /** Saves in progress, for `settled`. */
+  private readonly saving = new Set<Promise<void>>();
 
   constructor(
     dataDir: string,
@@ -91,7 +93,22 @@ export class ObjectIndexStore {
   }
 
   /** Writes `objects` as the file of `identity`, then keeps the folder within its budget. */
-  async save(identity: IndexIdentity, objects: readonly IndexedObject[]): Promise<void> {
+  save(identity: IndexIdentity, objects: readonly IndexedObject[]): Promise<void> {
+    const saving = this.write(identity, objects);
+    this.saving.add(saving);
+    const done = (): void => {
+      this.saving.delete(saving);
+    };
+    saving.then(done, done);
+    return saving;
+  }
+
+  /** Resolves once every save begun so far has ended, written or failed (a bench, a test). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.saving]);
+  }
+
+  private async write(identity: IndexIdentity, objects: readonly IndexedObject[]): Promise<void> {
     await mkdir(this.folder, { recursive: true });
     const file = this.fileOf(identity);
     const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;

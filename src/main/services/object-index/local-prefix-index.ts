@@ -29,7 +29,9 @@ export class LocalPrefixIndex implements PrefixIndex {
   /** The memo's changes and size when last kept (or loaded): unchanged, nothing to write. */
   private keptChanges = 0;
   private keptRemembered = 0;
-  private saving: Promise<void> = Promise.resolve();
+  /** What the next save writes, while one is in flight. */
+  private pending: IndexedObject[] | null = null;
+  private inFlight: Promise<void> | null = null;
   /** The last save's failure (a full disk, a read-only data directory); reads go on. */
   lastError: unknown = null;
 
@@ -106,8 +108,22 @@ export class LocalPrefixIndex implements PrefixIndex {
         segments: object.segments,
       });
     }
-    this.saving = this.saving
-      .then(() => this.store.save(this.identity, objects))
+    this.pending = objects;
+    this.pump();
+  }
+
+  /** Resolves once every save asked for so far has ended (a CLI command before it exits). */
+  async flush(): Promise<void> {
+    while (this.inFlight !== null) await this.inFlight;
+  }
+
+  /** Starts the pending save unless one is in flight (one write at a time, the latest wins). */
+  private pump(): void {
+    const objects = this.pending;
+    if (this.inFlight !== null || objects === null) return;
+    this.pending = null;
+    this.inFlight = this.store
+      .save(this.identity, objects)
       .then(
         () => {
           this.lastError = null;
@@ -115,11 +131,10 @@ export class LocalPrefixIndex implements PrefixIndex {
         (error: unknown) => {
           this.lastError = error;
         },
-      );
-  }
-
-  /** Resolves once every save asked for so far has ended (a CLI command before it exits). */
-  flush(): Promise<void> {
-    return this.saving;
+      )
+      .finally(() => {
+        this.inFlight = null;
+        this.pump();
+      });
   }
 }

@@ -16,7 +16,7 @@ import { MAX_LIST_PAGE, type ObjectIo, type ObjectMeta } from '../../objectio/ob
 import { compareKeys } from '../../objectio/sorted-listing';
 import { SEQ_LIMIT, type Seq } from '../ids';
 import { objectKey, objectsFolder, objectsStartAfter, seqOfObjectKey } from '../keys';
-import type { ListedObject } from './listing';
+import { listedObjectsOf, type ListedObject } from './listing';
 
 /** Listings in flight at once (probes of a round, ranges), by default. */
 export const LISTING_CONCURRENCY = 16;
@@ -271,19 +271,6 @@ export async function* listObjectPagesInRanges(
   from: Seq = 0n,
   options: RangeListingOptions = {},
 ): AsyncIterable<ListedObject[]> {
-  for await (const page of listObjectsInRanges(io, prefix, from, options)) {
-    const listed: ListedObject[] = [];
-    for (const object of page) {
-      const seq = seqOfObjectKey(prefix, object.key);
-      if (seq !== null && seq >= from)
-        listed.push({
-          key: object.key,
-          seq,
-          size: object.size,
-          etag: object.etag,
-          lastModifiedMs: object.lastModified?.getTime(),
-        });
-    }
-    yield listed;
-  }
+  for await (const page of listObjectsInRanges(io, prefix, from, options))
+    yield listedObjectsOf(prefix, page, from);
 }

@@ -5,6 +5,7 @@
  * the model just read is never the one evicted, so a single prefix larger than the budget
  * still opens, alone.
  */
+import { budgetFromMib } from '../../env-budget';
 import { slotParts, type Located } from '../wal-locate';
 import type { PrefixIndex } from './prefix-index';
 import { PrefixModel, type PrefixSnapshot } from './prefix-model';
@@ -13,8 +14,7 @@ export const DEFAULT_READ_MODEL_BUDGET_BYTES = 256 * 1024 * 1024;
 
 /** `CAIRN_READ_MODEL_BUDGET_MIB` when set to a positive number, else the default. */
 export function readModelBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const mib = Number(env.CAIRN_READ_MODEL_BUDGET_MIB);
-  return Number.isFinite(mib) && mib > 0 ? mib * 1024 * 1024 : DEFAULT_READ_MODEL_BUDGET_BYTES;
+  return budgetFromMib(env.CAIRN_READ_MODEL_BUDGET_MIB, DEFAULT_READ_MODEL_BUDGET_BYTES);
 }
 
 export interface ReadModelStats {
