@@ -119,7 +119,10 @@ export function selectGtChain(
   const chain = tip === null ? [] : chainEndingAt(tip, bySeq, pending);
   const reclaimBoundary = tip?.reclaimBoundary ?? 0n;
   const onChain = new Set(chain.map((o) => Number(o.seq)));
-  const off = objects.filter((o) => !onChain.has(Number(o.seq)));
+  // Provisionally, an object below the chain read so far is not judged yet (its successor may
+  // not be read): neither an orphan nor below the boundary until the open ends.
+  const judgedFrom = pending === undefined ? -1n : (chain[0]?.seq ?? -1n);
+  const off = objects.filter((o) => !onChain.has(Number(o.seq)) && o.seq > judgedFrom);
   const firstLink = chain[0]?.link ?? null;
   return {
     tip,

@@ -81,6 +81,9 @@ export function selectChain(objects: readonly ScannedObject[], rules: ChainRules
   }
   chain.reverse();
   const onChain = new Set(chain.map((o) => o.seq));
-  const orphans = candidates.filter((o) => !onChain.has(o.seq));
+  // Provisionally, an object below the chain read so far is not judged yet (its successor may
+  // not be read): not an orphan until the open ends.
+  const judgedFrom = pending === undefined ? -1n : (chain[0]?.seq ?? -1n);
+  const orphans = candidates.filter((o) => !onChain.has(o.seq) && o.seq > judgedFrom);
   return { present, excluded, chain, tip, orphans, brokenLinks };
 }
