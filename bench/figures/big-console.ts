@@ -73,7 +73,7 @@ export async function bigConsole(): Promise<FigureResult[]> {
   if (!existsSync(join(rendererDir, 'index.html')))
     throw new Error('run `npm run build` before the big-console figure');
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-big-console-'));
-  writeBigPrefixFiles(join(dataDir, 'cairn-data'), FORMAT, OBJECTS);
+  writeBigPrefixFiles(join(dataDir, 'cairn-data'), FORMAT, OBJECTS, 'own');
   const { server } = await startBenchServer(dataDir, rendererDir);
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch(chromiumLaunchOptions);

@@ -212,7 +212,7 @@ export async function bigPrefix(): Promise<FigureResult[]> {
   try {
     for (const format of FORMATS) {
       const root = join(base, format, 'store');
-      writeBigPrefixFiles(root, format, LOCAL_OBJECTS);
+      writeBigPrefixFiles(root, format, LOCAL_OBJECTS, 'shared');
       const lane: Lane = {
         backend: 'local',
         objects: LOCAL_OBJECTS,
@@ -241,7 +241,7 @@ export async function bigPrefix(): Promise<FigureResult[]> {
       const io = await s3.fresh();
       const objects = s3Objects();
       try {
-        await writeBigPrefix(io, format, objects);
+        await writeBigPrefix(io, format, objects, 'shared');
         results.push(...(await figuresOf({ backend: 's3', objects, client: () => io }, format)));
       } finally {
         await emptyStore(io);

@@ -27,9 +27,10 @@ const REBUILD_MS = 250;
 
 export class OpenInProgress<T extends TailOutcome | GtScanOutcome> implements ScanWatch<T> {
   private readonly listedObjects: ListedObject[] = [];
-  private readonly outcomes = new Map<Seq, T>();
+  /** By sequence as a number (below 2^44: exact, and hashed faster than a bigint). */
+  private readonly outcomes = new Map<number, T>();
   /** Listed and not read yet: links to these are taken on trust. */
-  private readonly unread = new Set<Seq>();
+  private readonly unread = new Set<number>();
   private listingEnded = false;
   private recalled = 0;
   private readonly firstView: Promise<void>;
@@ -59,7 +60,8 @@ export class OpenInProgress<T extends TailOutcome | GtScanOutcome> implements Sc
   listed(objects: readonly ListedObject[]): void {
     for (const object of objects) {
       this.listedObjects.push(object);
-      if (!this.outcomes.has(object.seq)) this.unread.add(object.seq);
+      const seq = Number(object.seq);
+      if (!this.outcomes.has(seq)) this.unread.add(seq);
     }
     this.checkFirstView();
   }
@@ -69,8 +71,9 @@ export class OpenInProgress<T extends TailOutcome | GtScanOutcome> implements Sc
   }
 
   read(object: ListedObject, outcome: T, recalled: boolean): void {
-    this.outcomes.set(object.seq, outcome);
-    this.unread.delete(object.seq);
+    const seq = Number(object.seq);
+    this.outcomes.set(seq, outcome);
+    this.unread.delete(seq);
     if (recalled) this.recalled += 1;
     if (this.outcomes.size === FIRST_VIEW_OBJECTS) this.checkFirstView();
   }
@@ -90,12 +93,12 @@ export class OpenInProgress<T extends TailOutcome | GtScanOutcome> implements Sc
   }
 
   /** A sequence whose object may yet be read: listed and unread, or not listed yet. */
-  readonly pending = (seq: Seq): boolean => !this.listingEnded || this.unread.has(seq);
+  readonly pending = (seq: Seq): boolean => !this.listingEnded || this.unread.has(Number(seq));
 
   /** Every object listed so far, ascending by sequence, with its outcome when read. */
   soFar(): { listed: ListedObject[]; outcomes: (T | undefined)[] } {
     const listed = [...this.listedObjects].sort(compareSeq);
-    return { listed, outcomes: listed.map((object) => this.outcomes.get(object.seq)) };
+    return { listed, outcomes: listed.map((object) => this.outcomes.get(Number(object.seq))) };
   }
 
   /** Objects read whole so far, ascending by sequence (Cairn's format). */
