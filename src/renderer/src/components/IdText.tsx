@@ -70,3 +70,29 @@ export function EntryIdText({ id }: { id: bigint }) {
 export function RegionIdText({ region }: { region: bigint }) {
   return <IdMenu shown={formatRegionId(region)} raw={String(region)} what="Region" />;
 }
+
+/**
+ * An id as text only, its decimal u64 on hover: for the cells of a long virtualized table,
+ * where a copy menu per cell cost scroll frames.
+ */
+function IdPlain({ shown, raw, what }: { shown: string; raw: string; what: string }) {
+  return (
+    <span className="mono" title={`${what} ${shown} = ${raw} (decimal u64)`}>
+      {shown}
+    </span>
+  );
+}
+
+export function EntryIdPlain({ id }: { id: bigint }) {
+  if (id === 0n)
+    return (
+      <span className="mono muted" title="no entry (0)">
+        none
+      </span>
+    );
+  return <IdPlain shown={formatEntryId(id)} raw={String(id)} what="Entry id" />;
+}
+
+export function RegionIdPlain({ region }: { region: bigint }) {
+  return <IdPlain shown={formatRegionId(region)} raw={String(region)} what="Region" />;
+}

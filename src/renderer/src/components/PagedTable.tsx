@@ -32,7 +32,8 @@ export interface PagedTableProps<Page extends RowPage> {
   readonly header: ReactNode;
   readonly columns: number;
   readonly rowKey: (row: RowOf<Page>) => string;
-  readonly renderRow: (row: RowOf<Page>, index: number) => ReactNode;
+  /** `long`: the row is one of a virtualized table (scrolled fast: keep it light). */
+  readonly renderRow: (row: RowOf<Page>, index: number, long: boolean) => ReactNode;
   /** What the first page says beside its rows (totals, progress), shown under the table. */
   readonly footer?: (first: Page) => ReactNode;
   readonly empty?: ReactNode;
@@ -62,7 +63,7 @@ export function PagedTable<Page extends RowPage>(props: PagedTableProps<Page>) {
           <thead>{props.header}</thead>
           <tbody>
             {page.rows.map((row, index) => (
-              <Fragment key={props.rowKey(row)}>{props.renderRow(row, index)}</Fragment>
+              <Fragment key={props.rowKey(row)}>{props.renderRow(row, index, false)}</Fragment>
             ))}
           </tbody>
         </table>
@@ -98,10 +99,12 @@ function LongTable<Page extends RowPage>(
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
+  // The pages in view and the one after: a scroll down finds its next rows already there.
   const pages: number[] = [];
+  const lastPage = Math.floor((props.total - 1) / props.pageSize);
   for (
     let at = Math.floor(firstIndex / props.pageSize);
-    at <= Math.floor(lastIndex / props.pageSize);
+    at <= Math.min(lastPage, Math.floor(lastIndex / props.pageSize) + 1);
     at++
   )
     if (at > 0) pages.push(at);
@@ -136,7 +139,7 @@ function LongTable<Page extends RowPage>(
                 </td>
               </tr>
             ) : (
-              <Fragment key={props.rowKey(row)}>{props.renderRow(row, item.index)}</Fragment>
+              <Fragment key={props.rowKey(row)}>{props.renderRow(row, item.index, true)}</Fragment>
             );
           })}
           {after > 0 && <Spacer height={after} columns={props.columns} />}
