@@ -105,8 +105,7 @@ export class OpenInProgress<T extends TailOutcome | GtScanOutcome> implements Sc
   cairnObjects(): ScannedObject[] {
     const { outcomes } = this.soFar();
     const objects: ScannedObject[] = [];
-    for (const outcome of outcomes)
-      if (outcome?.kind === 'read') objects.push(outcome.object);
+    for (const outcome of outcomes) if (outcome?.kind === 'read') objects.push(outcome.object);
     return objects;
   }
 
