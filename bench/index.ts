@@ -27,6 +27,8 @@ import { cloudOpen } from './figures/cloud-open';
 import { cloudReads } from './figures/cloud-reads';
 import { cloudGc } from './figures/cloud-gc';
 import { cloudConsole } from './figures/cloud-console';
+import { bigPrefix } from './figures/big-prefix';
+import { bigConsole } from './figures/big-console';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -48,6 +50,8 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'cloud-reads': cloudReads,
   'cloud-gc': cloudGc,
   'cloud-console': cloudConsole,
+  'big-prefix': bigPrefix,
+  'big-console': bigConsole,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * Console figure: a prefix of 100,000 objects in the bucket browser (browser mode, Chromium):
  * time to the first rows, and the p95 frame time while scrolling the virtualized list. The
@@ -16,10 +15,9 @@ import { startBenchServer } from './bench-server';
 import { projectRoot } from '../../src/main/project-root';
 import { chromiumLaunchOptions } from '../../tests/support/chromium';
 import { judged, percentile, type FigureResult } from '../harness';
+import { measureScroll, scrollDetail } from './scroll-frames';
 
 const OBJECTS = 100_000;
-/** requestAnimationFrame's timestamps are coarsened to 0.1 ms: two of them, at most this apart. */
-const CLOCK_JITTER_MS = 0.2;
 
 export async function consoleListing(): Promise<FigureResult[]> {
   const rendererDir = join(projectRoot(), 'out', 'renderer');
@@ -48,48 +46,8 @@ export async function consoleListing(): Promise<FigureResult[]> {
     await page.getByRole('button', { name: 'Go' }).click();
     await page.getByRole('button', { name: '00000000.wal' }).waitFor();
     const firstRowsSeconds = (Date.now() - started) / 1000;
-    const { stamps, dispatch, refreshMs, scrolledPx } = await page.evaluate(async () => {
-      const list = document.querySelector('[aria-label="Objects"]')!;
-      // The display's refresh interval: the mean of idle frames before the scroll, leaving out
-      // any that took more than one interval (the median's).
-      const idle: number[] = [];
-      for (
-        let frame = 0, last = await new Promise<number>(requestAnimationFrame);
-        frame < 30;
-        frame += 1
-      ) {
-        const stamp = await new Promise<number>(requestAnimationFrame);
-        idle.push(stamp - last);
-        last = stamp;
-      }
-      const median = [...idle].sort((a, b) => a - b)[idle.length >> 1]!;
-      const onTime = idle.filter((interval) => Math.abs(interval - median) < median / 4);
-      const stamps: number[] = [await new Promise<number>(requestAnimationFrame)];
-      const dispatch: number[] = [];
-      let last = performance.now();
-      for (let frame = 0; frame < 240; frame += 1) {
-        list.scrollTop += 400;
-        stamps.push(await new Promise<number>(requestAnimationFrame));
-        const now = performance.now();
-        dispatch.push(now - last);
-        last = now;
-      }
-      const refreshMs = onTime.reduce((sum, interval) => sum + interval, 0) / onTime.length;
-      return { stamps, dispatch, refreshMs, scrolledPx: list.scrollTop };
-    });
-    // A frame's time is the time between its frame's start and the next's (the timestamps
-    // requestAnimationFrame passes its callbacks), in whole refresh intervals: the browser's
-    // clock is coarsened to 0.1 ms, so an on-time frame reads 16.6-16.8 ms. The time at which
-    // the callback's promise continuation ran (`dispatch`, kept in the detail) also carries the
-    // main thread's scheduling jitter: on this 2-core box a scroll with no DOM work at all
-    // reads a p95 of 17-19 ms that way. Rounded up, not to the nearest: only the two stamps'
-    // coarsening (0.1 ms each) is forgiven, so a frame any longer than that counts as missed.
-    const frames = stamps
-      .slice(1)
-      .map(
-        (stamp, at) =>
-          Math.max(1, Math.ceil((stamp - stamps[at]! - CLOCK_JITTER_MS) / refreshMs)) * refreshMs,
-      );
+    const scroll = await measureScroll(page, '[aria-label="Objects"]');
+    const frames = scroll.frames;
     const p95 = percentile(frames, 95);
     const listing = await listingCosts(join(dataDir, 'cairn-data'));
     return [
@@ -107,17 +65,8 @@ export async function consoleListing(): Promise<FigureResult[]> {
         value: p95,
         unit: 'ms',
         ...judged(p95, '<=', 16.7),
-        detail: {
-          frames: frames.length,
-          p50: percentile(frames, 50),
-          longFrames: frames.filter((frame) => frame > refreshMs).length,
-          refreshMs,
-          // 96,000 unless the scroll found the end of the rows loaded (a page not there yet).
-          scrolledPx,
-          dispatchP50: percentile(dispatch, 50),
-          dispatchP95: percentile(dispatch, 95),
-          ...listing,
-        },
+        // scrolledPx: 96,000 unless the scroll found the end of the rows loaded (a page not there yet).
+        detail: { ...scrollDetail(scroll), ...listing },
       },
     ];
   } finally {

@@ -262,3 +262,17 @@ export const GT_V1_VECTOR_HEX = `
 export function gtVector(): Uint8Array {
   return new Uint8Array(Buffer.from(GT_V1_VECTOR_HEX.replace(/\s+/g, ''), 'hex'));
 }
+
+/**
+ * Object `seq` of a chain written by one instance (epoch 1, each object linked to the one
+ * before), holding one entry of `payload` in `region`.
+ */
+export function gtChainObject(seq: bigint, region: bigint, payload: Uint8Array): Uint8Array {
+  return encodeGtObject({
+    seq,
+    epoch: 1n,
+    prev: seq === 0n ? null : { seq: seq - 1n, epoch: 1n },
+    reclaimBoundary: 0n,
+    segments: [{ regionId: region, entries: [{ id: (seq << 20n) | 1n, payload }] }],
+  });
+}

@@ -25,7 +25,7 @@ async function prefixOf(kib: number): Promise<MemoryObjectIo> {
 
 async function readsOfScan(kib: number): Promise<{ reads: number[]; objects: number }> {
   const slots = recordingSlots();
-  const scan = await scanGtPrefix(linkIo(await prefixOf(kib), slots), PREFIX, slots);
+  const scan = await scanGtPrefix(linkIo(await prefixOf(kib), slots), PREFIX, { slots });
   expect(scan.damaged).toEqual([]);
   const reads = slots.needs.filter((need) => need.kind === 'read').map((need) => need.bytes ?? 0);
   return { reads, objects: scan.objects.length };

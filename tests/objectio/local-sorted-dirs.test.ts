@@ -1,6 +1,7 @@
 /**
  * The local store's sorted folders: a folder unchanged since it settled is read once, any
- * change to it is seen on the next listing, a folder still changing is never held, and the
+ * change to it is seen on the next listing, a folder still changing is never held (listings
+ * made at once of it share one read), and the
  * binary search a listing starts from agrees with a scan of every name.
  */
 import fc from 'fast-check';
@@ -33,6 +34,22 @@ describe('SortedDirs', () => {
     symlinkSync(path.join(root, 'b'), path.join(root, 'link'));
     const names = await new SortedDirs().names(root);
     expect(names).toEqual(['a-c', 'a.b', 'a/', 'b', '\ue000', '\u{1f600}']);
+  });
+
+  it('shares one read among listings made at once of a folder still changing', async () => {
+    const dir = path.join(root, 'busy');
+    fill(dir, ['1', '2']);
+    const dirs = new SortedDirs(100, 60_000);
+    const listed = await Promise.all([dirs.names(dir), dirs.names(dir), dirs.names(dir)]);
+    expect(listed).toEqual([
+      ['1', '2'],
+      ['1', '2'],
+      ['1', '2'],
+    ]);
+    expect(dirs.reads).toBe(1);
+    // Not held (it changed within the settling time): a later listing reads again.
+    expect(await dirs.names(dir)).toEqual(['1', '2']);
+    expect(dirs.reads).toBe(2);
   });
 
   it('reads a settled, unchanged folder once, and again after a name is added or removed', async () => {

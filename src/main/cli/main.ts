@@ -9,6 +9,7 @@ import { registerServe, PROJECT_ROOT } from './commands/serve';
 import { registerWal } from './commands/wal';
 import { registerSegments } from './commands/segments';
 import { registerNamespaces } from './commands/namespaces';
+import { registerCache } from './commands/cache';
 import { appVersion } from '../services/app-version';
 import { EXIT_USAGE } from './output';
 import { runtimeNotice, silenceSdkVersionNotice } from './runtime-notice';
@@ -36,6 +37,7 @@ registerObjects(program);
 registerSegments(program);
 registerNamespaces(program);
 registerWal(program);
+registerCache(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {

@@ -9,6 +9,9 @@ import { EventBus } from './event-bus';
 import { NamespaceService } from './namespaces/namespace-service';
 import { TieringService } from './tiering/tiering-service';
 import { WalService } from './wal/wal-service';
+import { ObjectIndexStore } from './object-index/index-store';
+import { prefixIndexesIn } from './object-index/prefix-indexes';
+import { ReadModels, readModelBudgetFromEnv } from './wal/read-model/read-models';
 
 export interface AppIdentity {
   readonly name: string;
@@ -34,7 +37,10 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
   const tiering = new TieringService(connections, events);
   const namespaces = new NamespaceService(connections, (event) => events.publish(event));
   const audit = new AuditLog(identity.dataDir, events);
-  const wal = new WalService(connections, events, undefined, audit);
+  // One local index of big prefixes per data directory, shared with the CLI (`cairn cache`).
+  const index = new ObjectIndexStore(identity.dataDir);
+  const models = new ReadModels(readModelBudgetFromEnv(), prefixIndexesIn(index));
+  const wal = new WalService(connections, events, models, audit);
   for (const user of [tiering, namespaces, wal]) connections.attach(user);
   return {
     identity,

@@ -12,6 +12,7 @@ import { procedure } from './procedure';
 import { parseEntryId, parseRegionId as parseWalRegion } from '../id-notation';
 import { PrefixHealthView, ReplayHoleView, RowDamage } from './wal-damage';
 import type { PayloadCheck } from '../greptime/entry-table';
+import { OpenProgress, pageFields } from './wal-pages';
 
 const U64_LIMIT = 1n << 64n;
 
@@ -245,9 +246,12 @@ export const GreptimeInspectView = z.object({
   reclaimBoundary: z.bigint(),
   /** The chain's first object links below the boundary to an object already deleted. */
   reclaimedLink: z.boolean(),
+  /** The newest objects below the boundary (at most `INSPECT_LIST_ROWS`; the count says all). */
   belowBoundary: z.array(WalObjectRef),
+  belowBoundaryCount: z.number(),
   /** The newest objects of the chain (at most `CHAIN_TAIL_OBJECTS`), for the sequence strip. */
   chainTail: z.array(WalObjectRef),
+  /** The newest instances (at most `INSPECT_LIST_ROWS`). */
   instances: z.array(
     z.object({
       epoch: z.bigint(),
@@ -258,6 +262,9 @@ export const GreptimeInspectView = z.object({
       onChain: z.number(),
     }),
   ),
+  instanceCount: z.number(),
+  damagedCount: z.number(),
+  /** The first damaged objects by sequence (at most `INSPECT_LIST_ROWS`). */
   damaged: z.array(
     z.object({
       key: z.string(),
@@ -301,9 +308,15 @@ export const InspectView = z.object({
   chainBytes: z.number(),
   /** Breaks in the chain's sequence (sequences consumed by failed batches, start gaps). */
   chainGaps: z.number(),
+  /** The newest orphans, excluded and missing objects (at most `INSPECT_LIST_ROWS` each). */
   orphans: z.array(WalObjectRef),
+  orphanCount: z.number(),
   excluded: z.array(WalObjectRef),
+  excludedCount: z.number(),
   missing: z.array(z.string()),
+  missingCount: z.number(),
+  /** The first regions by id (at most `INSPECT_LIST_ROWS`): `wal.regions` pages through all. */
+  regionCount: z.number(),
   regions: z.array(
     z.object({
       regionId: z.bigint(),
@@ -319,6 +332,7 @@ export const InspectView = z.object({
   failure: InspectFailureView.nullable(),
   openInApp: z.boolean(),
   durationMs: z.number(),
+  progress: OpenProgress,
 });
 export type InspectView = z.infer<typeof InspectView>;
 
@@ -346,6 +360,7 @@ export const WalObjectPage = z.object({
    */
   newestSeq: z.bigint().nullable(),
   rows: z.array(WalObjectRow),
+  progress: OpenProgress,
 });
 
 export const RegionRow = z.object({
@@ -381,7 +396,12 @@ export const RegionsView = z.object({
   source: z.enum(['writer', 'read-only', 'inspect']),
   /** Why no operation applies to these regions (a GreptimeDB prefix), null when they do. */
   readOnlyReason: z.string().nullable(),
+  /** One page of the rows, by region id. */
   regions: z.array(RegionRow),
+  /** Rows over every page. */
+  total: z.number(),
+  offset: z.number(),
+  progress: OpenProgress,
 });
 export type RegionsView = z.infer<typeof RegionsView>;
 
@@ -577,6 +597,9 @@ export const DecodedObjectView = z.object({
       crcOk: z.boolean().nullable(),
     }),
   ),
+  /** Segments in the object; `segments` is one page of them. */
+  segmentCount: z.number(),
+  segmentOffset: z.number(),
   footer: z.object({ crcOk: z.boolean(), count: z.number() }).nullable(),
   trailer: z
     .object({
@@ -666,8 +689,8 @@ export const walProcedures = {
   ),
   'wal.regions': procedure(
     'read',
-    'Per region: entries, first / latest / durable id, watermark, objects, bytes, holes',
-    PrefixInput,
+    'One page of the regions by id: entries, first / latest / durable id, watermark, objects, bytes, holes',
+    z.object({ ...prefixFields, ...pageFields() }).strict(),
     RegionsView,
   ),
   'wal.manifest': procedure(
@@ -684,8 +707,15 @@ export const walProcedures = {
   ),
   'wal.decodeObject': procedure(
     'read',
-    "Lay out one WAL object's parts (header, link, segments, footer, trailer) with every CRC's status",
-    z.object({ connectionId: ConnectionId, key: ObjectKey }).strict(),
+    "Lay out one WAL object's parts (header, link, a page of its segments, footer, trailer) with every CRC's status",
+    z
+      .object({
+        connectionId: ConnectionId,
+        key: ObjectKey,
+        segmentOffset: pageFields().offset,
+        segmentLimit: pageFields(200).limit,
+      })
+      .strict(),
     DecodedObjectView,
   ),
   'wal.metrics': procedure(

@@ -31,11 +31,9 @@ describe('tail reads while the listing pages', () => {
   it('reads every object of pages in any order and returns them ascending by sequence', async () => {
     const { io, listed } = await storeOf(9);
     const pages = [listed.slice(6), listed.slice(0, 2), [], listed.slice(2, 6)];
-    const { listed: sorted, scan } = await readIndexesWhileListing(
-      io,
-      pagesOf(pages),
-      fixedLink(3),
-    );
+    const { listed: sorted, scan } = await readIndexesWhileListing(io, pagesOf(pages), {
+      slots: fixedLink(3),
+    });
     expect(sorted.map((o) => o.seq)).toEqual(listed.map((o) => o.seq));
     expect(scan.objects.map((o) => o.seq)).toEqual(listed.map((o) => o.seq));
     expect(scan.objects[4]).toMatchObject({
@@ -49,7 +47,7 @@ describe('tail reads while the listing pages', () => {
   it('reports objects gone when read as missing, and fails on the lowest corrupt object', async () => {
     const { io, listed } = await storeOf(6);
     await io.delete(keyAt(1n));
-    const gone = await readIndexesWhileListing(io, pagesOf([listed]), fixedLink(4));
+    const gone = await readIndexesWhileListing(io, pagesOf([listed]), { slots: fixedLink(4) });
     expect(gone.scan.missing.map((o) => o.seq)).toEqual([1n]);
 
     const broken = await storeOf(6);
@@ -61,7 +59,7 @@ describe('tail reads while the listing pages', () => {
     }
     const pages = [broken.listed.slice(3), broken.listed.slice(0, 3)];
     await expect(
-      readIndexesWhileListing(broken.io, pagesOf(pages), fixedLink(4)),
+      readIndexesWhileListing(broken.io, pagesOf(pages), { slots: fixedLink(4) }),
     ).rejects.toMatchObject({
       code: 'CorruptObject',
       key: keyAt(2n),
@@ -73,7 +71,7 @@ describe('tail reads while the listing pages', () => {
     const { io, listed } = await storeOf(4);
     const failure = new Error('listing broke');
     await expect(
-      readIndexesWhileListing(io, pagesOf([listed.slice(0, 2)], failure), fixedLink(2)),
+      readIndexesWhileListing(io, pagesOf([listed.slice(0, 2)], failure), { slots: fixedLink(2) }),
     ).rejects.toBe(failure);
   });
 });

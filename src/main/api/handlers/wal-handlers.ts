@@ -21,7 +21,8 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
     'wal.inspect': ({ connectionId, prefix }) => wal.inspect(connectionId, prefix),
     'wal.objects': ({ connectionId, prefix, status, offset, limit }) =>
       wal.objects(connectionId, prefix, status, offset, limit),
-    'wal.regions': ({ connectionId, prefix }) => wal.regions(connectionId, prefix),
+    'wal.regions': ({ connectionId, prefix, offset, limit }) =>
+      wal.regions(connectionId, prefix, offset, limit),
     'wal.manifest': ({ connectionId, prefix, limit }) => wal.manifest(connectionId, prefix, limit),
     'wal.verifyObject': async ({ connectionId, key }) => {
       const verdict = await wal.verifyObject(connectionId, key);
@@ -32,7 +33,8 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
         gone: verdict.gone === true,
       };
     },
-    'wal.decodeObject': ({ connectionId, key }) => wal.decodeObject(connectionId, key),
+    'wal.decodeObject': ({ connectionId, key, segmentOffset, segmentLimit }) =>
+      wal.decodeObject(connectionId, key, { offset: segmentOffset, limit: segmentLimit }),
     'wal.metrics': ({ connectionId, prefix }) => wal.metrics(connectionId, prefix),
     'wal.replay.start': ({ connectionId, prefix, ...request }, caller) =>
       wal.startReplay(connectionId, prefix, request, caller),

@@ -9,9 +9,12 @@ import { runAction } from '../run-action';
 import { describeCairnInspect } from './wal-read-cairn';
 import { describeGtInspect } from './wal-read-greptimedb';
 import { inspectSummary } from './wal-inspect-summary';
+import { cachedScan } from './scan-cache';
 import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
 
 type JsonOption = WalOptions & { json?: boolean };
+/** commander's `--no-cache` sets `cache: false`. */
+type InspectOptions = JsonOption & { cache?: boolean };
 
 /** Where `wal ls` looked, in words: the bucket root or the prefix it walked. */
 function placeOf(walked: string): string {
@@ -53,10 +56,15 @@ export function registerWalReadCommands(wal: Command): void {
   )
     .option('--chain', 'also print every object: the chain, orphans, excluded')
     .option('--json', 'JSON output (the summary; with --chain the whole report)')
+    .option('--no-cache', 'read every object (a cold read): neither use nor fill the local index')
     .action(
-      runAction(async (options: JsonOption & { chain?: boolean }) => {
+      runAction(async (options: InspectOptions & { chain?: boolean }) => {
         const { io, link, target } = await openWalReadTarget(options);
-        const report = await withProgress('inspect', link, () => inspectTarget(io, target));
+        const cached = await cachedScan(io, target, options.cache !== false);
+        // The index keeps what was read, even when the inspection fails after the scan.
+        const report = await withProgress('inspect', link, () =>
+          inspectTarget(io, target, cached.scan),
+        ).finally(() => cached.done());
         const withChain = options.chain === true;
         if (options.json) printJson(withChain ? report : inspectSummary(report));
         else

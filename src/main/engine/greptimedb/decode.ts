@@ -7,6 +7,7 @@
  * Never touches storage; payloads are views into the given bytes.
  */
 import { crc32 } from '@node-rs/crc32';
+import { runInSlices, runToEnd, type Slicer, type SlicedWork } from '../slices';
 import { CorruptObjectError, CorruptSegmentError, type CorruptObjectCheck } from '../wal/errors';
 import type { SegmentIndex, SegmentRecord } from '../wal/format';
 import { SEQ_LIMIT } from '../wal/ids';
@@ -146,6 +147,9 @@ export function gtFooterFromTail(
   return tail.subarray(start, start + trailer.footerLength);
 }
 
+/** Footer entries decoded between two looks at the slicer. */
+const FOOTER_ENTRIES_PER_SLICE = 1_024;
+
 function footerEntry(view: DataView, at: number, key: string): SegmentIndex {
   const offset = byteCount(view.getBigUint64(at + GT_FOOTER_ENTRY_AT.offset, false));
   const length = byteCount(view.getBigUint64(at + GT_FOOTER_ENTRY_AT.length, false));
@@ -204,6 +208,26 @@ export function decodeGtFooter(
   key: string,
   headerSize = GT_HEADER_SIZE,
 ): SegmentIndex[] {
+  return runToEnd(footerDecoding(footer, trailer, key, headerSize));
+}
+
+/** `decodeGtFooter`, giving the event loop turns between slices (a footer of 300,000 entries). */
+export function decodeGtFooterInSlices(
+  footer: Uint8Array,
+  trailer: GtTrailer,
+  key: string,
+  slicer: Slicer,
+  headerSize = GT_HEADER_SIZE,
+): Promise<SegmentIndex[]> {
+  return runInSlices(footerDecoding(footer, trailer, key, headerSize), slicer);
+}
+
+function* footerDecoding(
+  footer: Uint8Array,
+  trailer: GtTrailer,
+  key: string,
+  headerSize: number,
+): SlicedWork<SegmentIndex[]> {
   if (footer.length !== trailer.footerLength)
     corrupt(
       key,
@@ -217,8 +241,10 @@ export function decodeGtFooter(
   if (footer.length !== GT_FOOTER_COUNT_SIZE + GT_FOOTER_ENTRY_SIZE * count)
     corrupt(key, 'footer-length', `${footer.length} bytes for ${count} segments`);
   const segments: SegmentIndex[] = [];
-  for (let i = 0; i < count; i++)
+  for (let i = 0; i < count; i++) {
     segments.push(footerEntry(view, GT_FOOTER_COUNT_SIZE + i * GT_FOOTER_ENTRY_SIZE, key));
+    if ((i + 1) % FOOTER_ENTRIES_PER_SLICE === 0) yield FOOTER_ENTRIES_PER_SLICE;
+  }
   checkSegments(segments, trailer, key, headerSize);
   return segments;
 }

@@ -69,7 +69,9 @@ export interface GtObjectParts {
     readonly objectCrcOk: boolean;
   } | null;
   readonly footer: { readonly crcOk: boolean; readonly count: number } | null;
+  /** The segments of the page asked for (all by default); `segmentCount` says how many in all. */
   readonly segments: readonly GtPartsSegment[];
+  readonly segmentCount: number;
   /** The first check the strict decoder fails; null for a sound object. */
   readonly failure: { readonly check: string; readonly detail: string } | null;
 }
@@ -116,10 +118,24 @@ function objectCrcOk(bytes: Uint8Array, stored: number): boolean {
   return crc32(bytes.subarray(at + GT_TRAILER_AT.magic), before) === stored;
 }
 
-function segmentsOf(bytes: Uint8Array, footer: Uint8Array, count: number): GtPartsSegment[] {
+/** Which of an object's segments to lay out: an object may hold hundreds of thousands. */
+export interface GtSegmentPage {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+const ALL_SEGMENTS: GtSegmentPage = { offset: 0, limit: Infinity };
+
+function segmentsOf(
+  bytes: Uint8Array,
+  footer: Uint8Array,
+  count: number,
+  page: GtSegmentPage,
+): GtPartsSegment[] {
   const view = viewOf(footer);
   const segments: GtPartsSegment[] = [];
-  for (let i = 0; i < count; i++) {
+  const end = Math.min(count, page.offset + page.limit);
+  for (let i = page.offset; i < end; i++) {
     const at = GT_FOOTER_COUNT_SIZE + i * GT_FOOTER_ENTRY_SIZE;
     const offset = Number(view.getBigUint64(at + GT_FOOTER_ENTRY_AT.offset, false));
     const length = Number(view.getBigUint64(at + GT_FOOTER_ENTRY_AT.length, false));
@@ -151,7 +167,11 @@ function strictFailure(bytes: Uint8Array, key: string): GtObjectParts['failure']
   }
 }
 
-export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts {
+export function describeGtObject(
+  bytes: Uint8Array,
+  key: string,
+  page: GtSegmentPage = ALL_SEGMENTS,
+): GtObjectParts {
   const failure = strictFailure(bytes, key);
   const layout: GtLayout =
     gtBodyStart(bytes, bytes.length) === GT_WRITER_HEADER_SIZE
@@ -161,8 +181,9 @@ export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts 
   const header = layout === 'chain-header' ? headerOf(bytes) : writerHeaderOf(bytes);
   const size = bytes.length;
   const base = { layout: GT_LAYOUT_NAMES[layout], size, header, failure };
+  const none = { segments: [], segmentCount: 0 };
   if (bytes.length < headerSize + GT_TRAILER_SIZE)
-    return { ...base, trailer: null, footer: null, segments: [] };
+    return { ...base, trailer: null, footer: null, ...none };
   const view = viewOf(bytes);
   const at = bytes.length - GT_TRAILER_SIZE;
   const footerOffset = view.getBigUint64(at + GT_TRAILER_AT.footerOffset, false);
@@ -177,7 +198,7 @@ export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts 
     footerOffset >= BigInt(headerSize) &&
     footerLength >= BigInt(GT_FOOTER_COUNT_SIZE) &&
     footerOffset + footerLength === BigInt(at);
-  if (!fits) return { ...base, trailer, footer: null, segments: [] };
+  if (!fits) return { ...base, trailer, footer: null, ...none };
   const footerBytes = bytes.subarray(Number(footerOffset), at);
   const count = viewOf(footerBytes).getUint32(0, false);
   const footer = {
@@ -185,6 +206,7 @@ export function describeGtObject(bytes: Uint8Array, key: string): GtObjectParts 
     count,
   };
   const complete = footerBytes.length === GT_FOOTER_COUNT_SIZE + GT_FOOTER_ENTRY_SIZE * count;
-  const segments = complete ? segmentsOf(bytes, footerBytes, count) : [];
-  return { ...base, trailer, footer, segments };
+  if (!complete) return { ...base, trailer, footer, ...none };
+  const segments = segmentsOf(bytes, footerBytes, count, page);
+  return { ...base, trailer, footer, segments, segmentCount: count };
 }

@@ -6,13 +6,15 @@
  * (storage errors still throw). Writes nothing.
  */
 import type { ObjectIo } from '../objectio/object-io';
+import { mapInSlices, Slicer } from '../slices';
 import { CorruptObjectError, isWalError } from '../wal/errors';
 import type { EntryId, Seq } from '../wal/ids';
 import type { RegionId } from '../wal/region-id';
 import { GT_FORMAT } from './layout';
 import { normalizePrefix } from './prefix';
 import { recoverGtPrefix, type GtInstance, type GtRecovery } from './recover';
-import type { GtScannedObject } from './scan';
+import type { GtScannedObject, GtScanOutcome } from './scan';
+import type { ScanOptions } from '../wal/recovery';
 
 export interface GtObjectRow {
   readonly seq: Seq;
@@ -90,14 +92,39 @@ function failureOf(error: Error | null): GtInspectReport['failure'] {
   throw error;
 }
 
-export async function inspectGtPrefix(io: ObjectIo, rawPrefix: string): Promise<GtInspectReport> {
+export async function inspectGtPrefix(
+  io: ObjectIo,
+  rawPrefix: string,
+  options: ScanOptions<GtScanOutcome> = {},
+): Promise<GtInspectReport> {
   const startedAt = performance.now();
-  return gtInspectReportOf(await recoverGtPrefix(io, normalizePrefix(rawPrefix)), startedAt);
+  const recovery = await recoverGtPrefix(io, normalizePrefix(rawPrefix), options);
+  return gtInspectReportOf(recovery, startedAt);
 }
 
-/** The report of a recovery already made (`inspectGtPrefix`'s, or a read model's). */
-export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtInspectReport {
+/**
+ * The report of a recovery already made (`inspectGtPrefix`'s, or a read model's); its rows
+ * are built in slices (a chain of 100,000 objects, an object of 300,000 regions).
+ */
+export async function gtInspectReportOf(
+  recovery: GtRecovery,
+  startedAt: number,
+): Promise<GtInspectReport> {
   const { prefix, scan, selection } = recovery;
+  const slicer = new Slicer();
+  const chain = await mapInSlices(selection.chain, gtObjectRow, slicer);
+  const regions = await mapInSlices(
+    (await recovery.catalog?.regionsInSlices(slicer)) ?? [],
+    (r) => ({
+      regionId: r.regionId,
+      firstId: r.firstId,
+      latestId: r.latestId,
+      entries: r.entries,
+      objects: r.objects,
+      bytes: r.bytes,
+    }),
+    slicer,
+  );
   return {
     format: GT_FORMAT,
     prefix,
@@ -105,7 +132,7 @@ export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtIn
     tip: selection.tip === null ? null : gtObjectRow(selection.tip),
     reclaimBoundary: selection.reclaimBoundary,
     reclaimedLink: selection.reclaimedLink,
-    chain: selection.chain.map(gtObjectRow),
+    chain,
     orphans: selection.orphans.map(gtObjectRow),
     belowBoundary: selection.belowBoundary.map(gtObjectRow),
     instances: recovery.instances,
@@ -126,14 +153,7 @@ export function gtInspectReportOf(recovery: GtRecovery, startedAt: number): GtIn
       segments: o.segments.length,
       entries: o.segments.reduce((sum, segment) => sum + segment.entries, 0),
     })),
-    regions: (recovery.catalog?.regions() ?? []).map((r) => ({
-      regionId: r.regionId,
-      firstId: r.firstId,
-      latestId: r.latestId,
-      entries: r.entries,
-      objects: r.objects,
-      bytes: r.bytes,
-    })),
+    regions,
     failure: failureOf(recovery.failure),
     durationMs: performance.now() - startedAt,
   };

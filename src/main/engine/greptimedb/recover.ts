@@ -8,17 +8,19 @@
  */
 import { linkedIo, slotsOf } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
+import { Slicer } from '../slices';
 import { ObjectCatalog } from '../wal/catalog';
 import { NoCompleteChainError, UnsupportedLayoutError } from '../wal/errors';
 import type { Seq } from '../wal/ids';
-import { selectGtChain, type GtChainSelection } from './chain';
+import { selectGtChain, type GtChainSelection, type Pending } from './chain';
 import {
   scanGtPrefix,
   type GtDamagedObject,
   type GtScan,
-  type GtScanMemo,
+  type GtScanOutcome,
   type GtScannedObject,
 } from './scan';
+import type { ScanOptions } from '../wal/recovery';
 
 /** One instance (an opened GreptimeDB writer): its epoch and the objects it wrote. */
 export interface GtInstance {
@@ -73,13 +75,14 @@ function damageThatMatters(damaged: readonly GtDamagedObject[], boundary: Seq): 
   return damaged.find((d) => d.seq >= boundary)?.error ?? null;
 }
 
-function catalogOrFailure(
+async function catalogOrFailure(
   prefix: string,
   chain: readonly GtScannedObject[],
-): { catalog: ObjectCatalog | null; failure: Error | null } {
+): Promise<{ catalog: ObjectCatalog | null; failure: Error | null }> {
   const catalog = new ObjectCatalog(prefix);
+  const slicer = new Slicer();
   try {
-    for (const object of chain) catalog.index(object);
+    for (const object of chain) await catalog.indexInSlices(object, slicer);
     return { catalog, failure: null };
   } catch (error) {
     if (error instanceof Error) return { catalog: null, failure: error };
@@ -91,13 +94,27 @@ function catalogOrFailure(
 export async function recoverGtPrefix(
   storage: ObjectIo,
   prefix: string,
-  memo?: GtScanMemo,
+  options: ScanOptions<GtScanOutcome> = {},
 ): Promise<GtRecovery> {
   // Both scans on one link: `storage`'s own, or a new one for this recovery.
   const io = linkedIo(storage);
-  let scan = await scanGtPrefix(io, prefix, slotsOf(io), memo);
-  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, slotsOf(io), memo);
-  const selection = selectGtChain(scan.objects);
+  const scanOptions = { ...options, slots: slotsOf(io) };
+  let scan = await scanGtPrefix(io, prefix, scanOptions);
+  if (scan.missing.length > 0) scan = await scanGtPrefix(io, prefix, scanOptions);
+  return gtRecoveryOf(prefix, scan);
+}
+
+/**
+ * The recovery of a scan. With `pending` (sequences not read yet, while an open is in
+ * progress), judged provisionally: links to them are taken on trust, so the newest objects
+ * read show their chain first. For a progressive open's views only.
+ */
+export async function gtRecoveryOf(
+  prefix: string,
+  scan: GtScan,
+  pending?: Pending,
+): Promise<GtRecovery> {
+  const selection = selectGtChain(scan.objects, pending);
   const instances = instancesOf(scan.objects, selection.chain);
   const other = scan.otherLayout[0];
   if (other !== undefined) {
@@ -114,6 +131,6 @@ export async function recoverGtPrefix(
     const failure = damage ?? new NoCompleteChainError(prefix);
     return { prefix, scan, selection, instances, catalog: null, failure };
   }
-  const indexed = catalogOrFailure(prefix, selection.chain);
+  const indexed = await catalogOrFailure(prefix, selection.chain);
   return { prefix, scan, selection, instances, ...indexed, failure: damage ?? indexed.failure };
 }

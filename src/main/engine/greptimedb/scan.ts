@@ -11,13 +11,24 @@
  */
 import { isStorageError } from '../objectio/errors';
 import { coveringReads } from '../objectio/coalesce';
-import { fanOutWhilePaging, linkIo, slotsOf, type IoSlots } from '../objectio/link';
+import { fanOutWhilePaging, linkIo, slotsOf } from '../objectio/link';
+import { Slicer } from '../slices';
 import { readTail, type ObjectIo, type TailResult } from '../objectio/object-io';
 import { CorruptObjectError, MixedFormatError } from '../wal/errors';
 import { HEADER_MAGIC_BYTES, type SegmentIndex } from '../wal/format';
 import type { Seq } from '../wal/ids';
-import { compareSeq, listObjectPages, ScanMemo, type ListedObject } from '../wal/recovery';
-import { decodeGtFooter, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
+import {
+  compareSeq,
+  listObjectPagesInRanges,
+  newestFirst,
+  ScanMemo,
+  scanStep,
+  watchedPages,
+  type ListedObject,
+  type ScanMemoOptions,
+  type ScanOptions,
+} from '../wal/recovery';
+import { decodeGtFooterInSlices, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
 import {
   GT_FORMAT,
   GT_HEADER_SIZE,
@@ -131,9 +142,15 @@ async function readIndex(
   // The listing parsed the key: its sequence is what the header must repeat.
   const header = decodeGtHeader(head, listed.key, listed.seq);
   const { trailer, segments } = decodeGtIndexFromTail(tail.bytes, tail.size, listed.key);
+  // A footer past the suffix window is large (past 1,365 regions): decoded in slices.
   const index =
     segments ??
-    decodeGtFooter((await io.get(listed.key, gtFooterRange(trailer))).bytes, trailer, listed.key);
+    (await decodeGtFooterInSlices(
+      (await io.get(listed.key, gtFooterRange(trailer))).bytes,
+      trailer,
+      listed.key,
+      new Slicer(),
+    ));
   const object = {
     seq: header.seq,
     epoch: header.epoch,
@@ -192,41 +209,57 @@ async function outcomeOf(
 /** What a read model remembers of a GreptimeDB prefix's objects between scans. */
 export type GtScanMemo = ScanMemo<GtScanOutcome>;
 
-export function newGtScanMemo(): GtScanMemo {
+export function newGtScanMemo(options: ScanMemoOptions<GtScanOutcome> = {}): GtScanMemo {
   return new ScanMemo<GtScanOutcome>(
     (outcome) => outcome.kind !== 'missing',
     (outcome) =>
       outcome.kind === 'read' || outcome.kind === 'other-layout'
         ? 96 + outcome.object.segments.length * 96
         : 256,
+    options,
   );
 }
 
 /**
  * Lists `prefix`'s objects and reads each one's header, trailer and footer as pages arrive,
- * every request in a slot of `slots` (a connection's link; a new one for `io` when absent).
+ * the newest first, every request in a slot of the link (`options.slots`; a new one for `io`
+ * when absent).
  */
 export async function scanGtPrefix(
   io: ObjectIo,
   prefix: string,
-  slots: IoSlots = slotsOf(io),
-  memo?: GtScanMemo,
+  options: ScanOptions<GtScanOutcome> = {},
 ): Promise<GtScan> {
+  const slots = options.slots ?? slotsOf(io);
   const linked = linkIo(io, slots);
+  const memo = options.memo;
   const { items, results } = await fanOutWhilePaging(
-    memo === undefined ? listObjectPages(linked, prefix) : memo.pages(linked, prefix, 0n),
+    watchedPages(
+      memo === undefined
+        ? listObjectPagesInRanges(linked, prefix)
+        : memo.pages(linked, prefix, 0n),
+      options.watch,
+    ),
     slots,
-    memo === undefined
-      ? (object) => outcomeOf(linked, prefix, object)
-      : (object) => memo.read(object, () => outcomeOf(linked, prefix, object)),
+    scanStep(options, (object) => outcomeOf(linked, prefix, object)),
+    newestFirst,
   );
+  return gtScanOf(items, results);
+}
+
+/** Every listed object and its outcome, sorted into a scan (also a provisional one's). */
+export function gtScanOf(
+  items: readonly ListedObject[],
+  results: readonly (GtScanOutcome | undefined)[],
+): GtScan {
   const order = items.map((_, at) => at).sort((a, b) => compareSeq(items[a]!, items[b]!));
   const objects: GtScannedObject[] = [];
   const missing: ListedObject[] = [];
   const damaged: GtDamagedObject[] = [];
   const otherLayout: GtOtherLayoutObject[] = [];
   for (const at of order) {
-    const outcome = results[at] as GtScanOutcome;
+    const outcome = results[at];
+    if (outcome === undefined) continue;
     if (outcome.kind === 'read') objects.push(outcome.object);
     else if (outcome.kind === 'other-layout') otherLayout.push(outcome.object);
     else if (outcome.kind === 'damaged') damaged.push(outcome.damaged);

@@ -38,6 +38,11 @@ interface HeldDir {
 export class SortedDirs {
   /** Map order is use order: the first folder is the least recently listed. */
   private readonly held = new Map<string, HeldDir>();
+  /**
+   * Reads in flight, by folder and the stamps the read began with: listings made at once of a
+   * folder still changing (a prefix listed in key ranges, a writer's own) share one read.
+   */
+  private readonly reading = new Map<string, Promise<readonly string[]>>();
   private heldNames = 0;
   private readsCount = 0;
 
@@ -70,6 +75,15 @@ export class SortedDirs {
       return held.names;
     }
     this.drop(dir);
+    const stamp = `${dir}\n${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    const shared = this.reading.get(stamp);
+    if (shared !== undefined) return shared;
+    const read = this.read(dir, stats).finally(() => this.reading.delete(stamp));
+    this.reading.set(stamp, read);
+    return read;
+  }
+
+  private async read(dir: string, stats: BigIntStats): Promise<readonly string[]> {
     const readAt = Date.now();
     this.readsCount += 1;
     const names = sortedNames(await readdir(dir, { withFileTypes: true }));

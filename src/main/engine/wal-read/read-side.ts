@@ -6,6 +6,8 @@
  */
 import { openGtReadOnly } from '../greptimedb/read-only-log';
 import { inspectGtPrefix, type GtInspectReport } from '../greptimedb/inspect';
+import type { GtScanOutcome } from '../greptimedb/scan';
+import type { ScanOptions, TailOutcome } from '../wal/recovery';
 import { GT_FORMAT } from '../greptimedb/layout';
 import { verifyGtPrefix } from '../greptimedb/verify';
 import type { IoSlots } from '../objectio/link';
@@ -34,9 +36,19 @@ export interface AnyReadOnlyLog {
   listsRegion?(region: bigint): boolean;
 }
 
-export async function inspectTarget(io: ObjectIo, target: ReadTarget): Promise<AnyInspectReport> {
-  if (target.format === GT_FORMAT) return inspectGtPrefix(io, target.prefix);
-  const report = await inspectPrefix(io, target.config);
+/** How an inspection scans, per format: what it may recall (a local index), who watches it. */
+export interface InspectScan {
+  readonly cairn?: ScanOptions<TailOutcome>;
+  readonly greptimedb?: ScanOptions<GtScanOutcome>;
+}
+
+export async function inspectTarget(
+  io: ObjectIo,
+  target: ReadTarget,
+  scan: InspectScan = {},
+): Promise<AnyInspectReport> {
+  if (target.format === GT_FORMAT) return inspectGtPrefix(io, target.prefix, scan.greptimedb);
+  const report = await inspectPrefix(io, target.config, scan.cairn);
   const key = report.failure?.key;
   if (key === undefined) return { ...report, format: CAIRN_FORMAT };
   const mixed = await formatOfObject(io, key);

@@ -8,17 +8,23 @@
  * index: recovery and the actor do.
  *
  * Memory: a catalog can hold hundreds of thousands of objects, so objects and segments live
- * in growable typed-array columns (48 B per object and 44 B per segment, doubled at
+ * in growable typed-array columns (48 B per object and 40 B per segment, doubled at
  * most by growth slack) instead of one JS object each. Sequences, positions, offsets and
  * lengths fit doubles exactly (< 2^53); epochs stay u64.
+ *
+ * A recovery indexes into a catalog nobody else holds yet, and may give the event loop turns
+ * while it does (`indexInSlices`): an object of 300,000 regions is checked and indexed in
+ * slices.
  */
 import { ConflictingObjectError } from './errors';
-import { isSeq, NO_ENTRY, positionOf, seqOf, type EntryId, type Seq } from './ids';
+import { NO_ENTRY, positionOf, seqOf, type EntryId, type Seq } from './ids';
 import { objectKey } from './keys';
-import { formatRegionId, type RegionId } from './region-id';
+import type { RegionId } from './region-id';
 import type { ObjectLink, SegmentIndex } from './format';
 import { doubles, lowerBound, u32s, u64s } from './catalog-columns';
 import { RegionState, type Hole, type RegionSummary } from './catalog-region';
+import { checkObjectRules, checkSegmentRules, type IndexedSoFar } from './catalog-rules';
+import { mapInSlices, type Slicer } from '../slices';
 
 export type { Hole, RegionSummary } from './catalog-region';
 
@@ -41,10 +47,11 @@ export interface SegmentLocation extends SegmentIndex {
   readonly seq: Seq;
 }
 
-/** True when `id` is an entry position (not 0) of the object `seq`. */
-function isPositionOf(id: EntryId, seq: Seq): boolean {
-  return seqOf(id) === seq && positionOf(id) >= 1n;
-}
+/** Segments checked or added between two looks at the slicer. */
+const SEGMENTS_PER_SLICE = 1_024;
+
+const byRegionId = (a: RegionSummary, b: RegionSummary): number =>
+  a.regionId < b.regionId ? -1 : 1;
 
 export class ObjectCatalog {
   // Not readonly only so that `adopt` can take another catalog's columns whole.
@@ -85,19 +92,52 @@ export class ObjectCatalog {
    */
   index(object: IndexableObject): void {
     this.checkIndexable(object);
-    const seq = Number(object.seq);
-    this.seq.push(seq);
+    this.addObject(object);
+    this.addSegments(object, 0, object.segments.length);
+  }
+
+  /**
+   * `index`, with the event loop given a turn between slices of `slicer`'s size (one step a
+   * segment, one an object): for a catalog no reader holds yet - a recovery's - which a
+   * half-indexed object cannot confuse. A violation still changes nothing: every segment is
+   * checked before any is added.
+   */
+  async indexInSlices(object: IndexableObject, slicer: Slicer): Promise<void> {
+    const segments = object.segments;
+    this.checkObject(object);
+    let previous: RegionId | null = null;
+    for (let from = 0; from < segments.length; from += SEGMENTS_PER_SLICE) {
+      const to = Math.min(segments.length, from + SEGMENTS_PER_SLICE);
+      previous = this.checkSegments(object.seq, segments, from, to, previous);
+      if (slicer.due(to - from)) await slicer.turn();
+    }
+    this.addObject(object);
+    for (let from = 0; from < segments.length; from += SEGMENTS_PER_SLICE) {
+      const to = Math.min(segments.length, from + SEGMENTS_PER_SLICE);
+      this.addSegments(object, from, to);
+      if (slicer.due(to - from)) await slicer.turn();
+    }
+    if (slicer.due()) await slicer.turn();
+  }
+
+  private addObject(object: IndexableObject): void {
+    this.seq.push(Number(object.seq));
     this.epoch.push(object.epoch);
     this.linkSeq.push(object.link === null ? -1 : Number(object.link.seq));
     this.linkEpoch.push(object.link?.epoch ?? 0n);
     this.size.push(object.size);
     this.regionsStart.push(this.objectRegions.length);
-    for (const segment of object.segments) {
+    this.byteCount += object.size;
+  }
+
+  private addSegments(object: IndexableObject, from: number, to: number): void {
+    const seq = Number(object.seq);
+    for (let at = from; at < to; at++) {
+      const segment = object.segments[at] as SegmentIndex;
       const ordinal = this.ordinalOf(segment.regionId);
       this.objectRegions.push(ordinal);
       this.stateAt(ordinal).add(seq, segment);
     }
-    this.byteCount += object.size;
   }
 
   /**
@@ -186,13 +226,13 @@ export class ObjectCatalog {
     const from = fromId < 0n ? 0n : fromId;
     const fromSeq = Number(seqOf(from));
     const fromPosition = Number(positionOf(from));
-    const start = lowerBound(state.seq.length, (i) => {
-      const seq = state.seq.at(i);
-      return seq < fromSeq || (seq === fromSeq && state.lastPosition.at(i) < fromPosition);
+    const start = lowerBound(state.length, (i) => {
+      const seq = state.seqAt(i);
+      return seq < fromSeq || (seq === fromSeq && state.lastPositionAt(i) < fromPosition);
     });
     const found: SegmentLocation[] = [];
-    for (let i = start; i < state.seq.length && found.length < limit; i++) {
-      const seq = BigInt(state.seq.at(i));
+    for (let i = start; i < state.length && found.length < limit; i++) {
+      const seq = BigInt(state.seqAt(i));
       found.push({ ...state.segmentAt(i), key: objectKey(this.prefix, seq), seq });
     }
     return found;
@@ -216,9 +256,14 @@ export class ObjectCatalog {
 
   /** Every region the catalog knows (by an entry, a watermark or a hole), by region id. */
   regions(): RegionSummary[] {
-    return this.regionStates
-      .map((state) => state.summary())
-      .sort((a, b) => (a.regionId < b.regionId ? -1 : 1));
+    return this.regionStates.map((state) => state.summary()).sort(byRegionId);
+  }
+
+  /** `regions()`, giving the event loop a turn between slices (a catalog of 300,000 regions). */
+  async regionsInSlices(slicer: Slicer): Promise<RegionSummary[]> {
+    return (await mapInSlices(this.regionStates, (state) => state.summary(), slicer)).sort(
+      byRegionId,
+    );
   }
 
   /**
@@ -248,50 +293,31 @@ export class ObjectCatalog {
    * here, so nothing is formatted (key, region) and no closure made unless a rule is broken.
    */
   private checkIndexable(object: IndexableObject): void {
-    const seq = object.seq;
-    if (!isSeq(seq)) throw this.conflict(seq, 'its sequence is outside 0..2^44-1');
-    const last = this.seq.length - 1;
-    if (last >= 0 && Number(seq) <= this.seq.at(last)) {
-      throw this.conflict(
-        seq,
-        this.indexOfSeq(seq) >= 0
-          ? 'its sequence is already indexed'
-          : `its sequence is below the indexed tip ${this.seq.at(last)}`,
-      );
-    }
-    if (!Number.isSafeInteger(object.size) || object.size < 0)
-      throw this.conflict(seq, `its size ${object.size} is not a byte count`);
-    let previous: RegionId | null = null;
-    for (const segment of object.segments) {
-      const regionId = segment.regionId;
-      if (previous !== null && regionId <= previous) {
-        throw this.conflict(
-          seq,
-          regionId === previous
-            ? `it holds region ${formatRegionId(regionId)} twice`
-            : 'its segments are not sorted by region',
-        );
-      }
-      previous = regionId;
-      if (
-        !isPositionOf(segment.firstId, seq) ||
-        !isPositionOf(segment.lastId, seq) ||
-        segment.firstId > segment.lastId ||
-        segment.entries < 1
-      ) {
-        throw this.conflict(
-          seq,
-          `ids ${segment.firstId}..${segment.lastId} of region ${formatRegionId(regionId)} are not positions of the object's sequence`,
-        );
-      }
-      const latest = this.indexedEntryId(regionId);
-      if (segment.firstId <= latest)
-        throw this.conflict(
-          seq,
-          `ids of region ${formatRegionId(regionId)} do not increase: ${segment.firstId} after ${latest}`,
-        );
-    }
+    this.checkObject(object);
+    this.checkSegments(object.seq, object.segments, 0, object.segments.length, null);
   }
+
+  private checkObject(object: IndexableObject): void {
+    const last = this.seq.length - 1;
+    checkObjectRules(object, last < 0 ? null : this.seq.at(last), this.rules);
+  }
+
+  private checkSegments(
+    seq: Seq,
+    segments: readonly SegmentIndex[],
+    from: number,
+    to: number,
+    previous: RegionId | null,
+  ): RegionId | null {
+    return checkSegmentRules(seq, segments, from, to, previous, this.rules);
+  }
+
+  /** What the rules need to know of this catalog. */
+  private readonly rules: IndexedSoFar = {
+    isIndexed: (seq) => this.indexOfSeq(seq) >= 0,
+    indexedEntryId: (region) => this.indexedEntryId(region),
+    conflict: (seq, reason) => this.conflict(seq, reason),
+  };
 
   private conflict(seq: Seq, reason: string): ConflictingObjectError {
     return new ConflictingObjectError(objectKey(this.prefix, seq), reason);

@@ -10,6 +10,7 @@
 import { linkedIo, slotsOf } from '../objectio/link';
 import type { ManifestVersion } from '../manifest/manifest-store';
 import type { ObjectIo } from '../objectio/object-io';
+import { Slicer } from '../slices';
 import type { ObjectStoreWalConfigInput } from './config';
 import { decodeControlFields, emptyControlState, unknownControlFields } from './control-fields';
 import { CorruptObjectError, WalError, type WalErrorCode } from './errors';
@@ -17,12 +18,14 @@ import { NO_ENTRY, type EntryId, type Seq } from './ids';
 import { walPrefix } from './keys';
 import {
   highestListedSeq,
+  provisionalRecovery,
   recoverFromScan,
   scanPrefix,
   startSequenceFor,
   type PrefixScan,
   type Recovery,
-  type TailScanMemo,
+  type ScanOptions,
+  type TailOutcome,
 } from './recovery';
 import { readOnlyTarget, type ReadOnlyTarget } from './read-only-log';
 import type { RegionId } from './region-id';
@@ -123,7 +126,10 @@ export function registerView(
   };
 }
 
-function regionsOf(recovery: Recovery | null, control: ControlState): InspectedRegion[] {
+async function regionsOf(
+  recovery: Recovery | null,
+  control: ControlState,
+): Promise<InspectedRegion[]> {
   const regions = new Map<RegionId, InspectedRegion>();
   // A region GC collected whole still reports its watermark as its latest id (wal.md).
   const empty = (regionId: RegionId): InspectedRegion => ({
@@ -137,7 +143,7 @@ function regionsOf(recovery: Recovery | null, control: ControlState): InspectedR
   });
   for (const regionId of [...control.regions.keys(), ...control.watermarks.keys()])
     regions.set(regionId, empty(regionId));
-  for (const summary of recovery?.catalog.regions() ?? []) {
+  for (const summary of (await recovery?.catalog.regionsInSlices(new Slicer())) ?? []) {
     regions.set(summary.regionId, {
       ...empty(summary.regionId),
       latestId: summary.latestId,
@@ -174,8 +180,21 @@ export interface InspectedPrefix {
 export async function inspectPrefix(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<InspectReport> {
-  return (await inspectWithRecovery(io, configInput)).report;
+  return (await inspectWithRecovery(io, configInput, options)).report;
+}
+
+/** What a read-only inspection read of the register before its scan. */
+export interface InspectionStart {
+  readonly target: ReadOnlyTarget;
+  readonly manifest: Awaited<ReturnType<ReadOnlyTarget['store']['read']>>;
+  readonly control: ControlState;
+}
+
+export interface InspectOptions extends ScanOptions<TailOutcome> {
+  /** Told what the register said, before the scan starts (a progressive open judges with it). */
+  readonly started?: (start: InspectionStart) => void;
 }
 
 /**
@@ -185,7 +204,7 @@ export async function inspectPrefix(
 export async function inspectWithRecovery(
   storage: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
-  memo?: TailScanMemo,
+  options: InspectOptions = {},
 ): Promise<InspectedPrefix> {
   // One link for the register read, the scan and whatever reads the recovery later serves.
   const io = linkedIo(storage);
@@ -194,19 +213,48 @@ export async function inspectWithRecovery(
   // The register first: whatever it names (the tail) was durable before the listing starts.
   const manifest = await store.read();
   const control = manifest === null ? emptyControlState() : decodeControlFields(manifest.fields);
+  const start: InspectionStart = { target, manifest, control };
+  options.started?.(start);
 
   let scan: PrefixScan | null = null;
   let recovery: Recovery | null = null;
   let failure: InspectFailure | null = null;
   try {
-    scan = await scanPrefix(io, prefix, control.boundary, slotsOf(io), memo);
+    scan = await scanPrefix(io, prefix, control.boundary, { ...options, slots: slotsOf(io) });
     recovery = await recoverFromScan({ prefix, control, scan, reread, startedAt });
   } catch (error) {
     failure = reportedFailure(error);
   }
+  return inspectedOf(start, scan, recovery, failure);
+}
+
+/**
+ * The inspection of what a scan still in progress has read (`scan`: the objects listed and
+ * read so far), judged provisionally (`provisionalRecovery`): for a progressive open's views.
+ */
+export async function provisionalInspection(
+  start: InspectionStart,
+  scan: PrefixScan,
+  pending: (seq: Seq) => boolean,
+): Promise<InspectedPrefix> {
+  const { prefix, startedAt } = start.target;
+  const recovery = await provisionalRecovery(
+    { prefix, control: start.control, scan, startedAt },
+    pending,
+  );
+  return inspectedOf(start, scan, recovery, null);
+}
+
+async function inspectedOf(
+  start: InspectionStart,
+  scan: PrefixScan | null,
+  recovery: Recovery | null,
+  failure: InspectFailure | null,
+): Promise<InspectedPrefix> {
+  const { target, manifest, control } = start;
   const judged = recovery?.control ?? control;
   const report: InspectReport = {
-    prefix,
+    prefix: target.prefix,
     register: registerView(
       manifest?.version ?? null,
       control,
@@ -219,9 +267,9 @@ export async function inspectWithRecovery(
     orphans: recovery?.summary.orphans ?? [],
     excluded: recovery?.summary.excluded ?? [],
     missing: recovery?.missing ?? scan?.missing.map((o) => o.key) ?? [],
-    regions: regionsOf(recovery, judged),
+    regions: await regionsOf(recovery, judged),
     failure,
-    durationMs: performance.now() - startedAt,
+    durationMs: performance.now() - target.startedAt,
   };
   return { report, recovery, target };
 }

@@ -30,7 +30,7 @@ import { deletesAfterObsolete } from './obsolete-deletes';
 import { chainObjectAt, resolvePoint, type TimedObject } from './obsolete-points';
 import { previewObsolete } from './obsolete-preview';
 import type { PrefixSnapshot } from './read-model/prefix-model';
-import { readOnlyLogOfSnapshot, regionsViewOfSnapshot } from './read-model/snapshot-views';
+import { readOnlyLogOfSnapshot, regionRowsOfSnapshot } from './read-model/snapshot-views';
 import type { CairnLocated } from './wal-locate';
 
 export interface BulkObsoleteRequest {
@@ -61,7 +61,7 @@ export async function bulkSourceOf(
   return {
     catalog: log.catalog,
     control: snapshot.format === 'cairn-v1' ? (snapshot.inspected.recovery?.control ?? null) : null,
-    regions: regionsViewOfSnapshot(snapshot).regions,
+    regions: regionRowsOfSnapshot(snapshot).rows,
   };
 }
 

@@ -7,13 +7,13 @@
 import {
   CHAIN_TAIL_OBJECTS,
   type InspectView,
-  type RegionsView,
   type WalObjectRow,
 } from '../../../shared/contract/wal';
 import type { GtInspectReport, GtObjectRow } from '../../engine/greptimedb/inspect';
 import { emptyControlState } from '../../engine/wal/control-fields';
 import type { ObjectLists } from './wal-reads';
 import { registerViewOf, sequenceGaps } from './wal-presenters';
+import { firstRows, newestRows, type RegionRows } from './view-pages';
 
 export const GREPTIMEDB_READ_ONLY_REASON =
   'GreptimeDB v1 prefix: its datanode owns it. Cairn reads it and never writes, obsoletes or deletes there; GreptimeDB keeps no watermark register, so no watermark hides an entry.';
@@ -31,17 +31,20 @@ function rowsOf(rows: readonly GtObjectRow[], status: WalObjectRow['status']): W
   }));
 }
 
-export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readAtMs'> {
+export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readAtMs' | 'progress'> {
   return {
     prefix: report.prefix,
     format: report.format,
     greptimedb: {
       reclaimBoundary: report.reclaimBoundary,
       reclaimedLink: report.reclaimedLink,
-      belowBoundary: report.belowBoundary.map(refOf),
+      belowBoundary: newestRows(report.belowBoundary).map(refOf),
+      belowBoundaryCount: report.belowBoundary.length,
       chainTail: report.chain.slice(-CHAIN_TAIL_OBJECTS).map(refOf),
-      instances: report.instances.map((instance) => ({ ...instance })),
-      damaged: report.damaged.map((damaged) => ({ ...damaged })),
+      instances: newestRows(report.instances).map((instance) => ({ ...instance })),
+      instanceCount: report.instances.length,
+      damaged: firstRows(report.damaged).map((damaged) => ({ ...damaged })),
+      damagedCount: report.damaged.length,
       otherLayout: report.otherLayout.map((o) => ({
         key: o.key,
         seq: o.seq,
@@ -61,10 +64,14 @@ export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readA
     chainObjects: report.chain.length,
     chainBytes: report.chain.reduce((sum, object) => sum + object.size, 0),
     chainGaps: sequenceGaps(report.chain.map((object) => object.seq)),
-    orphans: report.orphans.map(refOf),
+    orphans: newestRows(report.orphans).map(refOf),
+    orphanCount: report.orphans.length,
     excluded: [],
-    missing: [...report.missing],
-    regions: report.regions.map((region) => ({
+    excludedCount: 0,
+    missing: newestRows(report.missing),
+    missingCount: report.missing.length,
+    regionCount: report.regions.length,
+    regions: firstRows(report.regions).map((region) => ({
       regionId: region.regionId,
       latestId: region.latestId,
       watermark: 0n,
@@ -95,11 +102,11 @@ export function gtObjectLists(report: GtInspectReport): ObjectLists {
   };
 }
 
-export function gtRegionsView(report: GtInspectReport): RegionsView {
+export function gtRegionRows(report: GtInspectReport): RegionRows {
   return {
     source: 'read-only',
     readOnlyReason: GREPTIMEDB_READ_ONLY_REASON,
-    regions: report.regions.map((region) => ({
+    rows: report.regions.map((region) => ({
       regionId: region.regionId,
       entries: region.entries,
       firstId: region.firstId,

@@ -4,7 +4,9 @@
  * status, ascending by sequence, with the chain's sequence gaps counted over every page.
  */
 import type { WalObjectRow } from '../../../shared/contract/wal';
+import type { OpenProgress } from '../../../shared/contract/wal-pages';
 import type { AppWriter } from './app-writer';
+import { perSnapshot } from './view-pages';
 import { sequenceGaps } from './wal-presenters';
 import { chainRowsOf, unreadRowsOf, type ObjectLists } from './wal-reads';
 
@@ -17,6 +19,7 @@ export interface ObjectPage {
   readonly gaps: number;
   readonly newestSeq: bigint | null;
   readonly rows: WalObjectRow[];
+  readonly progress: OpenProgress;
 }
 
 /** Where an object stands in the filtered list, for "go to sequence". */
@@ -43,16 +46,21 @@ export function writerObjectLists(writer: AppWriter): ObjectLists {
   };
 }
 
+/** Every object by sequence and the chain's gaps, once per lists (a snapshot's are kept). */
+const summaryOf = perSnapshot((lists: ObjectLists) => ({
+  all: [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort((a, b) =>
+    a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
+  ),
+  gaps: sequenceGaps(lists.chain.map((row) => row.seq)),
+}));
+
 /** The rows a status filter keeps, ascending by sequence. */
 function filteredRows(lists: ObjectLists, status: ObjectStatusFilter): readonly WalObjectRow[] {
-  const every = (): WalObjectRow[] =>
-    [...lists.chain, ...lists.orphans, ...lists.excluded, ...lists.belowBoundary].sort((a, b) =>
-      a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0,
-    );
+  const all = summaryOf.of(lists, lists).all;
   return status === 'all'
-    ? every()
+    ? all
     : status === 'damaged'
-      ? every().filter((row) => row.damage !== undefined)
+      ? all.filter((row) => row.damage !== undefined)
       : lists[LIST_OF_STATUS[status]];
 }
 
@@ -61,14 +69,16 @@ export function objectPageOf(
   status: ObjectStatusFilter,
   offset: number,
   limit: number,
+  progress: OpenProgress,
 ): ObjectPage {
   const rows = filteredRows(lists, status);
   return {
     total: rows.length,
     offset,
-    gaps: sequenceGaps(lists.chain.map((row) => row.seq)),
+    gaps: summaryOf.of(lists, lists).gaps,
     newestSeq: rows.at(-1)?.seq ?? null,
     rows: rows.slice(offset, offset + limit),
+    progress,
   };
 }
 

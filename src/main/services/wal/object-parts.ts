@@ -16,21 +16,38 @@ export const MAX_DESCRIBED_BYTES = 64 * 1024 * 1024;
 
 type Segments = DecodedObjectView['segments'];
 
-/** The first segment whose CRC (or, where known, its own decode) fails. */
+/** Which segments the inspector lays out: an object may hold 300,000 regions. */
+export interface SegmentPage {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+const NO_SEGMENTS = { segments: [], segmentCount: 0 };
+
+/**
+ * The first segment whose CRC (or, where known, its own decode) fails, by its index in the
+ * object (`offset`: the index of `segments[0]`).
+ */
 function damagedSegmentOf(
   segments: ReadonlyArray<Segments[number] & { readonly check?: string | null }>,
+  offset = 0,
 ): DecodedObjectView['damagedSegment'] {
   const index = segments.findIndex(
     (segment) => segment.crcOk === false || (segment.check ?? null) !== null,
   );
   const segment = segments[index];
   if (segment === undefined) return null;
-  return { index, regionId: segment.regionId, check: segment.check ?? 'segment-crc' };
+  return {
+    index: offset + index,
+    regionId: segment.regionId,
+    check: segment.check ?? 'segment-crc',
+  };
 }
 
-function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
+function cairnParts(key: string, bytes: Uint8Array, page: SegmentPage): DecodedObjectView {
   const parts = describeCairnObject(bytes, key);
   const header = parts.header;
+  const shown = parts.segments.slice(page.offset, page.offset + page.limit);
   return {
     key,
     format: 'cairn-v1',
@@ -49,7 +66,9 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
             crcOk: header.crcOk,
             writerInstance: null,
           },
-    segments: parts.segments.map(({ check: _check, ...segment }) => segment),
+    segments: shown.map(({ check: _check, ...segment }) => segment),
+    segmentCount: parts.segments.length,
+    segmentOffset: page.offset,
     footer: parts.footer,
     trailer: parts.trailer === null ? null : { ...parts.trailer, objectCrcOk: null },
     failure: parts.failure,
@@ -57,8 +76,9 @@ function cairnParts(key: string, bytes: Uint8Array): DecodedObjectView {
   };
 }
 
-function greptimeParts(key: string, bytes: Uint8Array): DecodedObjectView {
-  const parts = describeGtObject(bytes, key);
+/** GreptimeDB's parts of one page of segments; the damaged segment is the page's first. */
+function greptimeParts(key: string, bytes: Uint8Array, page: SegmentPage): DecodedObjectView {
+  const parts = describeGtObject(bytes, key, page);
   const segments = parts.segments.map((segment) => ({ ...segment }));
   return {
     key,
@@ -67,14 +87,20 @@ function greptimeParts(key: string, bytes: Uint8Array): DecodedObjectView {
     size: parts.size,
     header: parts.header,
     segments,
+    segmentCount: parts.segmentCount,
+    segmentOffset: page.offset,
     footer: parts.footer,
     trailer: parts.trailer,
     failure: parts.failure,
-    damagedSegment: damagedSegmentOf(segments),
+    damagedSegment: damagedSegmentOf(segments, page.offset),
   };
 }
 
-export async function describeObject(io: ObjectIo, key: string): Promise<DecodedObjectView> {
+export async function describeObject(
+  io: ObjectIo,
+  key: string,
+  page: SegmentPage,
+): Promise<DecodedObjectView> {
   const meta = await io.head(key);
   if (meta.size > MAX_DESCRIBED_BYTES) {
     const head =
@@ -85,7 +111,8 @@ export async function describeObject(io: ObjectIo, key: string): Promise<Decoded
       layout: null,
       size: meta.size,
       header: null,
-      segments: [],
+      ...NO_SEGMENTS,
+      segmentOffset: page.offset,
       footer: null,
       trailer: null,
       failure: {
@@ -96,5 +123,5 @@ export async function describeObject(io: ObjectIo, key: string): Promise<Decoded
     };
   }
   const bytes = meta.size === 0 ? new Uint8Array(0) : (await io.get(key)).bytes;
-  return isGtObjectStart(bytes) ? greptimeParts(key, bytes) : cairnParts(key, bytes);
+  return isGtObjectStart(bytes) ? greptimeParts(key, bytes, page) : cairnParts(key, bytes, page);
 }

@@ -18,6 +18,7 @@ import { manifestVersion } from '../../engine/manifest/manifest-store';
 import type { ControlState, RecoveredObject } from '../../engine/wal/session';
 import type { WriterStateSnapshot } from '../../engine/wal/store';
 import { LIVE_WRITER_WINDOW_MS } from './live-writer';
+import { firstRows, newestRows } from './view-pages';
 
 const byId = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -63,7 +64,7 @@ export function inspectViewOf(
   registerWrittenAtMs: number | null,
   openInApp: boolean,
   now = Date.now(),
-): Omit<InspectView, 'readAtMs'> {
+): Omit<InspectView, 'readAtMs' | 'progress'> {
   const registerAgeMs =
     registerWrittenAtMs === null ? null : Math.max(0, now - registerWrittenAtMs);
   const register = report.register;
@@ -87,10 +88,14 @@ export function inspectViewOf(
     chainObjects: report.chain.length,
     chainBytes: report.chain.reduce((sum, object) => sum + object.size, 0),
     chainGaps: sequenceGaps(report.chain.map((object) => object.seq)),
-    orphans: report.orphans.map(objectRefOf),
-    excluded: report.excluded.map(objectRefOf),
-    missing: [...report.missing],
-    regions: report.regions.map((region) => ({ ...region })),
+    orphans: newestRows(report.orphans).map(objectRefOf),
+    orphanCount: report.orphans.length,
+    excluded: newestRows(report.excluded).map(objectRefOf),
+    excludedCount: report.excluded.length,
+    missing: newestRows(report.missing),
+    missingCount: report.missing.length,
+    regions: firstRows(report.regions).map((region) => ({ ...region })),
+    regionCount: report.regions.length,
     failure: failureOf(report),
     openInApp,
     durationMs: report.durationMs,

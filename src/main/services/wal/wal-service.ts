@@ -27,14 +27,8 @@ import { verifyGtObject } from '../../engine/greptimedb/verify';
 import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
-import {
-  locateObject,
-  objectPageOf,
-  writerObjectLists,
-  type LocatedObject,
-  type ObjectPage,
-  type ObjectStatusFilter,
-} from './object-page';
+import type { LocatedObject, ObjectPage, ObjectStatusFilter } from './object-page';
+import { PrefixViews } from './prefix-views';
 import { replaySourceOf } from './replay-source';
 import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
 import type { ConnectionUser } from '../connections/connection-users';
@@ -49,7 +43,7 @@ import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
 import { endWithChannel, replaySinkOf } from './replay-delivery';
 import type { Caller, Session } from '../caller';
 import { presentGcReport } from './wal-presenters';
-import { manifestOf, type ObjectLists } from './wal-reads';
+import { manifestOf } from './wal-reads';
 import type { AuditSink } from './deletion-audit';
 import { obsoletePreviewAt } from './obsolete-deletes';
 import {
@@ -60,18 +54,13 @@ import {
 } from './bulk-obsolete';
 import { registerHolderOf } from './register-holder';
 import { DamageFindings } from './scrub/damage-findings';
-import { catalogOfSnapshot, withDamagedRows, withRegionDamage } from './scrub/damage-views';
+import { catalogOfSnapshot } from './scrub/damage-views';
 import type { FleetDeps } from './fleet/fleet-source';
 import type { ObjectCatalog } from '../../engine/wal/catalog';
 import type { PrefixSnapshot } from './read-model/prefix-model';
 import { ReadModels } from './read-model/read-models';
-import {
-  inspectViewOfSnapshot,
-  objectListsOfSnapshot,
-  readOnlyLogOfSnapshot,
-  regionsViewOfSnapshot,
-} from './read-model/snapshot-views';
-import { describeObject } from './object-parts';
+import { readOnlyLogOfSnapshot } from './read-model/snapshot-views';
+import { describeObject, type SegmentPage } from './object-parts';
 import {
   cairnOnly,
   checkObjectKey,
@@ -117,6 +106,11 @@ export class WalService implements ConnectionUser {
   private readonly listings: PrefixListings;
   /** What scrubs and replays found damaged, per connection and prefix, and the scrubs. */
   readonly findings: DamageFindings;
+  private readonly views = new PrefixViews({
+    writer: (at) => this.writers.get(at.slot),
+    snapshot: (at) => this.snapshotOf(at, true),
+    damage: (at, catalog) => this.findings.of(at, catalog),
+  });
 
   constructor(
     private readonly connections: ConnectionStorage,
@@ -157,8 +151,7 @@ export class WalService implements ConnectionUser {
   }
 
   async inspect(connectionId: string, prefix: string): Promise<InspectView> {
-    const at = await this.locate(connectionId, prefix);
-    return inspectViewOfSnapshot(await this.snapshotOf(at), this.writers.has(at.slot));
+    return this.views.inspect(await this.locate(connectionId, prefix));
   }
 
   async objects(
@@ -168,7 +161,7 @@ export class WalService implements ConnectionUser {
     offset: number,
     limit: number,
   ): Promise<ObjectPage> {
-    return objectPageOf(await this.objectLists(connectionId, prefix), status, offset, limit);
+    return this.views.objects(await this.locate(connectionId, prefix), status, offset, limit);
   }
 
   /** Where the object of `seq` stands in the list `status` filters (null: not listed there). */
@@ -178,25 +171,16 @@ export class WalService implements ConnectionUser {
     status: ObjectStatusFilter,
     seq: bigint,
   ): Promise<LocatedObject | null> {
-    return locateObject(await this.objectLists(connectionId, prefix), status, seq);
+    return this.views.locate(await this.locate(connectionId, prefix), status, seq);
   }
 
-  async regions(connectionId: string, prefix: string): Promise<RegionsView> {
-    const at = await this.locate(connectionId, prefix);
-    const writer = this.writers.get(at.slot);
-    if (writer) {
-      const view: RegionsView = {
-        source: 'writer',
-        readOnlyReason: null,
-        regions: writer.regions(),
-      };
-      return withRegionDamage(view, await this.findings.of(at, writer.catalog));
-    }
-    const snapshot = await this.snapshotOf(at);
-    return withRegionDamage(
-      regionsViewOfSnapshot(snapshot),
-      await this.findings.of(at, catalogOfSnapshot(snapshot)),
-    );
+  async regions(
+    connectionId: string,
+    prefix: string,
+    offset: number,
+    limit: number,
+  ): Promise<RegionsView> {
+    return this.views.regions(await this.locate(connectionId, prefix), offset, limit);
   }
 
   async manifest(connectionId: string, prefix: string, limit: number): Promise<ManifestView> {
@@ -212,10 +196,14 @@ export class WalService implements ConnectionUser {
       : verifyObject(io, key);
   }
 
-  async decodeObject(connectionId: string, key: string): Promise<DecodedObjectView> {
+  async decodeObject(
+    connectionId: string,
+    key: string,
+    segments: SegmentPage,
+  ): Promise<DecodedObjectView> {
     const { io, root } = await this.connections.io(connectionId);
     checkObjectKey(root, key);
-    return describeObject(io, key);
+    return describeObject(io, key, segments);
   }
 
   async metrics(
@@ -479,28 +467,17 @@ export class WalService implements ConnectionUser {
     await Promise.all(writers.map((writer) => writer.close()));
   }
 
-  /** The prefix's objects by status, from the writer here or the read model, damage marked. */
-  private async objectLists(connectionId: string, prefix: string): Promise<ObjectLists> {
-    const at = await this.locate(connectionId, prefix);
-    const writer = this.writers.get(at.slot);
-    const { lists, catalog } =
-      writer === undefined
-        ? await this.snapshotOf(at).then((snapshot) => ({
-            lists: objectListsOfSnapshot(snapshot),
-            catalog: catalogOfSnapshot(snapshot),
-          }))
-        : { lists: writerObjectLists(writer), catalog: writer.catalog };
-    return withDamagedRows(lists, await this.findings.of(at, catalog));
-  }
-
   /** The catalog replays of the prefix read: the writer's here, else the read model's. */
   private async catalogOf(at: Located): Promise<ObjectCatalog | null> {
     return this.writers.get(at.slot)?.catalog ?? catalogOfSnapshot(await this.snapshotOf(at));
   }
 
-  /** The prefix's read model, refreshed when older than a view may show. */
-  private snapshotOf(at: Located): Promise<PrefixSnapshot> {
-    return this.models.read(at, VIEW_MAX_AGE_MS);
+  /**
+   * The prefix's read model, refreshed when older than a view may show. With `provisional`
+   * (the views, never a replay or a preview), a provisional one while its first open runs.
+   */
+  private snapshotOf(at: Located, provisional = false): Promise<PrefixSnapshot> {
+    return this.models.read(at, VIEW_MAX_AGE_MS, provisional);
   }
 
   private async locate(connectionId: string, prefix: string): Promise<Located> {

@@ -7,7 +7,8 @@
  * row of the object table opens that object in the inspector beside it; a Cairn prefix has
  * its garbage collection here too.
  */
-import { useApiQuery } from '../api/hooks';
+import type { InspectView } from '../../../shared/contract/wal';
+import { useApiQuery, useRefreshInterval } from '../api/hooks';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useUiStore } from '../state/ui-store';
 import { countText } from './format';
@@ -21,6 +22,7 @@ import { SequenceStrip } from './wal/SequenceStrip';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { GreptimeChain } from './wal/GreptimeChain';
+import { OpenProgressNote, progressInterval } from './wal/OpenProgress';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { ScrubControls } from './wal/ScrubControls';
 import './wal/wal.css';
@@ -38,10 +40,15 @@ function BatchesOf(props: PrefixBodyProps) {
 }
 
 function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
-  const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
+  const inspect = useApiQuery(
+    'wal.inspect',
+    { connectionId, prefix },
+    { refetchInterval: progressInterval<InspectView>(useRefreshInterval()) },
+  );
   return (
     <div className="wal-main">
       <ScrubControls connectionId={connectionId} prefix={prefix} />
+      <OpenProgressNote progress={inspect.data?.progress} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
       {inspect.data && <GreptimeChain report={inspect.data} />}
       <ObjectsAndInspector
@@ -79,10 +86,11 @@ function ObjectsAndInspector(props: PrefixBodyProps & { live: boolean }) {
 function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
   const operator = useOperator(connectionId);
   const writer = useLiveWriter(connectionId, prefix);
+  const refetchInterval = useRefreshInterval();
   const inspect = useApiQuery(
     'wal.inspect',
     { connectionId, prefix },
-    { enabled: writer === null },
+    { enabled: writer === null, refetchInterval: progressInterval<InspectView>(refetchInterval) },
   );
   return (
     <div className="wal-main">
@@ -105,6 +113,7 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
           {inspect.error && (
             <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />
           )}
+          <OpenProgressNote progress={inspect.data?.progress} />
           {inspect.data && (
             <section aria-label="Chain summary" className="wal-panel">
               <p className="muted small">
@@ -124,11 +133,11 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
                   {countText(inspect.data.chainGaps, 'gap')}
                 </dd>
                 <dt>Orphans</dt>
-                <dd>{countText(inspect.data.orphans.length, 'object')}</dd>
+                <dd>{countText(inspect.data.orphanCount, 'object')}</dd>
                 <dt>Excluded (sealed epochs)</dt>
-                <dd>{countText(inspect.data.excluded.length, 'object')}</dd>
+                <dd>{countText(inspect.data.excludedCount, 'object')}</dd>
                 <dt>Missing (collected meanwhile)</dt>
-                <dd>{countText(inspect.data.missing.length, 'object')}</dd>
+                <dd>{countText(inspect.data.missingCount, 'object')}</dd>
                 <dt>Next start</dt>
                 <dd>
                   {inspect.data.nextSeq === null

@@ -1,18 +1,24 @@
 /**
  * Regions: per region of the selected prefix its entries, first / latest / durable id,
  * obsolete watermark, objects spanned, bytes, holes and the damaged entry ranges a scrub or a
- * replay found (each a hole every replay skips). With a writer opened in the app and
- * operator mode: obsolete up to an id, obsolete all, the region table, and a bulk obsolete of
- * the regions selected (or all). On a prefix this app does not write, it says so and offers
- * to open or take over the writer; on a GreptimeDB prefix, why no action applies.
+ * replay found (each a hole every replay skips) - a page at a time from the server, virtualized
+ * past a page (a prefix of 300,000 regions). With a writer opened in the app and operator
+ * mode: obsolete up to an id, obsolete all, and a bulk obsolete of the regions selected (or all
+ * the first page holds). On a prefix this app does not write, it says so and offers to open or
+ * take over the writer; on a GreptimeDB prefix, why no action applies.
  */
-import { useState } from 'react';
-import type { RegionRow } from '../../../shared/contract/wal';
+import { memo, useCallback, useState } from 'react';
+import type {
+  InspectView,
+  RegionRow,
+  RegionsView as RegionsPage,
+} from '../../../shared/contract/wal';
+import { api } from '../api/client';
 import { useApiQuery, useRefreshInterval } from '../api/hooks';
 import { formatEntryId } from '../../../shared/id-notation';
 import { ChangeMarked } from '../components/ChangeMarked';
-import { ErrorPanel } from '../components/ErrorPanel';
-import { EntryIdText, RegionIdText } from '../components/IdText';
+import { EntryIdPlain, EntryIdText, RegionIdPlain, RegionIdText } from '../components/IdText';
+import { PagedTable } from '../components/PagedTable';
 import { useUiStore } from '../state/ui-store';
 import { formatBytes } from './format';
 import { FailureNotice } from './wal/OpenFailure';
@@ -22,8 +28,8 @@ import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
+import { OpenProgressNote, progressInterval, PROGRESS_POLL_MS } from './wal/OpenProgress';
 import './wal/wal.css';
-import { Pending } from '../components/Pending';
 
 export function RegionsView() {
   return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} />;
@@ -33,24 +39,38 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
   const operator = useOperator(connectionId);
   const greptime = format === 'greptimedb-v1';
   const writer = useLiveWriter(connectionId, prefix);
-  const inspect = useApiQuery('wal.inspect', { connectionId, prefix });
   const refetchInterval = useRefreshInterval(writer !== null);
-  const regions = useApiQuery('wal.regions', { connectionId, prefix }, { refetchInterval });
+  const inspect = useApiQuery(
+    'wal.inspect',
+    { connectionId, prefix },
+    { refetchInterval: progressInterval<InspectView>(refetchInterval) },
+  );
   const actions = writer !== null && operator;
-  const readOnlyReason = regions.data?.readOnlyReason ?? null;
   const selectedRegion = useUiStore((state) => state.region);
-  const showView = useUiStore((state) => state.showView);
-  /** Regions ticked for a bulk obsolete, by id. */
-  const [ticked, setTicked] = useState<ReadonlySet<bigint>>(new Set());
-  const rows = regions.data?.regions ?? [];
-  const tickedRows = rows.filter((row) => ticked.has(row.regionId));
-  const allTicked = rows.length > 0 && tickedRows.length === rows.length;
-  const tick = (region: bigint, on: boolean) => {
-    const next = new Set(ticked);
-    if (on) next.add(region);
-    else next.delete(region);
-    setTicked(next);
-  };
+  const [first, setFirst] = useState<RegionsPage | null>(null);
+  const readOnlyReason = first?.readOnlyReason ?? null;
+  const fetchPage = useCallback(
+    async (offset: number, limit: number): Promise<RegionsPage & { rows: RegionRow[] }> => {
+      const page = await api.call('wal.regions', { connectionId, prefix, offset, limit });
+      if (offset === 0) setFirst(page);
+      return { ...page, rows: page.regions };
+    },
+    [connectionId, prefix],
+  );
+  const polling = inspect.data?.progress.done === false ? PROGRESS_POLL_MS : refetchInterval;
+  /** Regions ticked for a bulk obsolete, by id, as their rows were when ticked. */
+  const [ticked, setTicked] = useState<ReadonlyMap<bigint, RegionRow>>(new Map());
+  const firstRows = first?.regions ?? [];
+  const tickedRows = [...ticked.values()];
+  const allTicked = firstRows.length > 0 && firstRows.every((row) => ticked.has(row.regionId));
+  const tick = useCallback((row: RegionRow, on: boolean) => {
+    setTicked((before) => {
+      const next = new Map(before);
+      if (on) next.set(row.regionId, row);
+      else next.delete(row.regionId);
+      return next;
+    });
+  }, []);
   return (
     <div className="wal-main">
       {!greptime && (
@@ -62,6 +82,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
           operator={operator}
         />
       )}
+      <OpenProgressNote progress={inspect.data?.progress} />
       {readOnlyReason !== null && (
         <p className="muted small" role="note" aria-label="Why no region action">
           {readOnlyReason}
@@ -75,139 +96,90 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
         </p>
       )}
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
-      {regions.error && <ErrorPanel error={regions.error} onRetry={() => void regions.refetch()} />}
-      {regions.isPending && <Pending what="Reading regions" />}
-      {actions && rows.length > 0 && (
+      {actions && firstRows.length > 0 && (
         <div className="wal-bulk-bar" role="group" aria-label="Bulk obsolete">
           <span className="small" role="status" aria-label="Regions selected">
-            {tickedRows.length} of {rows.length} regions selected
+            {tickedRows.length} of {(first?.total ?? firstRows.length).toLocaleString()} regions
+            selected
           </span>
           <BulkObsoleteDialog
             connectionId={connectionId}
             prefix={prefix}
             regions={tickedRows}
-            onDone={() => setTicked(new Set())}
+            onDone={() => setTicked(new Map())}
           />
         </div>
       )}
-      {regions.data && (
-        <table className="table" aria-label={`Regions of ${prefix}`}>
-          <thead>
-            <tr>
-              <th>Region</th>
-              <th>Entries</th>
-              <th>First id</th>
-              <th>Latest id</th>
-              <th>Durable id</th>
-              <th>Watermark</th>
-              <th>Objects</th>
-              <th>Bytes</th>
-              <th>Holes</th>
-              <th>Damage</th>
-              <th>Table</th>
-              <th>Open</th>
-              {actions && <th>Actions</th>}
-              {actions && (
-                <th>
-                  {/* Last, so the columns before it stay where scripts and readers expect them. */}
-                  <input
-                    type="checkbox"
-                    aria-label="Select all regions"
-                    checked={allTicked}
-                    onChange={(event) =>
-                      setTicked(
-                        new Set(event.target.checked ? rows.map((row) => row.regionId) : []),
-                      )
-                    }
-                  />
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {regions.data.regions.map((region) => (
-              <tr
-                key={String(region.regionId)}
-                aria-selected={regionName(region.regionId) === selectedRegion}
-              >
-                <th scope="row">
-                  <RegionIdText region={region.regionId} />
-                </th>
-                <td>{region.entries.toLocaleString()}</td>
-                <td>
-                  <EntryIdText id={region.firstId} />
-                </td>
-                <td>
-                  <EntryIdText id={region.latestId} />
-                </td>
-                <td>
-                  <EntryIdText id={region.durableId} />
-                  {region.handedOutId !== null && region.handedOutId !== region.durableId && (
-                    <span className="muted small">
-                      {' '}
-                      (handed out <EntryIdText id={region.handedOutId} />)
-                    </span>
-                  )}
-                </td>
-                <ChangeMarked
-                  as="td"
-                  value={region.watermark}
-                  label={`Watermark of ${regionName(region.regionId)}`}
-                  describe={(before) =>
-                    `moved from ${before === 0n ? 'none' : formatEntryId(before)}`
+      <PagedTable
+        queryKey={['wal.regions', connectionId, prefix, writer !== null]}
+        fetchPage={fetchPage}
+        pageSize={REGION_PAGE}
+        refetchInterval={polling}
+        label={`Regions of ${prefix}`}
+        pendingText="Reading regions"
+        columns={actions ? 14 : 12}
+        rowKey={(region) => String(region.regionId)}
+        header={
+          <tr>
+            <th>Region</th>
+            <th>Entries</th>
+            <th>First id</th>
+            <th>Latest id</th>
+            <th>Durable id</th>
+            <th>Watermark</th>
+            <th>Objects</th>
+            <th>Bytes</th>
+            <th>Holes</th>
+            <th>Damage</th>
+            <th>Table</th>
+            <th>Open</th>
+            {actions && <th>Actions</th>}
+            {actions && (
+              <th>
+                {/* Last, so the columns before it stay where scripts and readers expect them. */}
+                <input
+                  type="checkbox"
+                  aria-label="Select all regions"
+                  checked={allTicked}
+                  onChange={(event) =>
+                    setTicked(
+                      new Map(
+                        event.target.checked ? firstRows.map((row) => [row.regionId, row]) : [],
+                      ),
+                    )
                   }
-                >
-                  <EntryIdText id={region.watermark} />
-                </ChangeMarked>
-                <td>{region.objects.toLocaleString()}</td>
-                <td>{formatBytes(region.bytes)}</td>
-                <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
-                <td className={(region.damage?.length ?? 0) > 0 ? 'wal-warn small' : undefined}>
-                  <DamagedRanges damage={region.damage ?? []} />
-                </td>
-                <td>{region.listedInTable ? 'listed' : ''}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="link small"
-                    aria-label={`Replay region ${regionName(region.regionId)}`}
-                    onClick={() => showView('replay', { region: regionName(region.regionId) })}
-                  >
-                    Replay
-                  </button>
-                </td>
-                {actions && (
-                  <td className="wal-actions">
-                    <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
-                    <ObsoleteAllDialog
-                      connectionId={connectionId}
-                      prefix={prefix}
-                      region={region}
-                    />
-                  </td>
-                )}
-                {actions && (
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Select region ${regionName(region.regionId)}`}
-                      checked={ticked.has(region.regionId)}
-                      onChange={(event) => tick(region.regionId, event.target.checked)}
-                    />
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {regions.data?.regions.length === 0 && (
-        <p className="muted">
-          No region has entries or a watermark yet: append some with{' '}
-          <span className="mono">cairn wal append</span>, or open a writer here and start the load
-          generator in Batches (operator mode).
-        </p>
-      )}
+                />
+              </th>
+            )}
+          </tr>
+        }
+        renderRow={(region, _index, long) => (
+          <RegionRowView
+            region={region}
+            long={long}
+            selected={regionName(region.regionId) === selectedRegion}
+            actions={actions}
+            ticked={ticked.has(region.regionId)}
+            onTick={tick}
+            connectionId={connectionId}
+            prefix={prefix}
+          />
+        )}
+        empty={
+          <p className="muted">
+            No region has entries or a watermark yet: append some with{' '}
+            <span className="mono">cairn wal append</span>, or open a writer here and start the load
+            generator in Batches (operator mode).
+          </p>
+        }
+        footer={(page) =>
+          page.total > REGION_PAGE ? (
+            <p className="muted small" role="status" aria-label="Region count">
+              {page.total.toLocaleString()} regions · rows load as you scroll
+            </p>
+          ) : null
+        }
+      />
       {actions && <NamespaceActions connectionId={connectionId} prefix={prefix} />}
     </div>
   );
@@ -226,3 +198,101 @@ function DamagedRanges({ damage }: { damage: NonNullable<RegionRow['damage']> })
     </ul>
   );
 }
+
+/** Rows a page of the Regions table asks for (a smaller page decodes in less of a frame). */
+const REGION_PAGE = 200;
+
+/**
+ * One row; memoized (its props are the page's row object and plain values), so a scroll frame
+ * renders only the rows it brings into view.
+ */
+const RegionRowView = memo(function RegionRowView({
+  region,
+  long,
+  selected,
+  actions,
+  ticked,
+  onTick,
+  connectionId,
+  prefix,
+}: {
+  region: RegionRow;
+  /** In a long table ids are text with their decimal on hover (copy menus cost frames). */
+  long: boolean;
+  selected: boolean;
+  actions: boolean;
+  /** Selected for a bulk obsolete. */
+  ticked: boolean;
+  onTick: (region: RegionRow, on: boolean) => void;
+  connectionId: string;
+  prefix: string;
+}) {
+  const showView = useUiStore((state) => state.showView);
+  const Id = long ? EntryIdPlain : EntryIdText;
+  const Region = long ? RegionIdPlain : RegionIdText;
+  const damaged = (region.damage?.length ?? 0) > 0;
+  return (
+    <tr aria-selected={selected}>
+      <th scope="row">
+        <Region region={region.regionId} />
+      </th>
+      <td>{region.entries.toLocaleString()}</td>
+      <td>
+        <Id id={region.firstId} />
+      </td>
+      <td>
+        <Id id={region.latestId} />
+      </td>
+      <td>
+        <Id id={region.durableId} />
+        {region.handedOutId !== null && region.handedOutId !== region.durableId && (
+          <span className="muted small">
+            {' '}
+            (handed out <Id id={region.handedOutId} />)
+          </span>
+        )}
+      </td>
+      <ChangeMarked
+        as="td"
+        value={region.watermark}
+        label={`Watermark of ${regionName(region.regionId)}`}
+        describe={(before) => `moved from ${before === 0n ? 'none' : formatEntryId(before)}`}
+      >
+        <Id id={region.watermark} />
+      </ChangeMarked>
+      <td>{region.objects.toLocaleString()}</td>
+      <td>{formatBytes(region.bytes)}</td>
+      <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
+      <td className={damaged ? 'wal-warn small' : undefined}>
+        <DamagedRanges damage={region.damage ?? []} />
+      </td>
+      <td>{region.listedInTable ? 'listed' : ''}</td>
+      <td>
+        <button
+          type="button"
+          className="link small"
+          aria-label={`Replay region ${regionName(region.regionId)}`}
+          onClick={() => showView('replay', { region: regionName(region.regionId) })}
+        >
+          Replay
+        </button>
+      </td>
+      {actions && (
+        <td className="wal-actions">
+          <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />
+          <ObsoleteAllDialog connectionId={connectionId} prefix={prefix} region={region} />
+        </td>
+      )}
+      {actions && (
+        <td>
+          <input
+            type="checkbox"
+            aria-label={`Select region ${regionName(region.regionId)}`}
+            checked={ticked}
+            onChange={(event) => onTick(region, event.target.checked)}
+          />
+        </td>
+      )}
+    </tr>
+  );
+});

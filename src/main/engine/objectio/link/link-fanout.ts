@@ -11,6 +11,7 @@
  * arrive and each step as it ends (`noteWork`), for the operator's progress.
  */
 import type { IoSlots } from './io-slots';
+import { waitingOrder } from './waiting-order';
 
 /** `step` over `items`, at most the link's width at a time; results in item order. */
 export async function fanOut<T, R>(
@@ -24,16 +25,20 @@ export async function fanOut<T, R>(
 /**
  * `fanOut` over items that arrive in pages (a listing still in progress): steps start as pages
  * arrive, so the whole costs about the longer of the paging and the steps, not their sum.
- * Results in arrival order. A paging failure stops new steps, waits for those running and is
- * thrown; so is the first failure of a step.
+ * Results in arrival order. With `priority`, the waiting item of the highest priority is
+ * stepped first (a progressive open reads the newest objects first), else the first to arrive.
+ * A paging failure stops new steps, waits for those running and is thrown; so is the first
+ * failure of a step.
  */
 export async function fanOutWhilePaging<T, R>(
   pages: AsyncIterable<readonly T[]>,
   slots: Pick<IoSlots, 'width' | 'noteWork'>,
   step: (item: T) => Promise<R>,
+  priority?: (item: T) => number,
 ): Promise<{ items: T[]; results: R[] }> {
   const items: T[] = [];
   const results: R[] = [];
+  const waiting = waitingOrder(items, priority);
   const wake = new Wakeup();
   let pagingDone = false;
   let failure: { error: unknown } | null = null;
@@ -41,7 +46,7 @@ export async function fanOutWhilePaging<T, R>(
     try {
       for await (const page of pages) {
         if (failure !== null) break;
-        items.push(...page);
+        for (const item of page) waiting.add(items.push(item) - 1);
         slots.noteWork?.(page.length, 0);
         wake.all();
       }
@@ -53,9 +58,11 @@ export async function fanOutWhilePaging<T, R>(
     }
   })();
   let running = 0;
-  for (let next = 0; failure === null;) {
-    if (next < items.length && running < slots.width) {
-      const at = next++;
+  let stepped = 0;
+  while (failure === null) {
+    const at = running < slots.width ? waiting.take() : undefined;
+    if (at !== undefined) {
+      stepped += 1;
       running += 1;
       void started(step, items[at] as T).then(
         (result) => {
@@ -70,7 +77,7 @@ export async function fanOutWhilePaging<T, R>(
           wake.all();
         },
       );
-    } else if (next >= items.length && pagingDone) break;
+    } else if (stepped >= items.length && pagingDone) break;
     else await wake.next();
   }
   await paging;

@@ -11,6 +11,7 @@ import { CorruptObjectError, CorruptSegmentError, type CorruptObjectCheck } from
 import { positionOf, seqOf, type EntryId, type Seq } from '../ids';
 import { seqOfAnyObjectKey } from '../keys';
 import type { RegionId } from '../region-id';
+import { runInSlices, runToEnd, type Slicer, type SlicedWork } from '../../slices';
 import {
   FOOTER_COUNT_SIZE,
   FOOTER_ENTRY_AT,
@@ -210,6 +211,27 @@ export function decodeFooter(
   trailer: ObjectTrailer,
   key: string,
 ): SegmentIndex[] {
+  return runToEnd(footerDecoding(footer, trailer, key));
+}
+
+/** `decodeFooter`, giving the event loop turns between slices (a footer of 300,000 entries). */
+export function decodeFooterInSlices(
+  footer: Uint8Array,
+  trailer: ObjectTrailer,
+  key: string,
+  slicer: Slicer,
+): Promise<SegmentIndex[]> {
+  return runInSlices(footerDecoding(footer, trailer, key), slicer);
+}
+
+/** Footer entries decoded between two looks at the slicer. */
+const FOOTER_ENTRIES_PER_SLICE = 1_024;
+
+function* footerDecoding(
+  footer: Uint8Array,
+  trailer: ObjectTrailer,
+  key: string,
+): SlicedWork<SegmentIndex[]> {
   if (footer.length !== trailer.footerLength)
     corrupt(
       key,
@@ -239,6 +261,7 @@ export function decodeFooter(
     checkSegmentIds(key, trailer, segment);
     segments.push(segment);
     expectedOffset = segment.offset + segment.length;
+    if ((i + 1) % FOOTER_ENTRIES_PER_SLICE === 0) yield FOOTER_ENTRIES_PER_SLICE;
   }
   if (expectedOffset !== trailer.footerOffset) {
     corrupt(

@@ -16,6 +16,12 @@ import type { ScannedObject } from './tail-read';
 export interface ChainRules {
   readonly boundary: Seq;
   readonly segments: readonly SealRecord[];
+  /**
+   * For a provisional judgement while an open is in progress: sequences not read yet (listed
+   * and not read, or not listed yet). A link to one is taken on trust and ends the walk, so
+   * the newest objects read show their chain before the oldest are read.
+   */
+  readonly pending?: (seq: Seq) => boolean;
 }
 
 export interface ChainSelection {
@@ -44,8 +50,13 @@ export function selectChain(objects: readonly ScannedObject[], rules: ChainRules
   const candidates = present.filter((o) => !excludedSeqs.has(o.seq));
   const bySeq = new Map(candidates.map((o) => [o.seq, o] as const));
 
-  const reachesBelowBoundary = (o: ScannedObject): boolean =>
-    o.link === null || o.link.seq < rules.boundary;
+  const pending = rules.pending;
+  // A link below the boundary, or (provisionally) to an object not read yet, ends the walk.
+  const reachesBelowBoundary = (o: ScannedObject): boolean => {
+    const link = o.link;
+    if (link === null || link.seq < rules.boundary) return true;
+    return pending !== undefined && !bySeq.has(link.seq) && pending(link.seq);
+  };
   const linkHolds = (o: ScannedObject): boolean =>
     reachesBelowBoundary(o) || bySeq.get(o.link?.seq ?? -1n)?.epoch === o.link?.epoch;
 
@@ -70,6 +81,9 @@ export function selectChain(objects: readonly ScannedObject[], rules: ChainRules
   }
   chain.reverse();
   const onChain = new Set(chain.map((o) => o.seq));
-  const orphans = candidates.filter((o) => !onChain.has(o.seq));
+  // Provisionally, an object below the chain read so far is not judged yet (its successor may
+  // not be read): not an orphan until the open ends.
+  const judgedFrom = pending === undefined ? -1n : (chain[0]?.seq ?? -1n);
+  const orphans = candidates.filter((o) => !onChain.has(o.seq) && o.seq > judgedFrom);
   return { present, excluded, chain, tip, orphans, brokenLinks };
 }

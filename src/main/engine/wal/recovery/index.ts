@@ -9,15 +9,35 @@ export {
   readObjectIndexes,
   newTailScanMemo,
   type ScannedObject,
+  type TailOutcome,
   type TailScan,
   type TailScanMemo,
 } from './tail-read';
-export { ScanMemo, FULL_LISTING_EVERY } from './scan-memo';
+export {
+  newestFirst,
+  scanStep,
+  watchedPages,
+  type ScanOptions,
+  type ScanWatch,
+} from './scan-watch';
+export {
+  ScanMemo,
+  FULL_LISTING_EVERY,
+  type RememberedRead,
+  type ScanMemoOptions,
+} from './scan-memo';
+export {
+  listObjectsInRanges,
+  listObjectPagesInRanges,
+  LISTING_CONCURRENCY,
+  type RangeListingOptions,
+} from './parallel-listing';
 export { selectChain, type ChainRules, type ChainSelection } from './chain-selection';
 export { startSequenceFor, START_GAP, type StartInputs } from './start-sequence';
 export {
   scanPrefix,
   recoverFromScan,
+  provisionalRecovery,
   recoveredOf,
   highestListedSeq,
   type PrefixScan,

@@ -3,7 +3,7 @@
  * after the key just below `from`, keeping only names that parse as WAL objects and sorting by
  * the parsed sequence - the listing's own order is never assumed. Reads no object.
  */
-import type { ObjectIo } from '../../objectio/object-io';
+import type { ObjectIo, ObjectMeta } from '../../objectio/object-io';
 import type { Seq } from '../ids';
 import { objectsFolder, objectsStartAfter, seqOfObjectKey } from '../keys';
 
@@ -31,21 +31,29 @@ export async function* listObjectPages(
   from: Seq = 0n,
   after: string | undefined = objectsStartAfter(prefix, from),
 ): AsyncIterable<ListedObject[]> {
-  for await (const page of io.list(objectsFolder(prefix), { startAfter: after })) {
-    const listed: ListedObject[] = [];
-    for (const object of page.objects) {
-      const seq = seqOfObjectKey(prefix, object.key);
-      if (seq !== null && seq >= from)
-        listed.push({
-          key: object.key,
-          seq,
-          size: object.size,
-          etag: object.etag,
-          lastModifiedMs: object.lastModified?.getTime(),
-        });
-    }
-    yield listed;
+  for await (const page of io.list(objectsFolder(prefix), { startAfter: after }))
+    yield listedObjectsOf(prefix, page.objects, from);
+}
+
+/** The objects of a listing page that are WAL objects of `prefix` at sequence `from` or above. */
+export function listedObjectsOf(
+  prefix: string,
+  objects: readonly ObjectMeta[],
+  from: Seq,
+): ListedObject[] {
+  const listed: ListedObject[] = [];
+  for (const object of objects) {
+    const seq = seqOfObjectKey(prefix, object.key);
+    if (seq !== null && seq >= from)
+      listed.push({
+        key: object.key,
+        seq,
+        size: object.size,
+        etag: object.etag,
+        lastModifiedMs: object.lastModified?.getTime(),
+      });
   }
+  return listed;
 }
 
 /** Every WAL object of `prefix` at sequence `from` or above, ascending by sequence. */

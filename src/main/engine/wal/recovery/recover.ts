@@ -8,15 +8,18 @@
  * writer open and `inspect` share it.
  */
 import type { ObjectIo } from '../../objectio/object-io';
-import { linkIo, slotsOf, type IoSlots } from '../../objectio/link';
+import { linkIo, slotsOf } from '../../objectio/link';
+import { Slicer } from '../../slices';
 import { ObjectCatalog } from '../catalog';
 import { NoCompleteChainError, TailMissingError } from '../errors';
 import type { Seq } from '../ids';
 import { objectKey } from '../keys';
 import type { ControlState, RecoveredObject, RecoverySummary } from '../session';
 import { selectChain, type ChainSelection } from './chain-selection';
-import { listObjectPages, type ListedObject } from './listing';
-import { readIndexesWhileListing, type ScannedObject, type TailScanMemo } from './tail-read';
+import type { ListedObject } from './listing';
+import { listObjectPagesInRanges } from './parallel-listing';
+import { readIndexesWhileListing, type ScannedObject, type TailOutcome } from './tail-read';
+import type { ScanOptions } from './scan-watch';
 
 /** What one listing and its tail reads found. */
 export interface PrefixScan {
@@ -38,15 +41,17 @@ export async function scanPrefix(
   io: ObjectIo,
   prefix: string,
   from: Seq,
-  slots: IoSlots = slotsOf(io),
-  memo?: TailScanMemo,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<PrefixScan> {
+  const slots = options.slots ?? slotsOf(io);
   const linked = linkIo(io, slots);
+  const memo = options.memo;
   const { listed, scan } = await readIndexesWhileListing(
     linked,
-    memo === undefined ? listObjectPages(linked, prefix, from) : memo.pages(linked, prefix, from),
-    slots,
-    memo,
+    memo === undefined
+      ? listObjectPagesInRanges(linked, prefix, from)
+      : memo.pages(linked, prefix, from),
+    { ...options, slots },
   );
   return { from, listed, objects: scan.objects, missing: scan.missing };
 }
@@ -95,14 +100,15 @@ function checkSelection(prefix: string, selection: ChainSelection, control: Cont
   if (!onChain) throw new TailMissingError(objectKey(prefix, tail.seq));
 }
 
-function catalogOf(
+async function catalogOf(
   prefix: string,
   chain: readonly ScannedObject[],
   control: ControlState,
-): ObjectCatalog {
+): Promise<ObjectCatalog> {
   const catalog = new ObjectCatalog(prefix);
+  const slicer = new Slicer();
   // A rejection here (ConflictingObject) fails the open: two writers' objects disagree.
-  for (const object of chain) catalog.index(object);
+  for (const object of chain) await catalog.indexInSlices(object, slicer);
   for (const [region, id] of control.watermarks) catalog.raiseWatermark(region, id);
   return catalog;
 }
@@ -115,7 +121,29 @@ export async function recoverFromScan(input: RecoveryInput): Promise<Recovery> {
     selection = selectChain(input.scan.objects, control);
   }
   checkSelection(input.prefix, selection, control);
-  const catalog = catalogOf(input.prefix, selection.chain, control);
+  return recoveryOf(input, selection, control);
+}
+
+/**
+ * What a scan still in progress has read so far, judged provisionally: links to objects not
+ * read yet (`pending`) are taken on trust, nothing is re-read or refused. The chain is the
+ * newest part of the one a finished recovery will find, if those links hold. For a progressive
+ * open's views only; never for a writer.
+ */
+export async function provisionalRecovery(
+  input: Omit<RecoveryInput, 'reread'>,
+  pending: (seq: Seq) => boolean,
+): Promise<Recovery> {
+  const selection = selectChain(input.scan.objects, { ...input.control, pending });
+  return recoveryOf(input, selection, input.control);
+}
+
+async function recoveryOf(
+  input: Omit<RecoveryInput, 'reread'>,
+  selection: ChainSelection,
+  control: ControlState,
+): Promise<Recovery> {
+  const catalog = await catalogOf(input.prefix, selection.chain, control);
   const summary: RecoverySummary = {
     listed: input.scan.listed.filter((o) => o.seq >= control.boundary).length,
     chain: selection.chain.map(recoveredOf),

@@ -15,6 +15,7 @@ import type { ObjectIo } from '../../objectio/object-io';
 import type { Seq } from '../ids';
 import { objectsFolder, objectsStartAfter, seqOfObjectKey } from '../keys';
 import { compareSeq, listObjectPages, type ListedObject } from './listing';
+import { listObjectPagesInRanges, type RangeListingOptions } from './parallel-listing';
 
 /** One scan in this many lists the prefix whole (at a 5 s refresh: about once a minute). */
 export const FULL_LISTING_EVERY = 12;
@@ -23,12 +24,24 @@ export const FULL_LISTING_EVERY = 12;
 const LISTED_ENTRY_BYTES = 200;
 
 interface Remembered<T> {
-  readonly tag: string;
+  readonly size: number;
+  readonly etag: string | undefined;
   readonly value: T;
 }
 
-function tagOf(object: ListedObject): string {
-  return `${object.size}:${object.etag ?? ''}`;
+/** What a memo may recall from beyond its own memory (the local index of a prefix). */
+export interface ScanMemoOptions<T> {
+  readonly listing?: RangeListingOptions;
+  /** An outcome remembered elsewhere of `object` as listed now (same key, size and ETag). */
+  readonly recall?: (object: ListedObject) => T | undefined;
+}
+
+/** One remembered outcome, with the size and ETag of the object it was read from. */
+export interface RememberedRead<T> {
+  readonly key: string;
+  readonly size: number;
+  readonly etag: string | undefined;
+  readonly value: T;
 }
 
 export class ScanMemo<T> {
@@ -37,6 +50,7 @@ export class ScanMemo<T> {
   private readonly reads = new Map<string, Remembered<T>>();
   private scans = 0;
   private fullListings = 0;
+  private changeCount = 0;
 
   /**
    * @param keep whether a read's outcome may be remembered (an object found gone may not).
@@ -45,7 +59,13 @@ export class ScanMemo<T> {
   constructor(
     private readonly keep: (value: T) => boolean,
     private readonly weigh: (value: T) => number,
+    private readonly options: ScanMemoOptions<T> = {},
   ) {}
+
+  /** Moves whenever a read is remembered or forgotten (not when one is recalled from beyond). */
+  get changes(): number {
+    return this.changeCount;
+  }
 
   /** Scans so far that listed the prefix whole (the first one included). */
   get wholeListings(): number {
@@ -73,15 +93,20 @@ export class ScanMemo<T> {
     this.known = null;
     const seen: ListedObject[] = [];
     let after = objectsStartAfter(prefix, from);
-    if (kept !== null && (await lowestStillFirst(io, prefix, from, kept[0]))) {
+    const whole = kept === null || !(await lowestStillFirst(io, prefix, from, kept[0]));
+    if (whole) {
+      this.fullListings += 1;
+    } else {
       seen.push(...kept);
       yield kept;
       const highest = kept[kept.length - 1];
       if (highest !== undefined) after = highest.key;
-    } else {
-      this.fullListings += 1;
     }
-    for await (const page of listObjectPages(io, prefix, from, after)) {
+    // A whole listing goes in key ranges at once; the keys after the highest known, plainly.
+    const pages = whole
+      ? listObjectPagesInRanges(io, prefix, from, this.options.listing)
+      : listObjectPages(io, prefix, from, after);
+    for await (const page of pages) {
       seen.push(...page);
       yield page;
     }
@@ -113,14 +138,27 @@ export class ScanMemo<T> {
     return true;
   }
 
+  /**
+   * What was read of `object` while it had its size and ETag now: remembered here, or recalled
+   * from beyond (then remembered here too); undefined when it must be read.
+   */
+  recall(object: ListedObject): T | undefined {
+    const hit = this.reads.get(object.key);
+    if (hit !== undefined && hit.size === object.size && hit.etag === object.etag) return hit.value;
+    const recalled = this.options.recall?.(object);
+    if (recalled !== undefined && this.keep(recalled))
+      this.reads.set(object.key, { size: object.size, etag: object.etag, value: recalled });
+    return recalled;
+  }
+
   /** What `fetch` reads of `object`, remembered while the object keeps its size and ETag. */
   async read(object: ListedObject, fetch: () => Promise<T>): Promise<T> {
-    const tag = tagOf(object);
-    const hit = this.reads.get(object.key);
-    if (hit !== undefined && hit.tag === tag) return hit.value;
+    const known = this.recall(object);
+    if (known !== undefined) return known;
     const value = await fetch();
+    this.changeCount += 1;
     if (this.keep(value)) {
-      this.reads.set(object.key, { tag, value });
+      this.reads.set(object.key, { size: object.size, etag: object.etag, value });
     } else {
       this.reads.delete(object.key);
       this.known = null;
@@ -128,9 +166,23 @@ export class ScanMemo<T> {
     return value;
   }
 
+  /** Outcomes remembered. */
+  get rememberedCount(): number {
+    return this.reads.size;
+  }
+
+  /** Every outcome remembered, for a local index to keep. */
+  *remembered(): IterableIterator<RememberedRead<T>> {
+    for (const [key, read] of this.reads) yield { key, ...read };
+  }
+
   private dropReadsOtherThan(listed: readonly ListedObject[]): void {
     const keys = new Set(listed.map((o) => o.key));
-    for (const key of this.reads.keys()) if (!keys.has(key)) this.reads.delete(key);
+    for (const key of this.reads.keys())
+      if (!keys.has(key)) {
+        this.reads.delete(key);
+        this.changeCount += 1;
+      }
   }
 }
 

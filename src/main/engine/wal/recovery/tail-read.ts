@@ -13,8 +13,9 @@ import { readTail, type ObjectIo } from '../../objectio/object-io';
 import { isStorageError } from '../../objectio/errors';
 import { fanOut, fanOutWhilePaging, linkIo, slotsOf, type IoSlots } from '../../objectio/link';
 import { CorruptObjectError } from '../errors';
+import { Slicer } from '../../slices';
 import {
-  decodeFooter,
+  decodeFooterInSlices,
   decodeIndexFromTail,
   footerRange,
   TAIL_WINDOW_BYTES,
@@ -23,15 +24,17 @@ import {
 } from '../format';
 import type { Seq } from '../ids';
 import { compareSeq, type ListedObject } from './listing';
-import { ScanMemo } from './scan-memo';
+import { ScanMemo, type ScanMemoOptions } from './scan-memo';
+import { newestFirst, scanStep, watchedPages, type ScanOptions } from './scan-watch';
 
 /** What a read model remembers of Cairn's objects between scans. */
 export type TailScanMemo = ScanMemo<TailOutcome>;
 
-export function newTailScanMemo(): TailScanMemo {
+export function newTailScanMemo(options: ScanMemoOptions<TailOutcome> = {}): TailScanMemo {
   return new ScanMemo<TailOutcome>(
     (outcome) => outcome.kind !== 'missing',
     (outcome) => (outcome.kind === 'read' ? 64 + outcome.object.segments.length * 96 : 256),
+    options,
   );
 }
 
@@ -67,9 +70,15 @@ async function outcomeOf(io: ObjectIo, listed: ListedObject): Promise<TailOutcom
       listed.key,
       listed.seq,
     );
+    // A footer past the tail window is large (past 1,365 regions): decoded in slices.
     const index =
       segments ??
-      decodeFooter((await io.get(listed.key, footerRange(trailer))).bytes, trailer, listed.key);
+      (await decodeFooterInSlices(
+        (await io.get(listed.key, footerRange(trailer))).bytes,
+        trailer,
+        listed.key,
+        new Slicer(),
+      ));
     const object: ScannedObject = {
       key: listed.key,
       seq: listed.seq,
@@ -130,24 +139,24 @@ function judgeOutcomes(outcomes: readonly TailOutcome[]): TailScan {
 }
 
 /**
- * `readObjectIndexes` over a listing still in progress: tails are read as pages arrive, so the
- * open costs about the longer of the listing and the reads, not their sum. Returns every
- * listed object ascending by sequence with the scan. A listing failure stops new reads, waits
- * for those in flight and is thrown; so is a storage failure of a read.
+ * `readObjectIndexes` over a listing still in progress: tails are read as pages arrive, the
+ * newest objects first, so the open costs about the longer of the listing and the reads, not
+ * their sum, and a progressive open sees the top of the chain first. Returns every listed
+ * object ascending by sequence with the scan. A listing failure stops new reads, waits for
+ * those in flight and is thrown; so is a storage failure of a read.
  */
 export async function readIndexesWhileListing(
   io: ObjectIo,
   pages: AsyncIterable<readonly ListedObject[]>,
-  slots: IoSlots = slotsOf(io),
-  memo?: TailScanMemo,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<{ listed: ListedObject[]; scan: TailScan }> {
+  const slots = options.slots ?? slotsOf(io);
   const linked = linkIo(io, slots);
   const { items: listed, results: outcomes } = await fanOutWhilePaging(
-    pages,
+    watchedPages(pages, options.watch),
     slots,
-    memo === undefined
-      ? (object) => outcomeOf(linked, object)
-      : (object) => memo.read(object, () => outcomeOf(linked, object)),
+    scanStep(options, (object) => outcomeOf(linked, object)),
+    newestFirst,
   );
   const order = listed.map((_, at) => at).sort((a, b) => compareSeq(listed[a]!, listed[b]!));
   return {

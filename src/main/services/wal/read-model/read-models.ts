@@ -5,15 +5,16 @@
  * the model just read is never the one evicted, so a single prefix larger than the budget
  * still opens, alone.
  */
+import { budgetFromMib } from '../../env-budget';
 import { slotParts, type Located } from '../wal-locate';
+import type { PrefixIndex } from './prefix-index';
 import { PrefixModel, type PrefixSnapshot } from './prefix-model';
 
 export const DEFAULT_READ_MODEL_BUDGET_BYTES = 256 * 1024 * 1024;
 
 /** `CAIRN_READ_MODEL_BUDGET_MIB` when set to a positive number, else the default. */
 export function readModelBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const mib = Number(env.CAIRN_READ_MODEL_BUDGET_MIB);
-  return Number.isFinite(mib) && mib > 0 ? mib * 1024 * 1024 : DEFAULT_READ_MODEL_BUDGET_BYTES;
+  return budgetFromMib(env.CAIRN_READ_MODEL_BUDGET_MIB, DEFAULT_READ_MODEL_BUDGET_BYTES);
 }
 
 export interface ReadModelStats {
@@ -28,13 +29,23 @@ export class ReadModels {
   private readonly models = new Map<string, PrefixModel>();
   private evicted = 0;
 
-  constructor(private readonly budgetBytes = readModelBudgetFromEnv()) {}
+  /**
+   * @param indexOf the local index of a prefix, when this process keeps one (every model of
+   *   the app's services; none in a bench or test that builds its own).
+   */
+  constructor(
+    private readonly budgetBytes = readModelBudgetFromEnv(),
+    private readonly indexOf: (at: Located) => PrefixIndex | null = () => null,
+  ) {}
 
-  /** The prefix's snapshot, at most `maxAgeMs` old. */
-  async read(at: Located, maxAgeMs: number): Promise<PrefixSnapshot> {
+  /**
+   * The prefix's snapshot, at most `maxAgeMs` old; with `provisional`, while the prefix's
+   * first open runs, a provisional one once its newest objects are read (a view's).
+   */
+  async read(at: Located, maxAgeMs: number, provisional = false): Promise<PrefixSnapshot> {
     const model = this.touch(at);
     try {
-      return await model.read(maxAgeMs);
+      return await model.read(maxAgeMs, Date.now(), provisional);
     } finally {
       this.evictBeyondBudget(at.slot);
     }
@@ -62,7 +73,7 @@ export class ReadModels {
     // connection opens a new store under the same id: a new model then.
     const same =
       known !== undefined && known.located.format === at.format && known.located.io === at.io;
-    const model = same ? known : new PrefixModel(at);
+    const model = same ? known : new PrefixModel(at, this.indexOf(at));
     this.models.set(at.slot, model);
     return model;
   }

@@ -5,7 +5,7 @@
  * rows (its damaged segments, counted as holes) and the facts the prefix's State is derived
  * from. Pure translation; the ledger says what is damaged, the catalog where it lies.
  */
-import type { RegionsView, WalObjectRow } from '../../../../shared/contract/wal';
+import type { RegionRow, WalObjectRow } from '../../../../shared/contract/wal';
 import type { DamagedRange, ObjectDamage } from '../../../../shared/contract/wal-damage';
 import type { ObjectCatalog } from '../../../engine/wal/catalog';
 import type { PrefixSnapshot } from '../read-model/prefix-model';
@@ -81,10 +81,15 @@ export function withDamagedRows(lists: ObjectLists, damages: readonly ObjectDama
 
 /**
  * Each region row with its damaged segments; `holes` counts them (a replay skips each), or
- * the holes the catalog's reads met, whichever is more.
+ * the holes the catalog's reads met, whichever is more. The rows themselves when nothing is
+ * damaged (a snapshot's rows stay the ones built once).
  */
-export function withRegionDamage(view: RegionsView, damages: readonly ObjectDamage[]): RegionsView {
-  const byRegion = new Map<bigint, NonNullable<RegionsView['regions'][number]['damage']>>();
+export function withRegionDamage(
+  rows: readonly RegionRow[],
+  damages: readonly ObjectDamage[],
+): readonly RegionRow[] {
+  if (damages.length === 0) return rows;
+  const byRegion = new Map<bigint, NonNullable<RegionRow['damage']>>();
   for (const damage of damages)
     for (const range of damage.ranges) {
       const list = byRegion.get(range.regionId) ?? [];
@@ -97,13 +102,10 @@ export function withRegionDamage(view: RegionsView, damages: readonly ObjectDama
       });
       byRegion.set(range.regionId, list);
     }
-  return {
-    ...view,
-    regions: view.regions.map((row) => {
-      const damage = byRegion.get(row.regionId) ?? [];
-      return { ...row, damage, holes: Math.max(row.holes, damage.length) };
-    }),
-  };
+  return rows.map((row) => {
+    const damage = byRegion.get(row.regionId) ?? [];
+    return { ...row, damage, holes: Math.max(row.holes, damage.length) };
+  });
 }
 
 /** The damaged objects as the State derivation takes them. */

@@ -74,7 +74,7 @@ export function ObjectInspector({
           {isWalObjectKey(objectKey) && (
             <>
               <ObjectDamageNotice connectionId={connectionId} objectKey={objectKey} />
-              <WalObjectParts connectionId={connectionId} objectKey={objectKey} />
+              <WalObjectParts key={objectKey} connectionId={connectionId} objectKey={objectKey} />
             </>
           )}
           <PayloadViewer bytes={object.data.bytes} totalSize={object.data.size} />

@@ -6,7 +6,7 @@
  * scrolls to that segment's row; ids read as `seq:position` and `table:region`, their decimals
  * one click away. Either format, GreptimeDB's layout named.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DecodedObjectView } from '../../../../shared/contract/wal';
 import { formatRegionId } from '../../../../shared/id-notation';
 import { useApiQuery } from '../../api/hooks';
@@ -15,6 +15,8 @@ import { EntryIdText, RegionIdText } from '../../components/IdText';
 import { formatBytes } from '../format';
 
 const WAL_OBJECT = /(^|\/)objects\/\d{20}\.wal$/;
+/** Segments laid out a page at a time: an object may hold 300,000 regions. */
+const SEGMENT_PAGE = 200;
 
 export function isWalObjectKey(key: string): boolean {
   return WAL_OBJECT.test(key);
@@ -32,13 +34,29 @@ export function WalObjectParts({
   connectionId: string;
   objectKey: string;
 }) {
-  const parts = useApiQuery('wal.decodeObject', { connectionId, key: objectKey });
+  const [segmentOffset, setSegmentOffset] = useState(0);
+  const parts = useApiQuery(
+    'wal.decodeObject',
+    { connectionId, key: objectKey, segmentOffset, segmentLimit: SEGMENT_PAGE },
+    { placeholderData: (previous) => previous },
+  );
   const damagedRow = useRef<HTMLTableRowElement | null>(null);
   const damagedAt = parts.data?.damagedSegment?.index ?? null;
-  // Sent to the damaged part once it is laid out: it often sits below the fold.
+  const damagedPage =
+    damagedAt === null ? null : Math.floor(damagedAt / SEGMENT_PAGE) * SEGMENT_PAGE;
+  // The object whose damaged part the view was sent to: once an object, so paging away from it
+  // afterwards is the person's choice.
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  if (damagedPage !== null && sentTo !== objectKey) {
+    setSentTo(objectKey);
+    if (damagedPage !== segmentOffset) setSegmentOffset(damagedPage);
+  }
+  const shownOffset = parts.data?.segmentOffset ?? null;
+  // The damaged row, once its page is shown, often sits below the fold.
   useEffect(() => {
-    if (damagedAt !== null) damagedRow.current?.scrollIntoView({ block: 'center' });
-  }, [damagedAt, objectKey]);
+    if (damagedPage !== null && shownOffset === damagedPage)
+      damagedRow.current?.scrollIntoView({ block: 'center' });
+  }, [damagedPage, shownOffset, objectKey]);
   if (parts.error) return <ErrorPanel error={parts.error} onRetry={() => void parts.refetch()} />;
   const view = parts.data;
   if (!view) return <p className="muted small">Decoding…</p>;
@@ -109,30 +127,56 @@ export function WalObjectParts({
             </tr>
           </thead>
           <tbody>
-            {view.segments.map((segment, index) => (
-              <tr
-                key={`${String(segment.regionId)}@${segment.offset}`}
-                ref={index === damagedAt ? damagedRow : undefined}
-                className={index === damagedAt ? 'wal-warn' : undefined}
-                aria-current={index === damagedAt ? 'location' : undefined}
-              >
-                <td>{index + 1}</td>
-                <td>
-                  <RegionIdText region={segment.regionId} />
-                </td>
-                <td>
-                  <EntryIdText id={segment.firstId} />–<EntryIdText id={segment.lastId} />
-                </td>
-                <td>{segment.entries}</td>
-                <td className="mono">{segment.offset}</td>
-                <td>{formatBytes(segment.length)}</td>
-                <td>
-                  <Crc ok={segment.crcOk} />
-                </td>
-              </tr>
-            ))}
+            {view.segments.map((segment, onPage) => {
+              const index = view.segmentOffset + onPage;
+              return (
+                <tr
+                  key={`${String(segment.regionId)}@${segment.offset}`}
+                  ref={index === damagedAt ? damagedRow : undefined}
+                  className={index === damagedAt ? 'wal-warn' : undefined}
+                  aria-current={index === damagedAt ? 'location' : undefined}
+                >
+                  <td>{index + 1}</td>
+                  <td>
+                    <RegionIdText region={segment.regionId} />
+                  </td>
+                  <td>
+                    <EntryIdText id={segment.firstId} />–<EntryIdText id={segment.lastId} />
+                  </td>
+                  <td>{segment.entries}</td>
+                  <td className="mono">{segment.offset}</td>
+                  <td>{formatBytes(segment.length)}</td>
+                  <td>
+                    <Crc ok={segment.crcOk} />
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
+      )}
+      {view.segmentCount > SEGMENT_PAGE && (
+        <div className="wal-pager">
+          <button
+            type="button"
+            disabled={segmentOffset === 0}
+            onClick={() => setSegmentOffset(Math.max(0, segmentOffset - SEGMENT_PAGE))}
+          >
+            Previous segments
+          </button>
+          <span className="small muted" role="status" aria-label="Segments shown">
+            {view.segmentOffset + 1}–
+            {Math.min(view.segmentOffset + SEGMENT_PAGE, view.segmentCount)} of{' '}
+            {view.segmentCount.toLocaleString()}
+          </span>
+          <button
+            type="button"
+            disabled={segmentOffset + SEGMENT_PAGE >= view.segmentCount}
+            onClick={() => setSegmentOffset(segmentOffset + SEGMENT_PAGE)}
+          >
+            Next segments
+          </button>
+        </div>
       )}
       <dl className="facts" aria-label="Footer and trailer">
         <dt>Footer</dt>

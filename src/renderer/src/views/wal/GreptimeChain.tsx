@@ -88,7 +88,13 @@ export function GreptimeChain({ report }: { report: InspectView }) {
           {greptime.reclaimedLink ? ' (the objects below it are already deleted)' : ''}
         </dd>
         <dt>Orphans</dt>
-        <dd>{report.orphans.length}</dd>
+        <dd>{report.orphanCount.toLocaleString()}</dd>
+        {greptime.belowBoundaryCount > 0 && (
+          <>
+            <dt>Below the boundary</dt>
+            <dd>{greptime.belowBoundaryCount.toLocaleString()}</dd>
+          </>
+        )}
       </dl>
       <table className="table" aria-label="Instances">
         <thead>
@@ -139,6 +145,18 @@ export function GreptimeChain({ report }: { report: InspectView }) {
             ))}
           </tbody>
         </table>
+      )}
+      {greptime.instanceCount > greptime.instances.length && (
+        <p className="muted small">
+          The newest {greptime.instances.length} of {greptime.instanceCount.toLocaleString()}{' '}
+          instances.
+        </p>
+      )}
+      {greptime.damagedCount > greptime.damaged.length && (
+        <p className="wal-warn small">
+          {greptime.damagedCount.toLocaleString()} damaged objects; the first{' '}
+          {greptime.damaged.length}:
+        </p>
       )}
       {greptime.damaged.length > 0 && (
         <ul aria-label="Damaged objects" className="wal-warn">

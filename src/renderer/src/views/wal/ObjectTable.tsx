@@ -1,21 +1,25 @@
 /**
- * One page of a prefix's objects by sequence, paged from the server: chain, orphans and
- * excluded objects (Cairn's format) or objects below the reclaim boundary (GreptimeDB's), and
- * the objects a scrub or a replay found damaged (status `damaged` and the check that failed).
- * A row opens its object in the inspector (a click anywhere on it, or Enter on its sequence);
- * "go to" jumps to an object's page and opens it. Objects written since the last read are
- * marked new; objects a collection moved onto the page are not.
+ * A prefix's objects by sequence, paged from the server and virtualized past a page (a prefix
+ * of 100,000 objects scrolls without loading them all): chain, orphans and excluded objects
+ * (Cairn's format) or objects below the reclaim boundary (GreptimeDB's), and the objects a
+ * scrub or a replay found damaged (status `damaged` and the check that failed). A row opens its
+ * object in the inspector (a click anywhere on it, or Enter on its sequence); "go to" scrolls
+ * to an object, whatever page it is on, and opens it. Objects written since the last read are
+ * marked new; objects a collection moved up the list are not.
  */
-import { useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { WalFormat, WalObjectRow } from '../../../../shared/contract/wal';
-import { useApiQuery, useRefreshInterval } from '../../api/hooks';
-import { ErrorPanel } from '../../components/ErrorPanel';
-import { Pending } from '../../components/Pending';
+import type { OpenProgress } from '../../../../shared/contract/wal-pages';
+import { api } from '../../api/client';
+import { useRefreshInterval } from '../../api/hooks';
+import { PagedTable } from '../../components/PagedTable';
 import { useNewRows } from '../../components/use-changes';
 import { formatBytes } from '../format';
 import { GoToObject } from './GoToObject';
+import { PROGRESS_POLL_MS } from './OpenProgress';
 
-const PAGE = 100;
+/** Rows a page of the table asks for. */
+const PAGE = 200;
 
 type StatusFilter = 'all' | 'damaged' | WalObjectRow['status'];
 
@@ -35,6 +39,19 @@ function statusTitle(row: WalObjectRow): string | undefined {
   return `${row.status} object; found by a ${row.damage.source}: ${row.damage.check} check failed${detail}`;
 }
 
+/** What the first page says of the whole list: its rows, its newest sequence, the open's progress. */
+interface FirstPage {
+  readonly rows: readonly WalObjectRow[];
+  readonly newestSeq: bigint | null;
+  readonly progress: OpenProgress;
+}
+
+/** The object "go to" found: its index in the filtered list, scrolled to and focused. */
+interface Located {
+  readonly index: number;
+  readonly key: string;
+}
+
 export function ObjectTable({
   connectionId,
   prefix,
@@ -52,24 +69,21 @@ export function ObjectTable({
   onOpen: (key: string) => void;
 }) {
   const [status, setStatus] = useState<StatusFilter>('all');
-  const [offset, setOffset] = useState(0);
-  /** The row "go to" jumped to: scrolled to and focused once its page is shown. */
-  const [located, setLocated] = useState<string | null>(null);
-  const locatedRow = useRef<HTMLButtonElement | null>(null);
+  const [first, setFirst] = useState<FirstPage | null>(null);
+  const [located, setLocated] = useState<Located | null>(null);
   const refetchInterval = useRefreshInterval(live);
-  const page = useApiQuery(
-    'wal.objects',
-    { connectionId, prefix, status, offset, limit: PAGE },
-    { refetchInterval, placeholderData: (previous) => previous },
+  const fetchPage = useCallback(
+    async (offset: number, limit: number) => {
+      const page = await api.call('wal.objects', { connectionId, prefix, status, offset, limit });
+      if (offset === 0)
+        setFirst({ rows: page.rows, newestSeq: page.newestSeq, progress: page.progress });
+      return page;
+    },
+    [connectionId, prefix, status],
   );
   // Objects another process (or this app's writer) wrote since the last read are marked.
-  const fresh = useNewRows(status, page.data?.rows, page.data?.newestSeq);
-  const locatedShown = page.data?.rows.some((row) => row.key === located) === true;
-  useEffect(() => {
-    if (!locatedShown) return;
-    locatedRow.current?.scrollIntoView({ block: 'center' });
-    locatedRow.current?.focus();
-  }, [locatedShown, located]);
+  const fresh = useNewRows(status, first?.rows, first?.newestSeq);
+  const polling = first?.progress.done === false ? PROGRESS_POLL_MS : refetchInterval;
   return (
     <section aria-label="Objects" className="wal-panel">
       <header className="wal-panel-header">
@@ -79,8 +93,7 @@ export function ObjectTable({
           prefix={prefix}
           status={status}
           onFound={({ index, row }) => {
-            setOffset(Math.floor(index / PAGE) * PAGE);
-            setLocated(row.key);
+            setLocated({ index, key: row.key });
             onOpen(row.key);
           }}
         />
@@ -93,7 +106,6 @@ export function ObjectTable({
               aria-selected={status === candidate}
               onClick={() => {
                 setStatus(candidate);
-                setOffset(0);
                 setLocated(null);
               }}
             >
@@ -102,102 +114,112 @@ export function ObjectTable({
           ))}
         </div>
       </header>
-      {page.error && <ErrorPanel error={page.error} onRetry={() => void page.refetch()} />}
-      {page.isPending && <Pending what="Listing objects" />}
-      {page.data && (
-        <>
-          <table className="table" aria-label={`Objects of ${prefix}`}>
-            <thead>
-              <tr>
-                <th>Seq</th>
-                <th>Epoch</th>
-                <th>Status</th>
-                <th>Size</th>
-                <th>Segments</th>
-                <th>Entries</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.rows.map((row) => (
-                <tr
-                  key={row.key}
-                  aria-selected={row.key === openKey}
-                  className={[
-                    row.status === 'chain' && row.damage === undefined ? '' : 'wal-warn',
-                    fresh.has(row.key) ? 'changed' : '',
-                    row.key === located ? 'located' : '',
-                    'openable',
-                  ]
-                    .join(' ')
-                    .trim()}
-                  onClick={() => onOpen(row.key)}
-                >
-                  <td className="mono" title={row.key}>
-                    <button
-                      type="button"
-                      className="link mono"
-                      aria-label={`Inspect object seq ${String(row.seq)}`}
-                      ref={row.key === located ? locatedRow : undefined}
-                      onClick={(event) => {
-                        // The row's own click opens it too: once is enough.
-                        event.stopPropagation();
-                        onOpen(row.key);
-                      }}
-                    >
-                      {String(row.seq)}
-                    </button>
-                    {fresh.has(row.key) && <span className="badge ok small"> new</span>}
-                  </td>
-                  <td className="mono">{String(row.epoch)}</td>
-                  <td title={statusTitle(row)}>{statusText(row)}</td>
-                  <td>{formatBytes(row.size)}</td>
-                  <td>{row.segments ?? '—'}</td>
-                  <td>{row.entries ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.data.total === 0 && (
-            <p className="muted">
-              {status === 'all'
-                ? 'No objects under this prefix yet: write some with `cairn wal append`, or open a writer here and start the load generator (operator mode).'
-                : `No ${status} objects: switch to "all" to see every object.`}
-            </p>
-          )}
+      <PagedTable
+        queryKey={['wal.objects', connectionId, prefix, status]}
+        fetchPage={fetchPage}
+        pageSize={PAGE}
+        refetchInterval={polling}
+        label={`Objects of ${prefix}`}
+        pendingText="Listing objects"
+        columns={6}
+        scrollToIndex={located?.index ?? null}
+        rowKey={(row) => row.key}
+        header={
+          <tr>
+            <th>Seq</th>
+            <th>Epoch</th>
+            <th>Status</th>
+            <th>Size</th>
+            <th>Segments</th>
+            <th>Entries</th>
+          </tr>
+        }
+        renderRow={(row) => (
+          <ObjectRowView
+            row={row}
+            fresh={fresh.has(row.key)}
+            open={row.key === openKey}
+            located={row.key === located?.key}
+            onOpen={onOpen}
+          />
+        )}
+        empty={
+          <p className="muted">
+            {status === 'all'
+              ? 'No objects under this prefix yet: write some with `cairn wal append`, or open a writer here and start the load generator (operator mode).'
+              : `No ${status} objects: switch to "all" to see every object.`}
+          </p>
+        }
+        footer={(page) => (
           <div className="wal-pager">
-            <button
-              type="button"
-              disabled={offset === 0}
-              onClick={() => {
-                setOffset(Math.max(0, offset - PAGE));
-                setLocated(null);
-              }}
-            >
-              Previous
-            </button>
             <span className="small muted" role="status" aria-label="Chain gaps">
-              {page.data.gaps === 0
-                ? 'no gaps in the chain'
-                : `${page.data.gaps} gaps in the chain`}
+              {page.gaps === 0 ? 'no gaps in the chain' : `${page.gaps} gaps in the chain`}
             </span>
             <span className="small muted">
-              {page.data.total === 0
-                ? 'none'
-                : `${offset + 1}–${Math.min(offset + PAGE, page.data.total)} of ${page.data.total.toLocaleString()}`}
+              {page.total === 0 ? 'none' : `${page.total.toLocaleString()} objects`}
             </span>
-            <button
-              type="button"
-              disabled={offset + PAGE >= page.data.total}
-              onClick={() => {
-                setOffset(offset + PAGE);
-                setLocated(null);
-              }}
-            >
-              Next
-            </button>
           </div>
-        </>
-      )}
+        )}
+      />
     </section>
   );
 }
+
+/** One row; memoized, so a scroll frame renders only the rows it brings into view. */
+const ObjectRowView = memo(function ObjectRowView({
+  row,
+  fresh,
+  open,
+  located,
+  onOpen,
+}: {
+  row: WalObjectRow;
+  fresh: boolean;
+  open: boolean;
+  located: boolean;
+  onOpen: (key: string) => void;
+}) {
+  const sequence = useRef<HTMLButtonElement | null>(null);
+  // The row "go to" found takes the focus once it is laid out (a long list scrolls to it first).
+  useEffect(() => {
+    if (!located) return;
+    sequence.current?.scrollIntoView({ block: 'center' });
+    sequence.current?.focus();
+  }, [located]);
+  return (
+    <tr
+      aria-selected={open}
+      className={[
+        row.status === 'chain' && row.damage === undefined ? '' : 'wal-warn',
+        fresh ? 'changed' : '',
+        located ? 'located' : '',
+        'openable',
+      ]
+        .join(' ')
+        .trim()}
+      onClick={() => onOpen(row.key)}
+    >
+      <td className="mono" title={row.key}>
+        <button
+          type="button"
+          className="link mono"
+          aria-label={`Inspect object seq ${String(row.seq)}`}
+          ref={sequence}
+          onClick={(event) => {
+            // The row's own click opens it too: once is enough.
+            event.stopPropagation();
+            onOpen(row.key);
+          }}
+        >
+          {String(row.seq)}
+        </button>
+        {fresh && <span className="badge ok small"> new</span>}
+      </td>
+      <td className="mono">{String(row.epoch)}</td>
+      <td title={statusTitle(row)}>{statusText(row)}</td>
+      <td>{formatBytes(row.size)}</td>
+      <td>{row.segments ?? '—'}</td>
+      <td>{row.entries ?? '—'}</td>
+    </tr>
+  );
+});

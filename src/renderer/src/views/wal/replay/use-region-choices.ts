@@ -25,16 +25,8 @@ async function regionPage(
   prefix: string,
   offset: number,
 ): Promise<RegionPage> {
-  // `wal.regions` answers every region in one reply until it pages (offset, limit, total);
-  // then this asks for the page (offset, limit: REGION_PAGE) and takes its rows whole. A reply
-  // that says its total already is believed over the rows it carries.
-  const view = await api.call('wal.regions', { connectionId, prefix });
-  const total = 'total' in view && typeof view.total === 'number' ? view.total : null;
-  return {
-    rows: view.regions.slice(offset, offset + REGION_PAGE),
-    offset,
-    total: total ?? view.regions.length,
-  };
+  const view = await api.call('wal.regions', { connectionId, prefix, offset, limit: REGION_PAGE });
+  return { rows: view.regions, offset, total: view.total };
 }
 
 export interface RegionChoices {

@@ -1,0 +1,254 @@
+/**
+ * Figures of issue #40 (quality.md, "Big prefixes"), for a prefix of 100,000 objects in each
+ * format on the local store (S3: `CAIRN_BENCH_BIG_S3_OBJECTS`, default 20,000, as radosgw's
+ * memstore holds every object in RAM):
+ * - first view: seconds until a view's read of a prefix never opened returns (a provisional
+ *   snapshot with the tip and the newest objects, or the whole) - target < 1 s;
+ * - cold open / raw: the read model's whole first open / a plain listing then one suffix read
+ *   of each object, at the best of 8, 16, 32 and 64 in flight - target <= 1.1;
+ * - reopen / cold: the open in a new process (new store client, new read models, the local
+ *   index loaded from disk) / the cold open - target <= 0.1;
+ * and, reported: the model's weight against the read models' budget, and the peak RSS of the
+ * CLI's cold `wal inspect` (local).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { s3Backend } from '../backends';
+import { GT_TAIL_WINDOW_BYTES } from '../../src/main/engine/greptimedb/layout';
+import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
+import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
+import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
+import { objectsFolder } from '../../src/main/engine/wal/keys';
+import { projectRoot } from '../../src/main/project-root';
+import { ObjectIndexStore } from '../../src/main/services/object-index/index-store';
+import { prefixIndexesIn } from '../../src/main/services/object-index/prefix-indexes';
+import type { PrefixSnapshot } from '../../src/main/services/wal/read-model/prefix-model';
+import {
+  DEFAULT_READ_MODEL_BUDGET_BYTES,
+  ReadModels,
+} from '../../src/main/services/wal/read-model/read-models';
+import { locatePrefix } from '../../src/main/services/wal/wal-locate';
+import { judged, timedPool, type FigureResult } from '../harness';
+import { BIG_PREFIX, writeBigPrefix, writeBigPrefixFiles, type BigFormat } from './big-prefix-data';
+import { emptyStore, rounded } from './wal-bench';
+
+const LOCAL_OBJECTS = 100_000;
+const RAW_CONCURRENCIES = [8, 16, 32, 64] as const;
+const FORMATS: readonly BigFormat[] = ['greptimedb-v1', 'cairn-v1'];
+
+function s3Objects(env: NodeJS.ProcessEnv = process.env): number {
+  const wanted = Number(env.CAIRN_BENCH_BIG_S3_OBJECTS);
+  return Number.isInteger(wanted) && wanted > 0 ? wanted : 20_000;
+}
+
+async function seconds<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, seconds: (performance.now() - started) / 1000 };
+}
+
+/** A plain listing, then one suffix read of each object, `concurrency` at a time. */
+async function rawOpen(io: ObjectIo, format: BigFormat, concurrency: number): Promise<number> {
+  const window = format === 'greptimedb-v1' ? GT_TAIL_WINDOW_BYTES : TAIL_WINDOW_BYTES;
+  const { seconds: took } = await seconds(async () => {
+    const keys: string[] = [];
+    for await (const page of io.list(objectsFolder(BIG_PREFIX[format])))
+      for (const object of page.objects) keys.push(object.key);
+    await timedPool(keys.length, concurrency, async (at) => {
+      await io.get(keys[at]!, { suffix: window });
+    });
+  });
+  return took;
+}
+
+/** One process's read models, with the local index of `dataDir` (none when null). */
+function modelsOf(dataDir: string | null) {
+  const store = dataDir === null ? null : new ObjectIndexStore(dataDir);
+  const models = new ReadModels(undefined, store === null ? undefined : prefixIndexesIn(store));
+  return { models, flush: async () => store?.settled() };
+}
+
+async function openWith(
+  io: ObjectIo,
+  format: BigFormat,
+  dataDir: string | null,
+  provisional = false,
+): Promise<{
+  snapshot: PrefixSnapshot;
+  seconds: number;
+  models: ReadModels;
+  flush: () => Promise<unknown>;
+}> {
+  const host = modelsOf(dataDir);
+  const at = await locatePrefix(io, '', 'bench', BIG_PREFIX[format]);
+  const { value, seconds: took } = await seconds(() => host.models.read(at, 0, provisional));
+  return { snapshot: value, seconds: took, models: host.models, flush: host.flush };
+}
+
+function tipOf(snapshot: PrefixSnapshot): bigint | null {
+  const report = snapshot.format === 'greptimedb-v1' ? snapshot.report : snapshot.inspected.report;
+  return report.tip?.seq ?? null;
+}
+
+interface Lane {
+  readonly backend: 'local' | 's3';
+  readonly objects: number;
+  /** A new client of the same store: what a new process would hold. */
+  readonly client: () => ObjectIo;
+}
+
+async function figuresOf(lane: Lane, format: BigFormat): Promise<FigureResult[]> {
+  const name = `${lane.objects.toLocaleString('en-US')}-object ${format === 'greptimedb-v1' ? 'GreptimeDB' : 'Cairn'} prefix`;
+  const raws: Record<string, number> = {};
+  for (const concurrency of RAW_CONCURRENCIES)
+    raws[`rawSecondsAt${concurrency}`] = rounded(
+      await rawOpen(lane.client(), format, concurrency),
+      3,
+    );
+  const raw = Math.min(...Object.values(raws));
+
+  const first = await openWith(lane.client(), format, null, true);
+  const provisional = first.snapshot.progress?.done === false;
+  // Let that open end before the next: its reads would share the machine with the figure.
+  await first.models.read(await locatePrefix(lane.client(), '', 'bench', BIG_PREFIX[format]), 0);
+
+  const cold = await openWith(lane.client(), format, null);
+  const weight = cold.models.stats().bytes;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-index-'));
+  try {
+    const keeping = await openWith(lane.client(), format, dataDir);
+    await keeping.flush();
+    const reopen = await openWith(lane.client(), format, dataDir);
+    const reopenRatio = reopen.seconds / cold.seconds;
+    const coldRatio = cold.seconds / raw;
+    const firstDetail = {
+      objects: lane.objects,
+      provisional: String(provisional),
+      tip: String(tipOf(first.snapshot)),
+      indexedAtFirstView: first.snapshot.progress?.indexed ?? lane.objects,
+    };
+    return [
+      {
+        figure: `big prefix: first view (tip, newest objects) of a ${name}`,
+        backend: lane.backend,
+        value: first.seconds,
+        unit: 's',
+        ...judged(first.seconds, '<', 1),
+        detail: firstDetail,
+      },
+      {
+        figure: `big prefix: cold open of a ${name} / list + suffix read each (best of ${RAW_CONCURRENCIES.join(', ')} in flight)`,
+        backend: lane.backend,
+        value: coldRatio,
+        unit: 'x',
+        ...judged(coldRatio, '<=', 1.1),
+        detail: {
+          objects: lane.objects,
+          coldSeconds: rounded(cold.seconds, 3),
+          ...raws,
+          modelBytes: weight,
+          readModelBudgetBytes: DEFAULT_READ_MODEL_BUDGET_BYTES,
+          bytesPerObject: Math.round(weight / lane.objects),
+        },
+      },
+      {
+        figure: `big prefix: reopen in a new process with the local index / cold open, ${name}`,
+        backend: lane.backend,
+        value: reopenRatio,
+        unit: 'x',
+        ...judged(reopenRatio, '<=', 0.1),
+        detail: {
+          objects: lane.objects,
+          reopenSeconds: rounded(reopen.seconds, 3),
+          coldSeconds: rounded(cold.seconds, 3),
+          fromIndex: reopen.snapshot.progress?.fromIndex ?? 0,
+        },
+      },
+    ];
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Peak RSS (MB) of the built CLI's cold `wal inspect --json` of the prefix, output discarded. */
+function cliPeakRss(root: string, format: BigFormat): number | null {
+  const cli = join(projectRoot(), 'out', 'main', 'cli.js');
+  if (!existsSync(cli)) return null;
+  const probe = join(root, '..', 'peak-rss.cjs');
+  writeFileSync(
+    probe,
+    "process.on('exit', () => process.stderr.write(`peak-rss ${process.resourceUsage().maxRSS}\\n`));\n",
+  );
+  const run = spawnSync(
+    process.execPath,
+    [
+      '-r',
+      probe,
+      cli,
+      'wal',
+      'inspect',
+      '--prefix',
+      BIG_PREFIX[format],
+      '--dir',
+      root,
+      '--json',
+      '--no-cache',
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, CAIRN_DATA_DIR: join(root, '..', 'data') },
+    },
+  );
+  const kib = /peak-rss (\d+)/.exec(run.stderr)?.[1];
+  return kib === undefined ? null : Math.round(Number(kib) / 1024);
+}
+
+export async function bigPrefix(): Promise<FigureResult[]> {
+  const results: FigureResult[] = [];
+  const base = mkdtempSync(join(tmpdir(), 'cairn-bench-big-'));
+  try {
+    for (const format of FORMATS) {
+      const root = join(base, format, 'store');
+      writeBigPrefixFiles(root, format, LOCAL_OBJECTS, 'shared');
+      const lane: Lane = {
+        backend: 'local',
+        objects: LOCAL_OBJECTS,
+        client: () => new LocalObjectIo(root),
+      };
+      results.push(...(await figuresOf(lane, format)));
+      const rss = cliPeakRss(root, format);
+      results.push({
+        figure: `big prefix: peak RSS of the CLI's cold wal inspect of ${LOCAL_OBJECTS.toLocaleString('en-US')} objects (${format})`,
+        backend: 'local',
+        value: rss ?? Number.NaN,
+        unit: 'MB',
+        target: '',
+        met: null,
+        detail: { objects: LOCAL_OBJECTS },
+      });
+      rmSync(join(base, format), { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+  const s3 = s3Backend();
+  if (s3 === null) return results;
+  try {
+    for (const format of FORMATS) {
+      const io = await s3.fresh();
+      const objects = s3Objects();
+      try {
+        await writeBigPrefix(io, format, objects, 'shared');
+        results.push(...(await figuresOf({ backend: 's3', objects, client: () => io }, format)));
+      } finally {
+        await emptyStore(io);
+      }
+    }
+  } finally {
+    s3.dispose();
+  }
+  return results;
+}

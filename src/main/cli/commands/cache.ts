@@ -1,0 +1,74 @@
+/**
+ * `cairn cache ls | clear`: the local object index of big prefixes, in the app data directory
+ * and shared with the app (`object-index/`, one file per store and prefix, the least recently
+ * used removed past the budget, `CAIRN_INDEX_CACHE_MIB`, default 1 GiB). Removing it changes no
+ * store: the next open reads the objects again.
+ */
+import type { Command } from 'commander';
+import { printJson, printLines, table } from '../output';
+import { runAction } from '../run-action';
+import { indexStoreOfCli } from './scan-cache';
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+export function registerCache(program: Command): void {
+  const cache = program
+    .command('cache')
+    .description(
+      'The local index of big prefixes (what recovery read of each object), shared with the app',
+    );
+
+  cache
+    .command('ls')
+    .description('Each prefix the index holds: store, prefix, format, objects, size, last use')
+    .option('--json', 'JSON output')
+    .action(
+      runAction(async (options: { json?: boolean }) => {
+        const store = indexStoreOfCli();
+        const files = await store.list();
+        if (options.json) {
+          printJson({
+            folder: store.folder,
+            budgetBytes: store.budgetBytes,
+            files: files.map((file) => ({
+              store: file.header?.store ?? null,
+              prefix: file.header?.prefix ?? null,
+              format: file.header?.format ?? null,
+              objects: file.header?.objects ?? null,
+              bytes: file.bytes,
+              usedAt: new Date(file.usedAtMs).toISOString(),
+              file: file.file,
+            })),
+          });
+          return;
+        }
+        const total = files.reduce((sum, file) => sum + file.bytes, 0);
+        printLines([
+          ...table(
+            ['FORMAT', 'OBJECTS', 'SIZE', 'USED', 'STORE', 'PREFIX'],
+            files.map((file) => [
+              file.header?.format ?? 'damaged',
+              file.header === null ? '-' : String(file.header.objects),
+              megabytes(file.bytes),
+              new Date(file.usedAtMs).toISOString(),
+              file.header?.store ?? '-',
+              file.header?.prefix ?? file.file,
+            ]),
+          ),
+          `${files.length} prefixes, ${megabytes(total)} of ${megabytes(store.budgetBytes)} in ${store.folder}`,
+        ]);
+      }),
+    );
+
+  cache
+    .command('clear')
+    .description('Remove the whole index (no store changes; the next open reads every object)')
+    .action(
+      runAction(async () => {
+        const cleared = await indexStoreOfCli().clear();
+        printLines([`removed ${cleared.files} index files, ${megabytes(cleared.bytes)}`]);
+      }),
+    );
+}
