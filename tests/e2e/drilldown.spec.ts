@@ -2,7 +2,7 @@
  * Drill-down (issue #42): the Overview's numbers carry their units and its garbage collection
  * is there for the selected prefix; a prefix's name opens it in Batches; a row of the
  * Batches object table opens that object's inspector (a click, or Enter on its sequence);
- * "go to" reaches an object on another page and opens it; the inspector's headline names the
+ * "go to" scrolls to an object far down the list and opens it; the inspector's headline names the
  * damaged segment by place and region, scrolls to its row, and shows ids as `seq:position`.
  */
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
@@ -31,7 +31,7 @@ async function writeObjects(io: ObjectIo, count: number): Promise<void> {
   await store.stop();
 }
 
-test('from the Overview to an object two pages down, in a handful of actions', async ({
+test('from the Overview to an object far down the list, in a handful of actions', async ({
   page,
   store,
 }) => {
@@ -50,7 +50,8 @@ test('from the Overview to an object two pages down, in a handful of actions', a
   // The name opened the prefix: Batches, on it.
   await expect(page.getByRole('heading', { name: 'Batches' })).toBeVisible();
   const objects = page.getByRole('table', { name: `Objects of ${PREFIX}` });
-  await expect(objects.locator('tbody tr')).toHaveCount(100);
+  // The whole list is one scroll (paged from the server as it scrolls), counted in its footer.
+  await expect(page.getByText(/^13\d objects$/)).toBeVisible();
   await expect(page.getByRole('region', { name: 'Garbage collection' })).toBeVisible();
   const inspector = page.getByRole('complementary', { name: 'Object inspector' });
 
@@ -70,12 +71,11 @@ test('from the Overview to an object two pages down, in a handful of actions', a
   await page.keyboard.press('Enter');
   await expect(inspector).toContainText(objectKey(PREFIX, BigInt(fifthSeq)));
 
-  // Go to an entry id whose object is on the second page: the page turns, the row is marked.
+  // Go to an entry id whose object is far below the fold: the list scrolls, the row is marked.
   const target = BigInt(thirdSeq) + 120n;
   const goTo = page.getByRole('search', { name: 'Go to object' });
   await goTo.getByLabel('Go to sequence or id').fill(formatEntryId((target << 20n) | 1n));
   await goTo.getByRole('button', { name: 'Go' }).click();
-  await expect(page.getByText(/^101–/)).toBeVisible();
   const located = objects.getByRole('button', { name: `Inspect object seq ${target}` });
   await expect(located).toBeFocused();
   await expect(inspector).toContainText(objectKey(PREFIX, target));
