@@ -29,6 +29,7 @@ import { cloudGc } from './figures/cloud-gc';
 import { cloudConsole } from './figures/cloud-console';
 import { bigPrefix } from './figures/big-prefix';
 import { bigConsole } from './figures/big-console';
+import { cloudBig } from './figures/cloud-big';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -50,13 +51,14 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'cloud-reads': cloudReads,
   'cloud-gc': cloudGc,
   'cloud-console': cloudConsole,
+  'cloud-big': cloudBig,
   'big-prefix': bigPrefix,
   'big-console': bigConsole,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */
 const GROUPS: Record<string, readonly string[]> = {
-  cloud: ['cloud-open', 'cloud-reads', 'cloud-gc', 'cloud-console'],
+  cloud: ['cloud-open', 'cloud-reads', 'cloud-gc', 'cloud-console', 'cloud-big'],
 };
 
 /** The figure names among `args`: not a flag, nor a flag's value (`--rtt 50`). */

@@ -70,7 +70,7 @@ function modelsOf(dataDir: string | null) {
   return { models, flush: async () => store?.settled() };
 }
 
-async function openWith(
+export async function openWith(
   io: ObjectIo,
   format: BigFormat,
   dataDir: string | null,
@@ -87,7 +87,7 @@ async function openWith(
   return { snapshot: value, seconds: took, models: host.models, flush: host.flush };
 }
 
-function tipOf(snapshot: PrefixSnapshot): bigint | null {
+export function tipOf(snapshot: PrefixSnapshot): bigint | null {
   const report = snapshot.format === 'greptimedb-v1' ? snapshot.report : snapshot.inspected.report;
   return report.tip?.seq ?? null;
 }

@@ -235,9 +235,7 @@ export async function scanGtPrefix(
   const memo = options.memo;
   const { items, results } = await fanOutWhilePaging(
     watchedPages(
-      memo === undefined
-        ? listObjectPagesInRanges(linked, prefix)
-        : memo.pages(linked, prefix, 0n),
+      memo === undefined ? listObjectPagesInRanges(linked, prefix) : memo.pages(linked, prefix, 0n),
       options.watch,
     ),
     slots,

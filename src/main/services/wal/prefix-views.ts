@@ -65,7 +65,11 @@ export class PrefixViews {
   }
 
   /** Where the object of `seq` stands in the list `status` filters (null: not listed there). */
-  async locate(at: Located, status: ObjectStatusFilter, seq: bigint): Promise<LocatedObject | null> {
+  async locate(
+    at: Located,
+    status: ObjectStatusFilter,
+    seq: bigint,
+  ): Promise<LocatedObject | null> {
     return locateObject((await this.markedLists(at)).lists, status, seq);
   }
 

@@ -20,27 +20,24 @@ import type {
   WalListedPrefix,
   WriterView,
 } from '../../../shared/contract/wal';
-import type { ObjectIo } from '../../engine/objectio/object-io';
-import { checkPayload } from '../../../shared/greptime/decode/detect-payload';
-import { GT_FORMAT } from '../../engine/greptimedb/layout';
-import { verifyGtObject } from '../../engine/greptimedb/verify';
-import { formatOfObject } from '../../engine/wal-read/format';
 import { dryRunFromRegister } from '../../engine/wal/gc';
 import { readOnlyTarget } from '../../engine/wal/read-only-log';
 import type { LocatedObject, ObjectPage, ObjectStatusFilter } from './object-page';
 import { PrefixViews } from './prefix-views';
-import { replaySourceOf } from './replay-source';
-import { verifyObject, type ObjectVerdict } from '../../engine/wal/verify';
+import { startReplayJob, type ReplayRequest } from './replay-start';
+import type { SkippedSegment } from '../../engine/wal/reader';
+import type { ObjectVerdict } from '../../engine/wal/verify';
+import type { ConnectionStorage } from './connection-storage';
+import { decodeObjectAt, verifyObjectAt } from './object-reads';
 import type { ConnectionUser } from '../connections/connection-users';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
 import { PrefixListings } from './prefix-listings';
 import { auditedWriterEventsOf, publishWriterState } from './writer-events';
-import { WriterAlreadyOpenError, WriterNotOpenError } from './errors';
+import { WriterRegistry } from './writer-registry';
 import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
-import { endWithChannel, replaySinkOf } from './replay-delivery';
 import type { Caller, Session } from '../caller';
 import { presentGcReport } from './wal-presenters';
 import { manifestOf } from './wal-reads';
@@ -60,35 +57,13 @@ import type { ObjectCatalog } from '../../engine/wal/catalog';
 import type { PrefixSnapshot } from './read-model/prefix-model';
 import { ReadModels } from './read-model/read-models';
 import { readOnlyLogOfSnapshot } from './read-model/snapshot-views';
-import { describeObject, type SegmentPage } from './object-parts';
-import {
-  cairnOnly,
-  checkObjectKey,
-  checkWritable,
-  locatePrefix,
-  slotParts,
-  type Located,
-} from './wal-locate';
-
-/** What the service needs of ConnectionsService. */
-export interface ConnectionStorage {
-  io(connectionId: string): Promise<{ io: ObjectIo; root: string }>;
-  /** Throws once the connection's removal has passed its checks (see `holdOn`). */
-  assertPresent(connectionId: string): void;
-}
+import type { SegmentPage } from './object-parts';
+import { cairnOnly, checkWritable, locatePrefix, type Located } from './wal-locate';
 
 export interface OpenWriterOptions {
   readonly takeOver: boolean;
   readonly ackMode: 'durable' | 'enqueued';
   readonly flushIntervalMs: number;
-}
-
-export interface ReplayRequest {
-  readonly region: bigint;
-  readonly fromId: bigint;
-  readonly chunkSize: number;
-  readonly ratePerSecond?: number;
-  readonly maxEntries?: number;
 }
 
 /**
@@ -98,9 +73,7 @@ export interface ReplayRequest {
 const VIEW_MAX_AGE_MS = 0;
 
 export class WalService implements ConnectionUser {
-  private readonly writers = new Map<string, AppWriter>();
-  /** Opens in progress, so two calls never open two writers on one prefix. */
-  private readonly opening = new Set<string>();
+  private readonly writers = new WriterRegistry();
   private readonly replays = new ReplayJobs();
   private readonly models: ReadModels;
   private readonly listings: PrefixListings;
@@ -188,22 +161,16 @@ export class WalService implements ConnectionUser {
     return manifestOf(at.io, at.prefix, limit);
   }
 
-  async verifyObject(connectionId: string, key: string): Promise<ObjectVerdict> {
-    const { io, root } = await this.connections.io(connectionId);
-    checkObjectKey(root, key);
-    return (await formatOfObject(io, key)) === 'greptimedb-v1'
-      ? verifyGtObject(io, key)
-      : verifyObject(io, key);
+  verifyObject(connectionId: string, key: string): Promise<ObjectVerdict> {
+    return verifyObjectAt(this.connections, connectionId, key);
   }
 
-  async decodeObject(
+  decodeObject(
     connectionId: string,
     key: string,
     segments: SegmentPage,
   ): Promise<DecodedObjectView> {
-    const { io, root } = await this.connections.io(connectionId);
-    checkObjectKey(root, key);
-    return describeObject(io, key, segments);
+    return decodeObjectAt(this.connections, connectionId, key, segments);
   }
 
   async metrics(
@@ -227,10 +194,7 @@ export class WalService implements ConnectionUser {
     const at = cairnOnly(await this.locate(connectionId, prefix));
     // With `opening.add` in one turn: a removal either sees this open in `holdOn` or fails it.
     this.connections.assertPresent(connectionId);
-    if (this.writers.has(at.slot) || this.opening.has(at.slot))
-      throw new WriterAlreadyOpenError(at.prefix);
-    this.opening.add(at.slot);
-    try {
+    const writer = await this.writers.open(at, async () => {
       await checkWritable(at);
       await checkNoLiveWriter(at.io, at.prefix, options.takeOver);
       const config = {
@@ -239,15 +203,12 @@ export class WalService implements ConnectionUser {
         flushIntervalMs: options.flushIntervalMs,
       };
       const listeners = auditedWriterEventsOf(this.events, this.audit, connectionId, at);
-      const writer = await AppWriter.open(at.io, config, listeners);
-      this.writers.set(at.slot, writer);
-      this.listings.expire(connectionId);
-      const view = writer.view();
-      publishWriterState(this.events, connectionId, at.prefix, view);
-      return view;
-    } finally {
-      this.opening.delete(at.slot);
-    }
+      return AppWriter.open(at.io, config, listeners);
+    });
+    this.listings.expire(connectionId);
+    const view = writer.view();
+    publishWriterState(this.events, connectionId, at.prefix, view);
+    return view;
   }
 
   async closeWriter(
@@ -257,7 +218,7 @@ export class WalService implements ConnectionUser {
     const writer = await this.writerOf(connectionId, prefix, 'wal.writer.close');
     const at = await this.locate(connectionId, prefix);
     const report = await writer.close();
-    this.writers.delete(at.slot);
+    this.writers.remove(at.slot);
     this.listings.expire(connectionId);
     publishWriterState(this.events, connectionId, at.prefix, null);
     return { sealed: report.sealed, lastSeq: report.lastSeq, lost: report.lost?.count ?? 0 };
@@ -384,11 +345,7 @@ export class WalService implements ConnectionUser {
 
   // ----- replay -----
 
-  /**
-   * Streams from the writer of this app when it holds the prefix, else from a read-only open,
-   * to the caller alone (`replaySinkOf`): the job is the caller's session's, and ends with the
-   * caller's channel.
-   */
+  /** Streams from the writer of this app when it holds the prefix, else from its read model. */
   async startReplay(
     connectionId: string,
     prefix: string,
@@ -396,30 +353,14 @@ export class WalService implements ConnectionUser {
     caller: Caller,
   ): Promise<ReplayProgress> {
     const at = await this.locate(connectionId, prefix);
-    const { source, latestId, holes } = await replaySourceOf(
-      at.prefix,
-      this.writers.get(at.slot),
-      async () => readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at)),
-      request.region,
-      request.fromId,
-      (skipped) => this.findings.ledger.recordSkipped(at.slot, skipped),
-    );
-    const job = this.replays.start(
+    const place = {
       connectionId,
-      caller.session,
-      source,
-      {
-        chunkSize: request.chunkSize,
-        ratePerSecond: request.ratePerSecond,
-        maxEntries: request.maxEntries,
-        latestId,
-        decode: (payload) => checkPayload(payload, at.format === GT_FORMAT),
-      },
-      replaySinkOf(caller.channel, this.events),
-      holes,
-    );
-    endWithChannel(job, caller.channel);
-    return job.progress();
+      at,
+      writer: this.writers.get(at.slot),
+      readOnlyLog: async () => readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at)),
+      onSkipped: (skipped: SkippedSegment) => this.findings.ledger.recordSkipped(at.slot, skipped),
+    };
+    return startReplayJob(this.replays, this.events, place, request, caller);
   }
 
   pauseReplay(jobId: string, session: Session): ReplayProgress {
@@ -440,11 +381,8 @@ export class WalService implements ConnectionUser {
 
   /** A writer open (or opening) in the app holds its connection: it holds an epoch. */
   holdOn(connectionId: string): string | null {
-    for (const slot of [...this.writers.keys(), ...this.opening]) {
-      const { connectionId: holder, prefix } = slotParts(slot);
-      if (holder === connectionId) return `a writer is open on prefix ${prefix}: close it first`;
-    }
-    return null;
+    const prefix = this.writers.holderOf(connectionId);
+    return prefix === null ? null : `a writer is open on prefix ${prefix}: close it first`;
   }
 
   /** Drops a removed connection's views: read models, listings, and its replays, cancelled. */
@@ -462,9 +400,7 @@ export class WalService implements ConnectionUser {
     await this.listings.closeAll();
     await this.replays.cancelAll(CANCEL_REASONS.shutdown);
     await this.findings.closeAll();
-    const writers = [...this.writers.values()];
-    this.writers.clear();
-    await Promise.all(writers.map((writer) => writer.close()));
+    await this.writers.closeAll();
   }
 
   /** The catalog replays of the prefix read: the writer's here, else the read model's. */
@@ -486,9 +422,6 @@ export class WalService implements ConnectionUser {
   }
 
   private async writerOf(connectionId: string, prefix: string, action: string): Promise<AppWriter> {
-    const at = cairnOnly(await this.locate(connectionId, prefix));
-    const writer = this.writers.get(at.slot);
-    if (writer === undefined) throw new WriterNotOpenError(at.prefix, action);
-    return writer;
+    return this.writers.require(cairnOnly(await this.locate(connectionId, prefix)), action);
   }
 }

@@ -41,7 +41,7 @@ class HighestFirst<T> implements WaitingOrder {
   add(at: number): void {
     const heap = this.heap;
     heap.push(at);
-    for (let child = heap.length - 1; child > 0; ) {
+    for (let child = heap.length - 1; child > 0;) {
       const parent = (child - 1) >> 1;
       if (!this.above(heap[child]!, heap[parent]!)) break;
       [heap[child], heap[parent]] = [heap[parent]!, heap[child]!];
@@ -55,7 +55,7 @@ class HighestFirst<T> implements WaitingOrder {
     const last = heap.pop();
     if (top === undefined || last === undefined || heap.length === 0) return top;
     heap[0] = last;
-    for (let parent = 0; ; ) {
+    for (let parent = 0; ;) {
       const left = parent * 2 + 1;
       const right = left + 1;
       let best = parent;
