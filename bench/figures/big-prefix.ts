@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { s3Backend } from '../backends';
 import { GT_TAIL_WINDOW_BYTES } from '../../src/main/engine/greptimedb/layout';
+import { linkedIo } from '../../src/main/engine/objectio/link';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
@@ -59,6 +60,14 @@ async function rawOpen(io: ObjectIo, format: BigFormat, concurrency: number): Pr
     await timedPool(keys.length, concurrency, async (at) => {
       await io.get(keys[at]!, { suffix: window });
     });
+  });
+  return took;
+}
+
+/** A plain listing of the prefix, every page: what a reopen from the index cannot go below. */
+async function listingSeconds(io: ObjectIo, format: BigFormat): Promise<number> {
+  const { seconds: took } = await seconds(async () => {
+    for await (const page of io.list(objectsFolder(BIG_PREFIX[format]))) void page;
   });
   return took;
 }
@@ -109,19 +118,24 @@ async function figuresOf(lane: Lane, format: BigFormat): Promise<FigureResult[]>
     );
   const raw = Math.min(...Object.values(raws));
 
-  const first = await openWith(lane.client(), format, null, true);
+  // Cairn's opens run on a link of their own each, as the app's connections and the CLI's
+  // commands do (the baselines above are the raw client's requests).
+  const engine = (): ObjectIo => linkedIo(lane.client());
+  const firstIo = engine();
+  const first = await openWith(firstIo, format, null, true);
   const provisional = first.snapshot.progress?.done === false;
   // Let that open end before the next: its reads would share the machine with the figure.
-  await first.models.read(await locatePrefix(lane.client(), '', 'bench', BIG_PREFIX[format]), 0);
+  await first.models.read(await locatePrefix(firstIo, '', 'bench', BIG_PREFIX[format]), 0);
 
-  const cold = await openWith(lane.client(), format, null);
+  const cold = await openWith(engine(), format, null);
   const weight = cold.models.stats().bytes;
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-index-'));
   try {
-    const keeping = await openWith(lane.client(), format, dataDir);
+    const keeping = await openWith(engine(), format, dataDir);
     await keeping.flush();
-    const reopen = await openWith(lane.client(), format, dataDir);
+    const reopen = await openWith(engine(), format, dataDir);
     const reopenRatio = reopen.seconds / cold.seconds;
+    const listing = await listingSeconds(lane.client(), format);
     const coldRatio = cold.seconds / raw;
     const firstDetail = {
       objects: lane.objects,
@@ -164,6 +178,8 @@ async function figuresOf(lane: Lane, format: BigFormat): Promise<FigureResult[]>
           reopenSeconds: rounded(reopen.seconds, 3),
           coldSeconds: rounded(cold.seconds, 3),
           fromIndex: reopen.snapshot.progress?.fromIndex ?? 0,
+          listingSeconds: rounded(listing, 3),
+          listingOfCold: rounded(listing / cold.seconds, 3),
         },
       },
     ];

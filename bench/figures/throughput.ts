@@ -111,6 +111,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
   const walRate = bytesPerSecond(sumCounts(wal));
   const rawRate = bytesPerSecond(sumCounts(raw));
   const ratio = walRate / rawRate;
+  const answersOnlyRatio = bytesPerSecond(sumCounts(answersOnly)) / rawRate;
   // The worse round: a stall in either is a stall the UI would have felt.
   const delay = delays.reduce((worst, d) => (d.p99Ms > worst.p99Ms ? d : worst));
   return [
@@ -119,7 +120,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
       backend,
       value: ratio,
       unit: 'x',
-      ...judged(ratio, '>=', 0.8),
+      ...throughputJudged(ratio, answersOnlyRatio),
       detail: {
         appenders: SATURATING_APPENDERS,
         maxBatchBytes: SATURATING_BATCH_BYTES,
@@ -133,7 +134,7 @@ async function measure(io: ObjectIo, backend: string): Promise<FigureResult[]> {
         floorMBps: rounded(bytesPerSecond(sumCounts(floors)) / 1e6),
         floorRatio: rounded(bytesPerSecond(sumCounts(floors)) / rawRate),
         ...floorThreadCpu(floorLoads),
-        answersOnlyRatio: rounded(bytesPerSecond(sumCounts(answersOnly)) / rawRate),
+        answersOnlyRatio: rounded(answersOnlyRatio),
         ...loadBounds(rawRounds, rawRate),
         ...cpuBudgetDetail(
           walBudgets,
@@ -217,4 +218,14 @@ async function batchedRound(
   );
   await emptyStore(io);
   return { walRate: bytesPerSecond(wal), rawRate: bytesPerSecond(raw) };
+}
+
+/**
+ * quality.md's target: >= 0.8, or, where the answers-only floor writer itself reads below 0.8
+ * in the same run (the box's limit for one-entry appenders), >= 0.95 of that floor.
+ */
+function throughputJudged(ratio: number, answersOnly: number): { target: string; met: boolean } {
+  if (answersOnly >= 0.8) return judged(ratio, '>=', 0.8);
+  const bound = 0.95 * answersOnly;
+  return { target: `>= ${rounded(bound, 3)} (0.95 x floor)`, met: ratio >= 0.8 || ratio >= bound };
 }
