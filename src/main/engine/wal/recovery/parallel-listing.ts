@@ -12,13 +12,14 @@
  * end. Only the order pages arrive in differs: callers sort by sequence, as they always did.
  * Reads no object.
  */
+import { LinkedObjectIo } from '../../objectio/link';
 import { MAX_LIST_PAGE, type ObjectIo, type ObjectMeta } from '../../objectio/object-io';
 import { compareKeys } from '../../objectio/sorted-listing';
 import { SEQ_LIMIT, type Seq } from '../ids';
 import { objectKey, objectsFolder, objectsStartAfter, seqOfObjectKey } from '../keys';
 import { listedObjectsOf, type ListedObject } from './listing';
 
-/** Listings in flight at once (probes of a round, ranges), by default. */
+/** Listings in flight at once by default: the probes of a round, and at most the ranges. */
 export const LISTING_CONCURRENCY = 16;
 
 export interface RangeListingOptions {
@@ -112,23 +113,56 @@ async function listRange(
 }
 
 /**
- * Runs `ranges` at most `concurrency` at a time, the last ones first (the newest keys), and
- * hands their pages to `channel` as they arrive.
+ * Runs `ranges` at most `width()` at a time, the last ones first (the newest keys), and hands
+ * their pages to `channel` as they arrive. `width` is read again as each range ends, so the
+ * listing follows its link.
  */
 function listRanges(
   io: ObjectIo,
   folder: string,
   ranges: readonly KeyRange[],
-  concurrency: number,
+  width: () => number,
   pageSize: number,
   channel: PageChannel<ObjectMeta[]>,
 ): void {
   const waiting = [...ranges];
-  const worker = async (): Promise<void> => {
-    for (let range = waiting.pop(); range !== undefined; range = waiting.pop())
-      await listRange(io, folder, range, pageSize, (objects) => channel.push(objects));
+  let running = 0;
+  const startMore = (): void => {
+    while (running < Math.max(1, width()) && waiting.length > 0) {
+      running += 1;
+      channel.run(worker);
+    }
   };
-  for (let at = 0; at < Math.min(concurrency, ranges.length); at++) channel.run(worker);
+  const worker = async (): Promise<void> => {
+    try {
+      for (
+        let range = waiting.pop();
+        range !== undefined;
+        range = running > width() ? undefined : waiting.pop()
+      ) {
+        await listRange(io, folder, range, pageSize, (objects) => channel.push(objects));
+        startMore();
+      }
+    } finally {
+      // Before this worker's run ends, so the channel never sees none running with ranges left.
+      running -= 1;
+      startMore();
+    }
+  };
+  startMore();
+}
+
+/**
+ * Ranges listed at once on `io`'s link: half its width, between 2 and `LISTING_CONCURRENCY`.
+ * The listing and the reads of what it lists share the link, and the reads of the newest
+ * objects are what a progressive open shows first: with all 16 ranges in flight on a local
+ * directory, their pages' `lstat`s queued on the store's one read thread ahead of those reads
+ * (a 100,000-object prefix's first view took 1.07 s, against 0.38 s with 4 ranges).
+ */
+function rangeWidth(io: ObjectIo): () => number {
+  if (!(io instanceof LinkedObjectIo)) return () => LISTING_CONCURRENCY;
+  const slots = io.slots;
+  return () => Math.min(LISTING_CONCURRENCY, Math.max(2, Math.ceil(slots.width / 2)));
 }
 
 /** The highest sequence a WAL key can carry, as a key: names sorting after it are not WAL objects. */
@@ -232,7 +266,7 @@ export async function* listObjectsInRanges(
   const channel = new PageChannel<ObjectMeta[]>();
   if (firstSeq === null) {
     yield [...first.objects];
-    listRanges(io, folder, [{ start: firstEnd, end: undefined }], 1, pageSize, channel);
+    listRanges(io, folder, [{ start: firstEnd, end: undefined }], () => 1, pageSize, channel);
     yield* channel.drain();
     return;
   }
@@ -252,7 +286,7 @@ export async function* listObjectsInRanges(
     io,
     folder,
     [...ranges, { start: tailKey, end: undefined }],
-    concurrency,
+    options.concurrency === undefined ? rangeWidth(io) : () => concurrency,
     pageSize,
     channel,
   );
