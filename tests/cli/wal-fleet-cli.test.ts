@@ -1,6 +1,7 @@
 /**
  * `cairn wal fleet`: the Overview's table for a cron job - every prefix of both formats with
- * its state, exit 0 while all are healthy and 1 once one is not, the problem named per row.
+ * its state in the Overview's words, its lag with units, exit 0 while all are healthy and 1 once
+ * one is not, the problem named per row.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,10 @@ describe('cairn wal fleet', () => {
     const text = fleet().stdout.split('\n');
     expect(text[0]).toMatch(/^PREFIX +FORMAT +OBJECTS +BYTES +TIP .* STATE$/);
     expect(text.filter((line) => line.endsWith('healthy'))).toHaveLength(2);
+    // The lag as the Overview shows it: objects above the floor and the age of the oldest.
+    expect(text.find((line) => line.startsWith(CAIRN))).toMatch(
+      / \d+ objects? · \d+(\.\d)? (ms|s|min|h) /,
+    );
   });
 
   it('exits 1 and names the problem once a prefix is damaged', async () => {
@@ -60,12 +65,12 @@ describe('cairn wal fleet', () => {
     expect(report.unhealthy).toBe(1);
     expect(report.rows.find((row) => row.prefix === CAIRN)?.problems).toEqual([
       'open fails: CorruptObject',
-      '1 damaged',
+      'damaged: 1 object, off the chain (CorruptObject)',
     ]);
     const text = fleet();
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(
-      /wal\/nodes\/0\/generations\/0 .*open fails: CorruptObject; 1 damaged$/m,
+      /wal\/nodes\/0\/generations\/0 .*open fails: CorruptObject; damaged: 1 object, off the chain \(CorruptObject\)$/m,
     );
   });
 });

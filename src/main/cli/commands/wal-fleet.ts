@@ -1,11 +1,12 @@
 /**
  * `cairn wal fleet [--json]`: the console's Overview as a table - every prefix under `--root`
- * (Cairn's under ROOT/wal, GreptimeDB's anywhere) with its chain, tip, floor, lag, orphans,
- * damage and state - read once, read-only. Exit 1 when any prefix is unhealthy, so a cron
- * job can alert on the exit code alone.
+ * (Cairn's under ROOT/wal, GreptimeDB's anywhere) with its chain, tip, floor, lag (objects and
+ * age), orphans, damage and State in the Overview's words - read once, read-only. Exit 1 when
+ * any prefix is unhealthy, so a cron job can alert on the exit code alone.
  */
 import type { Command } from 'commander';
 import type { FleetRow } from '../../../shared/contract/wal';
+import { lagText } from '../../../shared/lag-text';
 import { readFleetOnce } from '../../services/wal/fleet/fleet-once';
 import { fleetSourceOf } from '../../services/wal/fleet/fleet-source';
 import { ReadModels } from '../../services/wal/read-model/read-models';
@@ -17,16 +18,9 @@ import { runAction } from '../run-action';
 /** The CLI holds no saved connection: one name for the store the flags open. */
 const CLI_CONNECTION = 'cli';
 
-/**
- * What is wrong with a prefix, in the Overview's words; none means healthy. Orphans are not a
- * problem (GreptimeDB leaves late objects of an earlier instance as a matter of course).
- */
-export function fleetRowProblems(row: FleetRow): string[] {
-  const problems: string[] = [];
-  if (row.error !== null) problems.push(`error: ${row.error.code}`);
-  if (row.openFailure !== null) problems.push(`open fails: ${row.openFailure.code}`);
-  if ((row.damaged ?? 0) > 0) problems.push(`${row.damaged} damaged`);
-  return problems;
+/** What is wrong with a prefix: its State's reasons, the Overview's own words; none: healthy. */
+function fleetRowProblems(row: FleetRow): string[] {
+  return row.health.reasons.map((reason) => reason.text);
 }
 
 function tipText(row: FleetRow): string {
@@ -60,10 +54,10 @@ function fleetLines(rows: readonly FleetRow[]): string[] {
       row.state === 'error' ? '-' : tipText(row),
       row.newestObjectAtMs === null ? '-' : new Date(row.newestObjectAtMs).toISOString(),
       known(row.floor),
-      known(row.floorLag),
+      lagText(row) || '-',
       known(row.orphans),
       known(row.damaged),
-      fleetRowProblems(row).join('; ') || 'healthy',
+      row.health.text,
     ]),
   );
 }

@@ -4,8 +4,10 @@
  * matches any column's text, so "CorruptObject", "greptimedb" or a node id all find rows.
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
-import { countText, formatBytes } from '../format';
-import { ageText } from '../wal/wal-words';
+import { lagText } from '../../../../shared/lag-text';
+import { formatBytes } from '../format';
+
+export { lagText };
 
 export type FleetColumnKey =
   | 'prefix'
@@ -49,13 +51,6 @@ export function writerText(row: FleetRow): string {
 export function objectsText(row: FleetRow): string | null {
   if (row.objects === null) return null;
   return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
-}
-
-/** How far the tip runs ahead of the floor, in objects and in age: `12 objects · 3.0 s`. */
-export function lagText(row: FleetRow): string {
-  if (row.lagObjects === null) return '';
-  const objects = countText(row.lagObjects, 'object');
-  return row.lagMs === null ? objects : `${objects} · ${ageText(row.lagMs)}`;
 }
 
 export function tipText(row: FleetRow): string {

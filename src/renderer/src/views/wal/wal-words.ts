@@ -3,18 +3,12 @@ import { formatWalRegion } from '../../../../shared/contract/wal';
 import type { SealRecordView } from '../../../../shared/contract/wal';
 
 export { formatWalRegion as regionName };
+export { ageText } from '../../../../shared/lag-text';
 
 /** An entry id with its object (`seq.position`), the two facts an SRE reads from it. */
 export function entryIdText(id: bigint): string {
   if (id === 0n) return 'none';
   return `${id} (seq ${id >> 20n} · #${id & ((1n << 20n) - 1n)})`;
-}
-
-export function ageText(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
-  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round(ms / 3_600_000)} h`;
 }
 
 export function sealEpochs(record: SealRecordView): string {
