@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../src/shared/contract';
-import type { FleetView, RegionsView, ReplayProgress } from '../../src/shared/contract/wal';
+import type { RegionsView, ReplayProgress } from '../../src/shared/contract/wal';
 import type { ObjectDamage } from '../../src/shared/contract/wal-damage';
 import type { ScrubJobView } from '../../src/shared/contract/wal-scrub';
 import { formatEntryId } from '../../src/shared/id-notation';
@@ -15,42 +15,33 @@ import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
 import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
 import { DAMAGED_REGION, writeDamagedPrefix } from '../support/damaged-segment';
-import { failureOf, nextEvent, PREFIX, walApp, type WalApp } from './support';
+import {
+  failureOf,
+  nextEvent,
+  PREFIX,
+  scrubEnded,
+  settledFleet,
+  walApp,
+  type WalApp,
+} from './support';
 
 let app: WalApp;
 afterEach(() => app.close());
-
-async function ended(jobId: string): Promise<ScrubJobView> {
-  for (;;) {
-    const jobs = (await app.call('wal.scrub.jobs', {})) as ScrubJobView[];
-    const job = jobs.find((j) => j.jobId === jobId);
-    if (job !== undefined && job.state !== 'running' && job.state !== 'paused') return job;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function settledFleet(): Promise<FleetView> {
-  for (;;) {
-    const view = (await app.call('wal.fleet', { since: 0, refreshMs: 60_000 })) as FleetView;
-    if (!view.reading) return view;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('wal.scrub', () => {
   it('finds a damaged segment, and every view shows it', async () => {
     app = await walApp();
     const damaged = await writeDamagedPrefix(app.io);
-    const before = await settledFleet();
+    const before = await settledFleet(app);
     expect(before.rows[0]).toMatchObject({ damaged: 0, health: { state: 'healthy' } });
 
     const started = (await app.call('wal.scrub.start', { prefix: PREFIX })) as ScrubJobView;
-    const job = await ended(started.jobId);
+    const job = await scrubEnded(app, started.jobId);
     expect(job).toMatchObject({ state: 'finished', prefixesDone: 1, damaged: 1, failures: [] });
     expect(job.checked).toBe(job.listed);
 
     const ids = `${formatEntryId(damaged.firstId)}-${formatEntryId(damaged.lastId)}`;
-    const row = (await settledFleet()).rows.find((r) => r.prefix === PREFIX);
+    const row = (await settledFleet(app)).rows.find((r) => r.prefix === PREFIX);
     expect(row).toMatchObject({ damaged: 1, health: { state: 'unhealthy' } });
     expect(row?.health.text).toBe(`damaged: 1 object, region 1:1 ids ${ids}`);
 
@@ -97,7 +88,7 @@ describe('wal.scrub', () => {
     const held = (await app.call('wal.scrub.jobs', {})) as ScrubJobView[];
     expect(held[0]).toMatchObject({ state: 'paused', checked: 0 });
     await app.router.call('wal.scrub.resume', { jobId: started.jobId });
-    expect(await ended(started.jobId)).toMatchObject({
+    expect(await scrubEnded(app, started.jobId)).toMatchObject({
       state: 'finished',
       prefixesDone: 1,
       damaged: 1,
@@ -123,7 +114,7 @@ describe('wal.scrub', () => {
     await app.io.putIfAbsent(middle.key, bytes);
 
     const started = (await app.call('wal.scrub.start', { prefix: gt })) as ScrubJobView;
-    expect(await ended(started.jobId)).toMatchObject({ state: 'finished', damaged: 1 });
+    expect(await scrubEnded(app, started.jobId)).toMatchObject({ state: 'finished', damaged: 1 });
     const [found] = (await app.call('wal.damage', { prefix: gt })) as ObjectDamage[];
     expect(found).toMatchObject({
       key: middle.key,
@@ -147,7 +138,7 @@ describe('wal.scrub', () => {
     const started = (await app.call('wal.scrub.start', { prefix: PREFIX })) as ScrubJobView;
     await app.router.call('wal.scrub.pause', { jobId: started.jobId });
     await app.router.call('wal.scrub.cancel', { jobId: started.jobId });
-    expect(await ended(started.jobId)).toMatchObject({ state: 'cancelled', checked: 0 });
+    expect(await scrubEnded(app, started.jobId)).toMatchObject({ state: 'cancelled', checked: 0 });
     expect((await failureOf(app.call('wal.scrub.start', { prefix: 'wal/nodes/x' }))).code).toBe(
       'NotAWalPrefix',
     );

@@ -4,6 +4,8 @@
  * does), the events it published, and a typed-error probe.
  */
 import type { ApiEvent } from '../../src/shared/contract';
+import type { FleetView } from '../../src/shared/contract/wal';
+import type { ScrubJobView } from '../../src/shared/contract/wal-scrub';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { walPrefix } from '../../src/main/engine/wal/keys';
@@ -72,4 +74,23 @@ export function nextEvent<T extends ApiEvent>(
       }
     });
   });
+}
+
+/** A scrub job once it has ended (finished, cancelled or failed). */
+export async function scrubEnded(app: Pick<WalApp, 'call'>, jobId: string): Promise<ScrubJobView> {
+  for (;;) {
+    const jobs = (await app.call('wal.scrub.jobs', {})) as ScrubJobView[];
+    const job = jobs.find((j) => j.jobId === jobId);
+    if (job !== undefined && job.state !== 'running' && job.state !== 'paused') return job;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The fleet overview once every row is read. */
+export async function settledFleet(app: Pick<WalApp, 'call'>): Promise<FleetView> {
+  for (;;) {
+    const view = (await app.call('wal.fleet', { since: 0, refreshMs: 60_000 })) as FleetView;
+    if (!view.reading) return view;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -9,6 +9,7 @@ import { EventBus } from './event-bus';
 import { NamespaceService } from './namespaces/namespace-service';
 import { TieringService } from './tiering/tiering-service';
 import { WalService } from './wal/wal-service';
+import { LedgerFile } from './wal/scrub/ledger-file';
 import { ObjectIndexStore } from './object-index/index-store';
 import { prefixIndexesIn } from './object-index/prefix-indexes';
 import { ReadModels, readModelBudgetFromEnv } from './wal/read-model/read-models';
@@ -39,8 +40,11 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
   const audit = new AuditLog(identity.dataDir, events);
   // One local index of big prefixes per data directory, shared with the CLI (`cairn cache`).
   const index = new ObjectIndexStore(identity.dataDir);
-  const models = new ReadModels(readModelBudgetFromEnv(), prefixIndexesIn(index));
-  const wal = new WalService(connections, events, models, audit);
+  const models = new ReadModels(readModelBudgetFromEnv(), prefixIndexesIn(index), () =>
+    index.settled(),
+  );
+  // What scrubs and replays found damaged, kept across restarts in the data directory.
+  const wal = new WalService(connections, events, models, audit, new LedgerFile(identity.dataDir));
   for (const user of [tiering, namespaces, wal]) connections.attach(user);
   return {
     identity,

@@ -51,6 +51,7 @@ import {
 } from './bulk-obsolete';
 import { registerHolderOf } from './register-holder';
 import { DamageFindings } from './scrub/damage-findings';
+import type { LedgerFile } from './scrub/ledger-file';
 import { catalogOfSnapshot } from './scrub/damage-views';
 import type { FleetDeps } from './fleet/fleet-source';
 import type { ObjectCatalog } from '../../engine/wal/catalog';
@@ -91,6 +92,8 @@ export class WalService implements ConnectionUser {
     models = new ReadModels(),
     /** Where deletions are audited (the app's audit log); none in tests that do not look. */
     private readonly audit: AuditSink | null = null,
+    /** Where the damage found outlives the process (the data directory's); none in most tests. */
+    ledgerFile: LedgerFile | null = null,
   ) {
     this.models = models;
     const deps: FleetDeps = {
@@ -105,6 +108,7 @@ export class WalService implements ConnectionUser {
       fleet: deps,
       catalogOf: (at) => this.catalogOf(at),
       onPrefixScrubbed: (id, prefix) => this.listings.rereadRow(id, prefix),
+      ledgerFile: ledgerFile ?? undefined,
     });
   }
 
@@ -395,12 +399,14 @@ export class WalService implements ConnectionUser {
     ]);
   }
 
-  /** Cancels every replay and stops every writer (app shutdown, tests). */
+  /** Cancels the replays, stops the writers, waits for the files they write (shutdown, tests). */
   async closeAll(): Promise<void> {
     await this.listings.closeAll();
     await this.replays.cancelAll(CANCEL_REASONS.shutdown);
     await this.findings.closeAll();
     await this.writers.closeAll();
+    // Last: what the closing opens and writers saved to the local index is on disk.
+    await this.models.settled();
   }
 
   /** The catalog replays of the prefix read: the writer's here, else the read model's. */

@@ -36,7 +36,14 @@ export class ReadModels {
   constructor(
     private readonly budgetBytes = readModelBudgetFromEnv(),
     private readonly indexOf: (at: Located) => PrefixIndex | null = () => null,
+    /** Resolves once the local index's saves begun so far have ended (the index store's). */
+    private readonly indexSaves: () => Promise<void> = async () => undefined,
   ) {}
+
+  /** Resolves once the saves to the local index begun so far have ended (shutdown, tests). */
+  settled(): Promise<void> {
+    return this.indexSaves();
+  }
 
   /**
    * The prefix's snapshot, at most `maxAgeMs` old; with `provisional`, while the prefix's

@@ -3,6 +3,8 @@
  * ledger's findings (confirmed with the store) placed by the catalog replays read, per prefix
  * or per object; and the scrubs that fill the ledger, started on a prefix the console names
  * or on the whole fleet. Owns the ledger and the scrub jobs; reads storage only through them.
+ * With a ledger file the findings outlive the process: a restart shows them again once the
+ * store confirms each object is still the one found damaged.
  */
 import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
 import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
@@ -11,6 +13,7 @@ import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { fleetSourceOf, type FleetDeps } from '../fleet/fleet-source';
 import { checkObjectKey, type Located } from '../wal-locate';
 import { DamageLedger } from './damage-ledger';
+import type { LedgerFile } from './ledger-file';
 import { damagesOf } from './damage-views';
 import { ScrubService } from './scrub-service';
 
@@ -21,13 +24,26 @@ export interface FindingsDeps {
   catalogOf(at: Located): Promise<ObjectCatalog | null>;
   /** A prefix's scrub ended: show its findings in the fleet. */
   onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
+  /** Where the findings outlive the process (the app's data directory); none in most tests. */
+  readonly ledgerFile?: LedgerFile;
 }
 
 export class DamageFindings {
-  readonly ledger = new DamageLedger();
+  readonly ledger: DamageLedger;
   readonly scrubs: ScrubService;
+  /** Resolves once an earlier run's findings (the ledger file) are back in the ledger. */
+  private readonly restored: Promise<void>;
 
   constructor(private readonly deps: FindingsDeps) {
+    const file = deps.ledgerFile;
+    this.ledger = new DamageLedger(
+      Date.now,
+      file === undefined ? undefined : () => file.save(() => this.ledger.stored()),
+    );
+    this.restored =
+      file === undefined
+        ? Promise.resolve()
+        : file.load().then((prefixes) => this.ledger.restore(prefixes));
     this.scrubs = new ScrubService({
       ledger: this.ledger,
       locate: (id, prefix) => deps.fleet.locate(id, prefix),
@@ -40,6 +56,7 @@ export class DamageFindings {
 
   /** The findings on a located prefix, confirmed with the store, placed by `catalog`. */
   async of(at: Located, catalog: ObjectCatalog | null): Promise<ObjectDamage[]> {
+    await this.restored;
     return damagesOf(await this.ledger.current(at.slot, at.io), catalog);
   }
 
@@ -72,8 +89,9 @@ export class DamageFindings {
     await this.scrubs.release(connectionId);
   }
 
-  closeAll(): Promise<void> {
-    return this.scrubs.closeAll();
+  async closeAll(): Promise<void> {
+    await this.scrubs.closeAll();
+    await this.deps.ledgerFile?.settled();
   }
 
   private connection(connectionId: string): Promise<{ io: ObjectIo; root: string }> {

@@ -51,12 +51,32 @@ interface PrefixFindings {
 export class DamageLedger {
   private readonly prefixes = new Map<string, PrefixFindings>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** Told after every change (the ledger file saves then). */
+    private readonly onChange: () => void = () => undefined,
+  ) {}
+
+  /** Every prefix's findings, for the ledger file. */
+  stored(): Array<{ slot: string; findings: DamageFinding[] }> {
+    return [...this.prefixes.keys()].map((slot) => ({ slot, findings: this.findings(slot) }));
+  }
+
+  /**
+   * Findings a file kept from an earlier run; an object this run already has a finding for
+   * keeps this run's. They are confirmed with the store before a view shows them.
+   */
+  restore(prefixes: ReadonlyArray<{ slot: string; findings: readonly DamageFinding[] }>): void {
+    for (const { slot, findings } of prefixes)
+      for (const finding of findings)
+        if (this.prefixes.get(slot)?.byKey.has(finding.key) !== true) this.put(slot, finding);
+    this.onChange();
+  }
 
   /** A scrub's verdict on one object: a damaged one is kept (replacing what was known), a sound or gone one forgotten. */
   recordVerdict(slot: string, verdict: ObjectVerdict, etag: string | null): void {
     if (verdict.ok || verdict.gone === true) {
-      this.prefixes.get(slot)?.byKey.delete(verdict.key);
+      if (this.prefixes.get(slot)?.byKey.delete(verdict.key) === true) this.onChange();
       return;
     }
     const at = this.now();
@@ -73,6 +93,7 @@ export class DamageLedger {
       foundAtMs: at,
       checkedAtMs: at,
     });
+    this.onChange();
   }
 
   /** A segment a replay skipped: added to the object's finding (or the first of it). */
@@ -88,6 +109,7 @@ export class DamageLedger {
           ? known.regions
           : [...known.regions, range.regionId];
       this.put(slot, { ...known, ranges, regions });
+      this.onChange();
       return;
     }
     const at = this.now();
@@ -105,6 +127,7 @@ export class DamageLedger {
       // Never checked: the first look at it records the object's size and ETag.
       checkedAtMs: 0,
     });
+    this.onChange();
   }
 
   /** The prefix's findings by key, as last confirmed (see `recheck`). */
@@ -148,6 +171,7 @@ export class DamageLedger {
           checkedAtMs: this.now(),
         });
     });
+    if (due.length > 0) this.onChange();
     return this.findings(slot);
   }
 
@@ -155,6 +179,7 @@ export class DamageLedger {
   forgetConnection(connectionId: string): void {
     for (const slot of [...this.prefixes.keys()])
       if (slotParts(slot).connectionId === connectionId) this.prefixes.delete(slot);
+    this.onChange();
   }
 
   private put(slot: string, finding: DamageFinding): void {

@@ -1,0 +1,152 @@
+/**
+ * The damage ledger kept across restarts: `DATA_DIR/damage-ledger.json`, written whole (atomic
+ * rename) after the ledger changes, saves coalesced so at most one is in flight. A finding is
+ * only a claim about an object of a given size and ETag: restored, it is shown again only once
+ * the store confirms the object is still that one (the ledger's HEAD before a view shows it),
+ * so a file from before a rewrite or a collection shows nothing stale. A file that is not this
+ * format (damaged, foreign, a newer version) is never trusted: the ledger starts empty and the
+ * next save replaces it, and the one warning says so.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { readJsonFile, writeJsonFileAtomic } from '../../json-file';
+import type { DamageFinding } from './damage-ledger';
+
+export const LEDGER_FILE = 'damage-ledger.json';
+const FORMAT = 'cairn-damage-ledger';
+const VERSION = 1;
+
+/** One prefix's findings, by slot (connection and prefix). */
+export interface StoredPrefix {
+  readonly slot: string;
+  readonly findings: readonly DamageFinding[];
+}
+
+const Decimal = z.string().regex(/^\d{1,20}$/);
+const StoredFinding = z.object({
+  key: z.string().min(1),
+  seq: Decimal.nullable(),
+  size: z.number().int().nonnegative().nullable(),
+  etag: z.string().nullable(),
+  check: z.string(),
+  detail: z.string(),
+  regions: z.array(Decimal).nullable(),
+  ranges: z.array(z.object({ regionId: Decimal, firstId: Decimal, lastId: Decimal })),
+  source: z.enum(['scrub', 'replay']),
+  foundAtMs: z.number(),
+});
+const LedgerDocument = z.object({
+  format: z.literal(FORMAT),
+  version: z.literal(VERSION),
+  prefixes: z.array(z.object({ slot: z.string(), findings: z.array(StoredFinding) })),
+});
+type StoredFinding = z.infer<typeof StoredFinding>;
+
+function toStored(finding: DamageFinding): StoredFinding {
+  return {
+    key: finding.key,
+    seq: finding.seq === null ? null : String(finding.seq),
+    size: finding.size,
+    etag: finding.etag,
+    check: finding.check,
+    detail: finding.detail,
+    regions: finding.regions === null ? null : finding.regions.map(String),
+    ranges: finding.ranges.map((range) => ({
+      regionId: String(range.regionId),
+      firstId: String(range.firstId),
+      lastId: String(range.lastId),
+    })),
+    source: finding.source,
+    foundAtMs: finding.foundAtMs,
+  };
+}
+
+function fromStored(stored: StoredFinding): DamageFinding {
+  return {
+    ...stored,
+    seq: stored.seq === null ? null : BigInt(stored.seq),
+    regions: stored.regions === null ? null : stored.regions.map(BigInt),
+    ranges: stored.ranges.map((range) => ({
+      regionId: BigInt(range.regionId),
+      firstId: BigInt(range.firstId),
+      lastId: BigInt(range.lastId),
+    })),
+    // Never confirmed in this process: the first look asks the store (see DamageLedger.current).
+    checkedAtMs: 0,
+  };
+}
+
+export class LedgerFile {
+  readonly path: string;
+  private saving: Promise<void> | null = null;
+  private pending: (() => readonly StoredPrefix[]) | null = null;
+
+  constructor(
+    dataDir: string,
+    private readonly warn: (message: string) => void = (message) =>
+      process.stderr.write(`cairn: ${message}\n`),
+  ) {
+    this.path = join(dataDir, LEDGER_FILE);
+  }
+
+  /** The findings the file holds; none when it is absent or not a ledger this app wrote. */
+  async load(): Promise<StoredPrefix[]> {
+    let document: unknown;
+    try {
+      document = await readJsonFile(this.path);
+    } catch (error) {
+      this.warn(`the damage ledger ${this.path} was not read (${String(error)}); starting empty`);
+      return [];
+    }
+    if (document === undefined) return [];
+    const parsed = LedgerDocument.safeParse(document);
+    if (!parsed.success) {
+      this.warn(`the damage ledger ${this.path} is not one this app wrote; starting empty`);
+      return [];
+    }
+    return parsed.data.prefixes.map((prefix) => ({
+      slot: prefix.slot,
+      findings: prefix.findings.map(fromStored),
+    }));
+  }
+
+  /**
+   * Saves what `snapshot` gives when the save in flight (if any) has ended: many changes in a
+   * row cost one write each time the disk is free, the last state always written.
+   */
+  save(snapshot: () => readonly StoredPrefix[]): void {
+    this.pending = snapshot;
+    this.saving ??= this.drain();
+  }
+
+  /** Resolves once every save asked for so far is on disk (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.saving !== null) await this.saving;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let next = this.pending; next !== null; next = this.pending) {
+        this.pending = null;
+        await this.write(next());
+      }
+    } finally {
+      this.saving = null;
+    }
+  }
+
+  private async write(prefixes: readonly StoredPrefix[]): Promise<void> {
+    const document = {
+      format: FORMAT,
+      version: VERSION,
+      prefixes: prefixes
+        .filter((prefix) => prefix.findings.length > 0)
+        .map((prefix) => ({ slot: prefix.slot, findings: prefix.findings.map(toStored) })),
+    };
+    try {
+      await writeJsonFileAtomic(this.path, document);
+    } catch (error) {
+      this.warn(`the damage ledger could not be saved to ${this.path}: ${String(error)}`);
+    }
+  }
+}
