@@ -79,7 +79,7 @@ function modelsOf(dataDir: string | null) {
   return { models, flush: async () => store?.settled() };
 }
 
-export async function openWith(
+async function openWith(
   io: ObjectIo,
   format: BigFormat,
   dataDir: string | null,
@@ -96,7 +96,7 @@ export async function openWith(
   return { snapshot: value, seconds: took, models: host.models, flush: host.flush };
 }
 
-export function tipOf(snapshot: PrefixSnapshot): bigint | null {
+function tipOf(snapshot: PrefixSnapshot): bigint | null {
   const report = snapshot.format === 'greptimedb-v1' ? snapshot.report : snapshot.inspected.report;
   return report.tip?.seq ?? null;
 }
@@ -108,8 +108,91 @@ interface Lane {
   readonly client: () => ObjectIo;
 }
 
+/** What one prefix's opens measured: the first view, the cold open, the reopen from the index. */
+export interface OpenSequence {
+  readonly first: { readonly seconds: number; readonly snapshot: PrefixSnapshot };
+  readonly cold: { readonly seconds: number; readonly modelBytes: number };
+  readonly reopen: { readonly seconds: number; readonly fromIndex: number };
+}
+
+/**
+ * The prefix opened as a new process would, each open on a link of its own from `engine()`:
+ * a first view (its open then left to end, so its reads share nothing with the next), a cold
+ * open, an open that keeps the local index in a scratch data directory, and the reopen with it.
+ */
+export async function openSequence(
+  engine: () => ObjectIo,
+  format: BigFormat,
+): Promise<OpenSequence> {
+  const firstIo = engine();
+  const first = await openWith(firstIo, format, null, true);
+  await first.models.read(await locatePrefix(firstIo, '', 'bench', BIG_PREFIX[format]), 0);
+  const cold = await openWith(engine(), format, null);
+  const modelBytes = cold.models.stats().bytes;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-index-'));
+  try {
+    const keeping = await openWith(engine(), format, dataDir);
+    await keeping.flush();
+    const reopen = await openWith(engine(), format, dataDir);
+    return {
+      first: { seconds: first.seconds, snapshot: first.snapshot },
+      cold: { seconds: cold.seconds, modelBytes },
+      reopen: { seconds: reopen.seconds, fromIndex: reopen.snapshot.progress?.fromIndex ?? 0 },
+    };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `12,345-object GreptimeDB prefix`, for a figure's name. */
+export function prefixName(objects: number, format: BigFormat): string {
+  return `${objects.toLocaleString('en-US')}-object ${format === 'greptimedb-v1' ? 'GreptimeDB' : 'Cairn'} prefix`;
+}
+
+/** The first-view figure (target < 1 s) and the reopen / cold figure (target <= 0.1). */
+export function firstViewAndReopen(
+  names: { readonly firstView: string; readonly reopen: string },
+  backend: string,
+  objects: number,
+  opens: OpenSequence,
+  detail: { readonly firstView?: object; readonly reopen?: object } = {},
+): [FigureResult, FigureResult] {
+  const { first, cold, reopen } = opens;
+  const reopenRatio = reopen.seconds / cold.seconds;
+  return [
+    {
+      figure: names.firstView,
+      backend,
+      value: first.seconds,
+      unit: 's',
+      ...judged(first.seconds, '<', 1),
+      detail: {
+        objects,
+        provisional: String(first.snapshot.progress?.done === false),
+        tip: String(tipOf(first.snapshot)),
+        indexedAtFirstView: first.snapshot.progress?.indexed ?? objects,
+        ...detail.firstView,
+      },
+    },
+    {
+      figure: names.reopen,
+      backend,
+      value: reopenRatio,
+      unit: 'x',
+      ...judged(reopenRatio, '<=', 0.1),
+      detail: {
+        objects,
+        reopenSeconds: rounded(reopen.seconds, 3),
+        coldSeconds: rounded(cold.seconds, 3),
+        fromIndex: reopen.fromIndex,
+        ...detail.reopen,
+      },
+    },
+  ];
+}
+
 async function figuresOf(lane: Lane, format: BigFormat): Promise<FigureResult[]> {
-  const name = `${lane.objects.toLocaleString('en-US')}-object ${format === 'greptimedb-v1' ? 'GreptimeDB' : 'Cairn'} prefix`;
+  const name = prefixName(lane.objects, format);
   const raws: Record<string, number> = {};
   for (const concurrency of RAW_CONCURRENCIES)
     raws[`rawSecondsAt${concurrency}`] = rounded(
@@ -117,75 +200,45 @@ async function figuresOf(lane: Lane, format: BigFormat): Promise<FigureResult[]>
       3,
     );
   const raw = Math.min(...Object.values(raws));
-
   // Cairn's opens run on a link of their own each, as the app's connections and the CLI's
   // commands do (the baselines above are the raw client's requests).
-  const engine = (): ObjectIo => linkedIo(lane.client());
-  const firstIo = engine();
-  const first = await openWith(firstIo, format, null, true);
-  const provisional = first.snapshot.progress?.done === false;
-  // Let that open end before the next: its reads would share the machine with the figure.
-  await first.models.read(await locatePrefix(firstIo, '', 'bench', BIG_PREFIX[format]), 0);
-
-  const cold = await openWith(engine(), format, null);
-  const weight = cold.models.stats().bytes;
-  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-index-'));
-  try {
-    const keeping = await openWith(engine(), format, dataDir);
-    await keeping.flush();
-    const reopen = await openWith(engine(), format, dataDir);
-    const reopenRatio = reopen.seconds / cold.seconds;
-    const listing = await listingSeconds(lane.client(), format);
-    const coldRatio = cold.seconds / raw;
-    const firstDetail = {
-      objects: lane.objects,
-      provisional: String(provisional),
-      tip: String(tipOf(first.snapshot)),
-      indexedAtFirstView: first.snapshot.progress?.indexed ?? lane.objects,
-    };
-    return [
-      {
-        figure: `big prefix: first view (tip, newest objects) of a ${name}`,
-        backend: lane.backend,
-        value: first.seconds,
-        unit: 's',
-        ...judged(first.seconds, '<', 1),
-        detail: firstDetail,
+  const opens = await openSequence(() => linkedIo(lane.client()), format);
+  const listing = await listingSeconds(lane.client(), format);
+  const coldRatio = opens.cold.seconds / raw;
+  const [firstView, reopen] = firstViewAndReopen(
+    {
+      firstView: `big prefix: first view (tip, newest objects) of a ${name}`,
+      reopen: `big prefix: reopen in a new process with the local index / cold open, ${name}`,
+    },
+    lane.backend,
+    lane.objects,
+    opens,
+    {
+      reopen: {
+        listingSeconds: rounded(listing, 3),
+        listingOfCold: rounded(listing / opens.cold.seconds, 3),
       },
-      {
-        figure: `big prefix: cold open of a ${name} / list + suffix read each (best of ${RAW_CONCURRENCIES.join(', ')} in flight)`,
-        backend: lane.backend,
-        value: coldRatio,
-        unit: 'x',
-        ...judged(coldRatio, '<=', 1.1),
-        detail: {
-          objects: lane.objects,
-          coldSeconds: rounded(cold.seconds, 3),
-          ...raws,
-          modelBytes: weight,
-          readModelBudgetBytes: DEFAULT_READ_MODEL_BUDGET_BYTES,
-          bytesPerObject: Math.round(weight / lane.objects),
-        },
+    },
+  );
+  return [
+    firstView,
+    {
+      figure: `big prefix: cold open of a ${name} / list + suffix read each (best of ${RAW_CONCURRENCIES.join(', ')} in flight)`,
+      backend: lane.backend,
+      value: coldRatio,
+      unit: 'x',
+      ...judged(coldRatio, '<=', 1.1),
+      detail: {
+        objects: lane.objects,
+        coldSeconds: rounded(opens.cold.seconds, 3),
+        ...raws,
+        modelBytes: opens.cold.modelBytes,
+        readModelBudgetBytes: DEFAULT_READ_MODEL_BUDGET_BYTES,
+        bytesPerObject: Math.round(opens.cold.modelBytes / lane.objects),
       },
-      {
-        figure: `big prefix: reopen in a new process with the local index / cold open, ${name}`,
-        backend: lane.backend,
-        value: reopenRatio,
-        unit: 'x',
-        ...judged(reopenRatio, '<=', 0.1),
-        detail: {
-          objects: lane.objects,
-          reopenSeconds: rounded(reopen.seconds, 3),
-          coldSeconds: rounded(cold.seconds, 3),
-          fromIndex: reopen.snapshot.progress?.fromIndex ?? 0,
-          listingSeconds: rounded(listing, 3),
-          listingOfCold: rounded(listing / cold.seconds, 3),
-        },
-      },
-    ];
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    },
+    reopen,
+  ];
 }
 
 /** Peak RSS (MB) of the built CLI's cold `wal inspect --json` of the prefix, output discarded. */

@@ -42,6 +42,29 @@ describe('DamageLedger', () => {
     expect(await ledger.current(SLOT, io)).toEqual([]);
   });
 
+  it('asks for a save only when what a save keeps has changed', async () => {
+    const io = new MemoryObjectIo();
+    const { etag } = await io.putIfAbsent(KEY, new Uint8Array([1, 2, 3]));
+    let now = 1_000_000;
+    let saves = 0;
+    const ledger = new DamageLedger(
+      () => now,
+      () => (saves += 1),
+    );
+    const verdict = { key: KEY, seq: 7n, size: 3, ok: false, check: 'segment-crc' as const };
+    ledger.recordVerdict(SLOT, verdict, etag);
+    expect(saves).toBe(1);
+    now += RECHECK_AFTER_MS;
+    expect(await ledger.current(SLOT, io)).toHaveLength(1); // confirmed, nothing new learnt
+    ledger.forgetConnection('another connection');
+    ledger.restore([]);
+    expect(saves).toBe(1);
+    await io.delete(KEY);
+    now += RECHECK_AFTER_MS;
+    expect(await ledger.current(SLOT, io)).toEqual([]);
+    expect(saves).toBe(2);
+  });
+
   it('forgets an object gone, or read sound by a later scrub', async () => {
     const { io, etag, ledger, damaged, advance } = await setUp();
     ledger.recordVerdict(SLOT, damaged, etag);

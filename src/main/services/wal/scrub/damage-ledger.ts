@@ -67,10 +67,14 @@ export class DamageLedger {
    * keeps this run's. They are confirmed with the store before a view shows them.
    */
   restore(prefixes: ReadonlyArray<{ slot: string; findings: readonly DamageFinding[] }>): void {
+    let restored = 0;
     for (const { slot, findings } of prefixes)
       for (const finding of findings)
-        if (this.prefixes.get(slot)?.byKey.has(finding.key) !== true) this.put(slot, finding);
-    this.onChange();
+        if (this.prefixes.get(slot)?.byKey.has(finding.key) !== true) {
+          this.put(slot, finding);
+          restored += 1;
+        }
+    if (restored > 0) this.onChange();
   }
 
   /** A scrub's verdict on one object: a damaged one is kept (replacing what was known), a sound or gone one forgotten. */
@@ -154,6 +158,8 @@ export class DamageLedger {
       .filter((f) => now - f.checkedAtMs >= RECHECK_AFTER_MS)
       .sort((a, b) => a.checkedAtMs - b.checkedAtMs)
       .slice(0, MAX_RECHECKS_PER_LOOK);
+    // Only a finding forgotten, or a size or ETag learnt, is saved: `checkedAtMs` is not kept.
+    let changed = false;
     await fanOut(due, { width: RECHECK_CONCURRENCY }, async (finding) => {
       const seen = await headOrNull(io, finding.key);
       // A finding replaced meanwhile (a newer verdict) is not this check's to judge.
@@ -162,6 +168,7 @@ export class DamageLedger {
         seen !== null &&
         (finding.size === null || finding.size === seen.size) &&
         (finding.etag === null || finding.etag === seen.etag);
+      if (!same || finding.size !== seen.size || finding.etag !== seen.etag) changed = true;
       if (!same) known.byKey.delete(finding.key);
       else
         known.byKey.set(finding.key, {
@@ -171,15 +178,19 @@ export class DamageLedger {
           checkedAtMs: this.now(),
         });
     });
-    if (due.length > 0) this.onChange();
+    if (changed) this.onChange();
     return this.findings(slot);
   }
 
   /** Forgets every finding of a removed connection. */
   forgetConnection(connectionId: string): void {
+    let forgot = false;
     for (const slot of [...this.prefixes.keys()])
-      if (slotParts(slot).connectionId === connectionId) this.prefixes.delete(slot);
-    this.onChange();
+      if (slotParts(slot).connectionId === connectionId) {
+        this.prefixes.delete(slot);
+        forgot = true;
+      }
+    if (forgot) this.onChange();
   }
 
   private put(slot: string, finding: DamageFinding): void {
