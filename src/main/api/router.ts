@@ -21,6 +21,8 @@ import type { WireError } from '../../shared/api-error';
 import { isCairnError } from '../engine/errors';
 import type { AuditLog } from '../services/audit-log';
 import { auditParts, type CallOutcome } from './audit-splits';
+import { writeAhead } from '../services/audit/write-ahead';
+import { processLog } from '../services/process-log';
 import { PROCESS_CALLER, type Caller, type Session } from '../services/caller';
 import {
   ConfirmationRequiredError,
@@ -79,32 +81,32 @@ export class ApiRouter {
     const subject = connectionId ?? connectionNamedBy(action, input);
     const connection = (subject === null ? null : await this.policy.nameOf(subject)) ?? undefined;
     const entry = { connectionId, connection, session: session.name, action, target };
-    const record = async (outcome: CallOutcome<ProcedureName>) => {
+    // Written and flushed before the call acts; refused (AuditUnavailable) when it cannot be.
+    const intent = await writeAhead(this.audit, { ...entry, parameters: input });
+    const outcomeEntries = (outcome: CallOutcome<ProcedureName>) => {
       const parts = auditParts(action, input as ParsedInputOf<ProcedureName>, outcome);
-      if (parts !== null) {
-        // A call on several targets: one entry per target, in order.
-        for (const part of parts) await this.audit.record({ ...entry, ...part });
-        return;
-      }
-      await this.audit.record(
+      // A call on several targets: one entry per target, in order.
+      if (parts !== null) return parts.map((part) => ({ ...entry, ...part }));
+      return [
         outcome.ok
-          ? { ...entry, parameters: input, result: 'ok' }
+          ? { ...entry, parameters: input, result: 'ok' as const }
           : {
               ...entry,
               parameters: input,
-              result: 'error',
+              result: 'error' as const,
               error: `${outcome.error.code}: ${outcome.error.message}`,
             },
-      );
+      ];
     };
+    let result: unknown;
     try {
-      const result = await run();
-      await record({ ok: true, output: result as OutputOf<ProcedureName> });
-      return result;
+      result = await run();
     } catch (error) {
-      await record({ ok: false, error: toWireError(error) });
+      await intent.settle(outcomeEntries({ ok: false, error: wireErrorOf(error) }));
       throw error;
     }
+    await intent.settle(outcomeEntries({ ok: true, output: result as OutputOf<ProcedureName> }));
+    return result;
   }
 }
 
@@ -131,6 +133,13 @@ function firstIssue(name: string, error: z.ZodError): InvalidInputError {
 
 /** Every error leaves the main process in this shape; unknown ones lose their detail. */
 export function toWireError(error: unknown): WireError {
+  if (!isCairnError(error))
+    processLog.error({ err: error }, 'internal error: a call failed with an untyped error');
+  return wireErrorOf(error);
+}
+
+/** `toWireError` without the log line (the router's audit names the error; the reply logs it). */
+function wireErrorOf(error: unknown): WireError {
   if (isCairnError(error))
     return { code: error.code, message: error.message, details: error.details };
   return { code: 'Internal', message: 'internal error (see the main process log)', details: {} };

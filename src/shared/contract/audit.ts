@@ -11,7 +11,8 @@ export const AuditEntrySchema = z.object({
   action: z.string(),
   target: z.string(),
   parameters: z.unknown(),
-  result: z.enum(['ok', 'error']),
+  /** 'started': written before the action, its outcome never recorded (see audit-log.md). */
+  result: z.enum(['ok', 'error', 'started']),
   error: z.string().optional(),
 });
 

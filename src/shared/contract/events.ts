@@ -25,6 +25,7 @@ export interface AuditEntry {
   readonly action: string;
   readonly target: string;
   readonly parameters: unknown;
-  readonly result: 'ok' | 'error';
+  /** 'started': written before its action acted, no outcome recorded since (audit-log.md). */
+  readonly result: 'ok' | 'error' | 'started';
   readonly error?: string;
 }

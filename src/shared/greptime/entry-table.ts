@@ -8,7 +8,16 @@
 
 /** Why a payload is not a `WalEntry`, at which byte of the payload. */
 export type EntryDecodeReason =
-  'truncated' | 'invalid-varint' | 'invalid-tag' | 'wrong-wire-type' | 'invalid-utf8' | 'too-deep';
+  | 'truncated'
+  | 'invalid-varint'
+  | 'invalid-tag'
+  | 'wrong-wire-type'
+  | 'invalid-utf8'
+  | 'too-deep'
+  /** Its tables would hold more cells than one entry may (decode/entry-bounds.ts). */
+  | 'entry-too-wide'
+  /** A decimal column's scale outside decimal128's 0-38. */
+  | 'decimal-scale';
 
 export interface EntryDecodeFailure {
   readonly reason: EntryDecodeReason;

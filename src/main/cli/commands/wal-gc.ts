@@ -27,7 +27,7 @@ import {
   registerHolderOf,
   type RegisterHolder,
 } from '../../services/wal/register-holder';
-import { auditCliDeletion } from './cli-audit';
+import { auditCliDeletion, auditedCliAction } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
@@ -67,18 +67,20 @@ async function gcAction(options: GcOptions): Promise<void> {
   const valid = validateWalConfig(config);
   const prefix = walPrefix(valid.root, valid.nodeId, valid.generation);
   const register = await registerHolderOf(io, prefix, false);
+  const trigger = {
+    action: 'cli wal gc',
+    parameters: { prefix, takeOver: String(options.takeOver === true) },
+  };
+  const dataDir = dataDirOf(options);
   const { report, holder, epoch } = await withProgress('gc', link, async () =>
     options.dryRun
       ? { report: await dryRun(io, prefix), ...dryRunHolder(register) }
-      : await collect(io, config, prefix, options.takeOver === true),
+      : await auditedCliAction(dataDir, { ...trigger, target: prefix }, async () => {
+          const collected = await collect(io, config, prefix, options.takeOver === true);
+          await auditCliDeletion(collected.report, trigger, io.endpoint, dataDir);
+          return collected;
+        }),
   );
-  if (!report.dryRun)
-    await auditCliDeletion(
-      report,
-      { action: 'cli wal gc', parameters: { prefix, takeOver: String(options.takeOver === true) } },
-      io.endpoint,
-      dataDirOf(options),
-    );
   if (options.json)
     printJson({ ...report, failure: report.failure?.message ?? null, holder, epoch, register });
   else

@@ -27,7 +27,7 @@ import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
 import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
-import { auditStoreCollections } from './cli-audit';
+import { auditedCliAction, auditStoreCollections } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
 import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
 import type { GcReport } from '../../engine/wal/gc';
@@ -203,29 +203,32 @@ export function registerWalWriteCommands(wal: Command): void {
             );
             return;
           }
-          await checkNoLiveWriter(io, prefix, options.takeOver === true);
-          const store = await ObjectStoreLogStore.open(io, config);
           const trigger = { region: formatRegionId(region), to: formatEntryId(to) };
-          const audits = auditStoreCollections(
-            store,
-            { action: 'cli wal obsolete', parameters: { prefix, ...trigger } },
-            io.endpoint,
-            dataDirOf(options),
+          const command = { action: 'cli wal obsolete', parameters: { prefix, ...trigger } };
+          const dataDir = dataDirOf(options);
+          const { epoch, collected } = await auditedCliAction(
+            dataDir,
+            { ...command, target: prefix },
+            async () => {
+              await checkNoLiveWriter(io, prefix, options.takeOver === true);
+              const store = await ObjectStoreLogStore.open(io, config);
+              const audits = auditStoreCollections(store, command, io.endpoint, dataDir);
+              try {
+                const provider = { prefix, regionId: region };
+                const latest = store.latestEntryId(provider); // The same check, after the open.
+                if (to > latest)
+                  throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
+                await store.obsolete(provider, region, to);
+              } finally {
+                await store.stop(); // the collection after the obsolete ends before stop returns
+              }
+              return { epoch: store.epoch, collected: collectedOf(await audits.settled()) };
+            },
           );
-          try {
-            const provider = { prefix, regionId: region };
-            const latest = store.latestEntryId(provider); // The same check, after the open.
-            if (to > latest) throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
-            await store.obsolete(provider, region, to);
-          } finally {
-            await store.stop(); // the collection after the obsolete ends before stop returns
-          }
-          const collected = collectedOf(await audits.settled());
-          if (options.json)
-            printJson({ prefix, region, watermark: to, epoch: store.epoch, collected });
+          if (options.json) printJson({ prefix, region, watermark: to, epoch, collected });
           else
             process.stdout.write(
-              `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${store.epoch}); garbage collection deleted ${collected.objects} objects (${collected.bytes} bytes)\n`,
+              `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${epoch}); garbage collection deleted ${collected.objects} objects (${collected.bytes} bytes)\n`,
             );
         },
       ),

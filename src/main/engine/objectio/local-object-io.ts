@@ -7,7 +7,8 @@
  * - listing walks only the directories that can hold keys under the prefix, in key order,
  *   and stops once a page is full (`LocalListing`); a page's objects are stat'ed on the read
  *   thread once it runs.
- * - a batch delete unlinks its keys side by side and syncs each directory once (`unlinkAll`);
+ * - a delete unlinks its keys side by side, each relative to its folder opened without following
+ *   a link, and syncs each folder once (`unlinkAll`);
  * - a tail read from a listed size (`readTail`, recovery's read of every object) skips the
  *   stat, and a long scan of them runs on a thread of its own (`LocalReadThread`). A read of a
  *   span the caller located (`readRange`, replay's read of a segment) skips it too.
@@ -17,14 +18,14 @@
  * create-if-absent probe runs before a writer opens.
  */
 import { close as closeFd, open as openFd, read as readFd, type BigIntStats } from 'node:fs';
-import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { asStorageError, checkedDeleteBatch } from './batch-delete';
 import { resolveRange } from './byte-range';
 import { checksummedHere, type ChecksummedRead, type ChecksumRequest } from './checksum';
 import { BackendError, NotFoundError, ObjectTooLargeError, type StorageError } from './errors';
 import { LOCAL_LINK } from './link/backend-link';
-import { isAbsentOnUnlink, unlinkAll } from './local-deletes';
+import { unlinkAll, type LocalDeleteTarget } from './local-deletes';
 import {
   MAX_GET_BYTES,
   type BatchDeleteResult,
@@ -48,7 +49,6 @@ import {
   isErrno,
   readBuffer,
   readSlice,
-  syncDir,
   zeroUnread,
   type FileStamp,
 } from './local-files';
@@ -273,25 +273,25 @@ export class LocalObjectIo implements ObjectIo {
   }
 
   async delete(key: string): Promise<void> {
-    const file = this.pathOf(key);
-    try {
-      await this.confinement.checkFolder(key, parentOf(key));
-      await unlink(file);
-    } catch (error) {
-      if (isAbsentOnUnlink(error)) return;
-      throw this.storageError(error, key);
-    }
-    await syncDir(path.dirname(file)).catch((error: unknown) => {
-      throw this.storageError(error, key);
-    });
+    const result = await unlinkAll([key], this.deleteTarget());
+    const failed = result.failed[0];
+    if (failed !== undefined) throw failed.error;
   }
 
   deleteMany(keys: readonly string[]): Promise<BatchDeleteResult> {
-    return unlinkAll(checkedDeleteBatch(this.endpoint, keys), {
+    return unlinkAll(checkedDeleteBatch(this.endpoint, keys), this.deleteTarget());
+  }
+
+  /** What the local deletes need of this store (`local-deletes.ts`). */
+  private deleteTarget(): LocalDeleteTarget {
+    return {
+      root: this.root,
+      endpoint: this.endpoint,
       fileOf: (key) => this.pathOf(key),
       storageError: (error, key) =>
         asStorageError(this.storageError(error, key), key, this.endpoint),
-    });
+      checkFolder: (key, folderKey) => this.confinement.checkFolder(key, folderKey),
+    };
   }
 
   // --- reads ---------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import type { WriterView } from '../../../shared/contract/wal';
 import type { EventBus } from '../event-bus';
 import type { AppWriterListeners } from './app-writer';
 import { auditDeletion, type AuditSink } from './deletion-audit';
+import { processLog } from '../process-log';
 
 export function publishWriterState(
   events: EventBus,
@@ -46,7 +47,15 @@ export function auditedWriterEventsOf(
     ...published,
     onCollected: async (report, triggers) => {
       if (audit !== null)
-        await auditDeletion(audit, connectionId, report, triggers, at.io.endpoint);
+        await auditDeletion(audit, connectionId, report, triggers, at.io.endpoint).catch(
+          (error: unknown) => {
+            processLog.error(
+              { err: error, prefix: at.prefix, objects: report.objects.length },
+              'audit log unavailable: a garbage-collection pass deleted objects its entry does not record',
+            );
+            throw error;
+          },
+        );
       await published.onCollected(report, triggers);
     },
   };

@@ -1,5 +1,6 @@
 /** The typed API client every view uses: names, inputs and outputs come from the contract. */
 import type { ApiEvent, InputOf, OutputOf, ProcedureName } from '../../../shared/contract';
+import { noteCallError } from '../state/audit-alarm';
 import { pickTransport, type Transport } from './transport';
 
 export interface ApiClient {
@@ -12,7 +13,14 @@ export interface ApiClient {
 export function createApiClient(transport: Transport = pickTransport()): ApiClient {
   return {
     transport: transport.kind,
-    call: async (name, input) => (await transport.call(name, input)) as never,
+    call: async (name, input) => {
+      try {
+        return (await transport.call(name, input)) as never;
+      } catch (error) {
+        noteCallError(error);
+        throw error;
+      }
+    },
     onEvent: (listener) => transport.onEvent(listener),
     onDisconnect: (listener) => transport.onDisconnect(listener),
   };

@@ -4,6 +4,7 @@
  */
 import { useEffect, type ReactElement } from 'react';
 import { useApiQuery, useLiveInvalidation } from '../api/hooks';
+import { AuditBanner } from '../components/AuditBanner';
 import { LinkStatus } from '../components/LinkStatus';
 import { LiveStatus } from '../components/LiveStatus';
 import { ShortcutsDialog } from '../components/ShortcutsDialog';
@@ -117,6 +118,7 @@ export function App() {
         </ul>
       </nav>
       <main className="content">
+        <AuditBanner />
         {connectionResolved ? <CurrentView view={view} /> : <ConnectionLinkGate />}
       </main>
       <footer className="statusbar" aria-label="App information">

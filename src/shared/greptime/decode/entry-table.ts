@@ -12,6 +12,7 @@ import {
   type GtMutationTable,
 } from '../entry-table';
 import { cellJson } from './cell-json';
+import { ColumnKeys } from './column-keys';
 import {
   COLUMN_DATA_TYPE_NAMES,
   OP_TYPE_NAMES,
@@ -27,13 +28,8 @@ export function nameOr(names: Readonly<Record<number, string>>, value: number): 
 
 /** Keys unique within the row line: fixed keys first, then columns in schema order. */
 export function columnViews(schema: readonly GtColumnSchema[], width: number): GtColumnView[] {
-  const taken = new Set<string>(ROW_FIXED_KEYS);
-  const keyOf = (name: string): string => {
-    let key = name;
-    for (let n = 2; taken.has(key); n++) key = `${name}#${n}`;
-    taken.add(key);
-    return key;
-  };
+  const keys = new ColumnKeys(ROW_FIXED_KEYS);
+  const keyOf = (name: string): string => keys.keyOf(name);
   const views: GtColumnView[] = schema.map((column) => ({
     name: column.name,
     key: keyOf(column.name),

@@ -5,13 +5,14 @@
  * texts, or a check that only counts - and differs only in what its `RowsBuilder` makes of
  * each scanned value, so each fails the same payload the same way: the entry, or why the
  * payload is not one (truncated, a bad varint or tag, a known field with the wrong wire type,
- * a string that is not UTF-8, values nested too deep) with the byte offset of the field that
- * failed. Unknown fields are skipped, unknown enum values kept as numbers. Nothing is
+ * a string that is not UTF-8, values nested too deep, tables too wide or a decimal scale
+ * decimal128 cannot have: entry-bounds.ts) with the byte offset of the field that failed. Unknown fields are skipped, unknown enum values kept as numbers. Nothing is
  * allocated from a declared length before its bytes are there. Pure.
  */
 import type { EntryDecodeFailure, GtBulkSummary } from '../entry-table';
 import { EntryReader, WIRE } from './entry-reader';
 import { scanValue, ScannedValue } from './decode-value';
+import { checkDecimalScale, EntryCellBudget } from './entry-bounds';
 import type { GtColumnExtension, GtColumnSchema } from './wal-entry';
 
 const V = WIRE.varint;
@@ -70,6 +71,7 @@ function readExtension(d: EntryReader, end: number): GtColumnExtension | null {
         decimal[inner === 1 ? 'precision' : 'scale'] = d.int32();
         return true;
       });
+      checkDecimalScale(d, decimal.scale);
       extension = { kind: 'decimal', ...decimal };
     } else {
       // json_type (2) says the binary column holds JSON; later cases are named by number.
@@ -185,6 +187,7 @@ function readRows<R>(
   end: number,
   builder: RowsBuilder<R>,
   scanned: ScannedValue,
+  budget: EntryCellBudget,
 ): { shape: RowsShape; built: R } {
   const schema: GtColumnSchema[] = [];
   builder.begin(schema);
@@ -208,6 +211,7 @@ function readRows<R>(
   }
   d.close(end);
   const width = Math.max(longest, schema.length);
+  budget.spend(d, rows, width);
   const ragged = rows > 0 && (shortest !== schema.length || longest !== schema.length);
   return { shape: { schema, rows, width, ragged, lateSchema }, built: builder.end() };
 }
@@ -228,6 +232,7 @@ function readMutation<R>(
   end: number,
   builder: RowsBuilder<R>,
   scanned: ScannedValue,
+  budget: EntryCellBudget,
 ): WalkedMutation<R> {
   let opType = 0;
   let sequence = 0n;
@@ -247,7 +252,7 @@ function readMutation<R>(
         break;
       case 3:
         d.message = 'Rows';
-        rows = readRows(d, d.nested(tag, end), builder, scanned);
+        rows = readRows(d, d.nested(tag, end), builder, scanned, budget);
         break;
       case 4:
         primaryKeyEncoding = readWriteHint(d, d.nested(tag, end));
@@ -298,13 +303,14 @@ function readBulkEntry(d: EntryReader, end: number): GtBulkSummary {
 function readWalEntry<R>(d: EntryReader, builder: RowsBuilder<R>): WalkedEntry<R> {
   const end = d.len;
   const scanned = new ScannedValue();
+  const budget = new EntryCellBudget();
   const mutations: Array<WalkedMutation<R>> = [];
   const bulkEntries: GtBulkSummary[] = [];
   while (d.pos < end) {
     d.message = 'WalEntry';
     const tag = d.tag();
     const field = tag >>> 3;
-    if (field === 1) mutations.push(readMutation(d, d.nested(tag, end), builder, scanned));
+    if (field === 1) mutations.push(readMutation(d, d.nested(tag, end), builder, scanned, budget));
     else if (field === 2) bulkEntries.push(readBulkEntry(d, d.nested(tag, end)));
     else d.skip(tag, end);
   }

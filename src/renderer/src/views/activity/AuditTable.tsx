@@ -71,6 +71,10 @@ function AuditRow({
       <td>
         {entry.result === 'ok' ? (
           <span className="badge ok">ok</span>
+        ) : entry.result === 'started' ? (
+          <span className="badge" title="written before the action; its outcome was never recorded">
+            started
+          </span>
         ) : (
           <span className="badge warn" title={entry.error}>
             {entry.error ?? 'error'}
