@@ -106,7 +106,7 @@ export function rowLine(row: ReplayRow): string {
   let line =
     `${lineHead(row.region, row.id)}` +
     `"op":${typeof row.op === 'string' ? JSON.stringify(row.op) : String(row.op)},` +
-    `"sequence":${row.sequence}`;
+    `"sequence":"${row.sequence}"`;
   for (let at = 0; at < keys.length; at++) line += `${keys[at]}${row.cells[at] ?? 'null'}`;
   return `${line}}`;
 }

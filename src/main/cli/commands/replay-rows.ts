@@ -112,7 +112,7 @@ function mutationsJson(table: GtEntryTable): string {
     );
     const rows = mutation.rows.map((cells) => rowObject(mutation.columns, cells));
     const op = typeof mutation.op === 'string' ? JSON.stringify(mutation.op) : mutation.op;
-    return `{"op":${op},"sequence":${mutation.sequence},"columns":[${columns.join(',')}],"rows":[${rows.join(',')}]}`;
+    return `{"op":${op},"sequence":"${mutation.sequence}","columns":[${columns.join(',')}],"rows":[${rows.join(',')}]}`;
   });
   const bulk = table.bulk.map(
     (b) =>

@@ -100,7 +100,7 @@ export function decodeEntryTable(bytes: Uint8Array): EntryTableDecoding {
     ok: true,
     table: {
       mutations: mutations.map((m) => mutationTable(m.opType, m.sequence, m.rows)),
-      bulk: walked.entry.bulkEntries,
+      bulk: walked.entry.bulkEntries.map((bulk) => bulk.summary),
     },
     entry: walked.entry,
   };

@@ -17,7 +17,7 @@ import { COLUMN_DATA_TYPE_NAMES, SEMANTIC_TYPE_NAMES } from './wal-entry';
 /** A `WalEntry` an application could have meant: something in it, every part well formed. */
 function isPlausible(entry: WalkedEntry<unknown>): boolean {
   if (entry.mutations.length + entry.bulkEntries.length === 0) return false;
-  if (entry.bulkEntries.some((bulk) => bulk.arrowIpc === null)) return false;
+  if (entry.bulkEntries.some((bulk) => bulk.ipc === null)) return false;
   return entry.mutations.every((mutation) => {
     const shape = mutation.rows?.shape;
     if (shape === undefined || shape.schema.length === 0 || shape.rows === 0) return false;
