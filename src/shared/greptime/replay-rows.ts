@@ -8,7 +8,7 @@
  */
 import { formatEntryId, formatRegionId } from '../id-notation';
 import type { GtColumnView, GtEntryTable } from './entry-table';
-import { ROW_FIXED_KEYS } from './entry-table';
+import { ROW_FIXED_KEYS, rowTables } from './entry-table';
 
 export interface ReplayRow {
   readonly region: bigint;
@@ -21,9 +21,10 @@ export interface ReplayRow {
   readonly cells: readonly string[];
 }
 
+/** The entry's rows: its mutations', then its decoded bulk entries' (PUTs from their sequence). */
 export function rowsOfEntry(region: bigint, id: bigint, table: GtEntryTable): ReplayRow[] {
   const rows: ReplayRow[] = [];
-  for (const mutation of table.mutations)
+  for (const mutation of rowTables(table))
     mutation.rows.forEach((cells, index) =>
       rows.push({
         region,
@@ -116,7 +117,7 @@ export class ColumnUnion {
   private readonly byKey = new Map<string, GtColumnView>();
 
   add(table: GtEntryTable): void {
-    for (const mutation of table.mutations)
+    for (const mutation of rowTables(table))
       for (const column of mutation.columns)
         if (!this.byKey.has(column.key)) this.byKey.set(column.key, column);
   }

@@ -34,7 +34,7 @@ export function hexOf(bytes: Uint8Array): string {
 const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 
 /** A JSON string; plain ASCII (most tags and names) skips JSON.stringify, a third faster. */
-function quoted(text: string): string {
+export function quoted(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
@@ -77,7 +77,7 @@ const words = new Uint32Array(bits.buffer);
  * A double as JSON: NaN and the infinities, which JSON has no number for, as strings; -0 keeps
  * its sign (String(-0) is "0").
  */
-function doubleJson(value: number): string {
+export function doubleJson(value: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   bits[0] = value;
   const mixed = Math.imul(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1), 0x85ebca6b);
@@ -93,7 +93,7 @@ function doubleJson(value: number): string {
  * The shortest decimal that reads back as the same float32 (0.1, not 0.10000000149011612): 9
  * significant digits always do; -0 keeps its sign.
  */
-function float32Json(value: number): string {
+export function float32Json(value: number): string {
   if (!Number.isFinite(value)) return quoted(String(value));
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   for (let precision = 1; precision < 9; precision++) {
@@ -116,9 +116,13 @@ function scaleOf(extension: GtColumnExtension | null | undefined): number {
   return extension?.kind === 'decimal' ? (extension.scale << 24) >> 24 : DECIMAL128_DEFAULT_SCALE;
 }
 
-/** The 128-bit two's complement `hi:lo` scaled: a negative scale multiplies (123 at -2 is 12300). */
+/** The 128-bit two's complement `hi:lo` scaled. */
 function decimalJson(hi: bigint, lo: bigint, scale: number): string {
-  const unscaled = BigInt.asIntN(128, (hi << 64n) | (lo & U64));
+  return scaledJson(BigInt.asIntN(128, (hi << 64n) | (lo & U64)), scale);
+}
+
+/** A decimal's unscaled value at `scale`: a negative scale multiplies (123 at -2 is 12300). */
+export function scaledJson(unscaled: bigint, scale: number): string {
   if (scale === 0) return quoted(unscaled.toString());
   if (scale < 0) return quoted((unscaled * 10n ** BigInt(-scale)).toString());
   const digits = (unscaled < 0n ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
