@@ -79,10 +79,10 @@ function replay(...args: string[]) {
 }
 
 const ROWS = [
-  '{"region":"7:1","regionU64":"30064771073","id":"1:1","idU64":"1048577","op":"PUT","sequence":100,"host":"web-1","ts":"2026-01-01T00:00:00.000Z","cpu":1.5}',
-  '{"region":"7:1","regionU64":"30064771073","id":"1:1","idU64":"1048577","op":"PUT","sequence":101,"host":"web \\"2\\"","ts":"2026-01-01T00:00:00.000Z","cpu":null}',
-  '{"region":"7:1","regionU64":"30064771073","id":"2:1","idU64":"2097153","op":"PUT","sequence":102,"host":"web-1","ts":"2026-01-01T00:01:00.000Z","cpu":2.5,"load":0.7}',
-  '{"region":"7:1","regionU64":"30064771073","id":"2:1","idU64":"2097153","op":"DELETE","sequence":103,"host":"web \\"2\\"","ts":"2026-01-01T00:01:00.000Z"}',
+  '{"region":"7:1","regionU64":"30064771073","id":"1:1","idU64":"1048577","op":"PUT","sequence":"100","host":"web-1","ts":"2026-01-01T00:00:00.000Z","cpu":1.5}',
+  '{"region":"7:1","regionU64":"30064771073","id":"1:1","idU64":"1048577","op":"PUT","sequence":"101","host":"web \\"2\\"","ts":"2026-01-01T00:00:00.000Z","cpu":null}',
+  '{"region":"7:1","regionU64":"30064771073","id":"2:1","idU64":"2097153","op":"PUT","sequence":"102","host":"web-1","ts":"2026-01-01T00:01:00.000Z","cpu":2.5,"load":0.7}',
+  '{"region":"7:1","regionU64":"30064771073","id":"2:1","idU64":"2097153","op":"DELETE","sequence":"103","host":"web \\"2\\"","ts":"2026-01-01T00:01:00.000Z"}',
 ];
 
 describe('cairn wal replay on GreptimeDB WalEntry payloads', () => {
@@ -145,7 +145,7 @@ describe('cairn wal replay on GreptimeDB WalEntry payloads', () => {
       mutations: [
         {
           op: 'PUT',
-          sequence: 102,
+          sequence: '102',
           columns: [
             { name: 'host', key: 'host', type: 'STRING', semantic: 'TAG' },
             { name: 'ts', key: 'ts', type: 'TIMESTAMP_MILLISECOND', semantic: 'TIMESTAMP' },
@@ -156,7 +156,7 @@ describe('cairn wal replay on GreptimeDB WalEntry payloads', () => {
         },
         {
           op: 'DELETE',
-          sequence: 103,
+          sequence: '103',
           columns: [
             { name: 'host', key: 'host', type: 'STRING', semantic: 'TAG' },
             { name: 'ts', key: 'ts', type: 'TIMESTAMP_MILLISECOND', semantic: 'TIMESTAMP' },

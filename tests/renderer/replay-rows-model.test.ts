@@ -4,12 +4,14 @@
  * number of renders - lined up under every column met; bytes that do not decode after all are
  * a damaged notice in place, never a dropped entry.
  */
+import { Table, TimestampMillisecond, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { ReplayEntryView } from '../../src/shared/contract/wal';
 import { checkPayload } from '../../src/shared/greptime/decode/detect-payload';
 import type { GtValue } from '../../src/shared/greptime/decode/wal-entry';
 import { tablesOf } from '../../src/renderer/src/views/wal/replay/entry-tables';
 import { rowsModel } from '../../src/renderer/src/views/wal/replay/rows-model';
+import { bulkEntry, partsOf } from '../greptimedb/entries/arrow-bulk';
 import { column, encodeWalEntry } from '../greptimedb/entries/wal-entry-encoder';
 
 const s = (value: string): GtValue => ({ kind: 'string', value });
@@ -63,6 +65,37 @@ describe("the Rows mode's rows", () => {
     ]);
     expect(model.items[0]?.kind === 'notice' && model.items[0].notice.text).toMatch(
       /^entry 0:3 is not a WalEntry: truncated at byte \d+/,
+    );
+  });
+
+  it('shows a bulk entry’s Arrow rows as PUTs, and one that gives none as a damaged notice', () => {
+    const parts = partsOf(
+      new Table({
+        host: vectorFromArray(['c'], new Utf8()),
+        ts: vectorFromArray([2000n], new TimestampMillisecond()),
+      }),
+    );
+    const good = entry(4n, bulkEntry(parts, 20n, 2000n, 2000n, 1));
+    const broken = entry(5n, bulkEntry({ ...parts, schema: Uint8Array.of(9) }, 21n, 0n, 0n, 1));
+    expect(good.payload).toEqual({
+      kind: 'wal-entry',
+      summary: { mutations: 0, rows: 0, bulk: 1 },
+    });
+    const model = rowsModel([good, broken], 7n);
+    expect(model.columns.map((c) => [c.key, c.semantic])).toEqual([
+      ['host', '?'],
+      ['ts', 'TIMESTAMP'],
+    ]);
+    const [row, notice] = model.items;
+    expect(row?.kind === 'row' && [row.row.op, row.row.sequence, ...row.row.cells]).toEqual([
+      'PUT',
+      20n,
+      '"c"',
+      '"1970-01-01T00:00:02.000Z"',
+    ]);
+    expect(notice?.kind === 'notice' && notice.notice).toMatchObject({ id: 5n, damaged: true });
+    expect(notice?.kind === 'notice' && notice.notice.text).toMatch(
+      /^entry 0:5: bulk entry 1 gives no rows: invalid-ipc/,
     );
   });
 });

@@ -40,7 +40,7 @@ const table: GtEntryTable = {
       op: 9,
       sequence: 20n,
       columns: [...columns, { name: 'x', key: 'x', datatype: 'INT64', semantic: 'FIELD' }],
-      rows: [['"c"', 'null', '18446744073709551615']],
+      rows: [['"c"', 'null', '"18446744073709551615"']],
     },
   ],
   bulk: [],
@@ -51,7 +51,7 @@ describe('replay rows', () => {
   it('numbers each row from its mutation start sequence and prints one exact line', () => {
     expect(rows.map((row) => row.sequence)).toEqual([7n, 8n, 20n]);
     expect(rowLine(rows[2]!)).toBe(
-      '{"region":"5:1","regionU64":"21474836481","id":"3:2","idU64":"3145730","op":9,"sequence":20,"host":"c","ts":null,"x":18446744073709551615}',
+      '{"region":"5:1","regionU64":"21474836481","id":"3:2","idU64":"3145730","op":9,"sequence":"20","host":"c","ts":null,"x":"18446744073709551615"}',
     );
   });
 

@@ -1,7 +1,8 @@
 /**
  * A replayed WAL entry's payload as people and tools see it, in the one shape the CLI prints
  * and the console receives: a GreptimeDB `WalEntry` as tables (each mutation's columns and its
- * rows, every cell already its exact JSON text), its bulk entries as summaries, or why the
+ * rows, every cell already its exact JSON text), its bulk entries as summaries with their Arrow
+ * record batches' rows (or why those do not decode), or why the
  * payload is not a `WalEntry` (reason and byte offset). The decoder builds these
  * (greptime/decode); this module only names the shapes, so main and renderer agree.
  */
@@ -45,7 +46,7 @@ export interface GtMutationTable {
   readonly rows: ReadonlyArray<readonly string[]>;
 }
 
-/** A bulk entry as its summary: its Arrow record batch is not decoded into rows. */
+/** A bulk entry as its summary (what the payload says of it, its Arrow batch aside). */
 export interface GtBulkSummary {
   readonly sequence: bigint;
   readonly minTs: bigint;
@@ -60,9 +61,51 @@ export interface GtBulkSummary {
   } | null;
 }
 
+/** Why a bulk entry's Arrow IPC body gives no rows. */
+export type BulkDecodeReason =
+  /** The entry has no body (GreptimeDB's replay stops on it: "Entry payload should be present"). */
+  | 'no-body'
+  /** The schema or record batch message is not what Arrow IPC says (flatbuffer, lengths, type). */
+  | 'invalid-ipc'
+  /** It declares more rows or bytes than its body holds. */
+  | 'too-large'
+  /** Arrow IPC that needs what a WAL entry cannot carry (a dictionary, compression, a union). */
+  | 'unsupported';
+
+export interface BulkDecodeFailure {
+  readonly reason: BulkDecodeReason;
+  readonly detail: string;
+}
+
+/** The time index's values checked against the entry's `min_ts` / `max_ts`. */
+export interface GtBulkTimeCheck {
+  /** The smallest and largest time index value among the rows (its raw number). */
+  readonly min: bigint | null;
+  readonly max: bigint | null;
+  /** Why they are not the entry's, or null when they are. */
+  readonly problem: string | null;
+}
+
+/** A bulk entry's Arrow record batch as rows: a table like a mutation's, and its time check. */
+export type GtBulkDecoding =
+  | { readonly ok: true; readonly table: GtMutationTable; readonly time: GtBulkTimeCheck }
+  | { readonly ok: false; readonly failure: BulkDecodeFailure };
+
+/** A bulk entry: its summary, and its rows where they were decoded (null where they were not). */
+export interface GtBulkEntryTable extends GtBulkSummary {
+  readonly decoded: GtBulkDecoding | null;
+}
+
 export interface GtEntryTable {
   readonly mutations: readonly GtMutationTable[];
-  readonly bulk: readonly GtBulkSummary[];
+  readonly bulk: readonly GtBulkEntryTable[];
+}
+
+/** The tables of the entry's rows: its mutations', then its decoded bulk entries'. */
+export function rowTables(table: GtEntryTable): GtMutationTable[] {
+  const tables = [...table.mutations];
+  for (const bulk of table.bulk) if (bulk.decoded?.ok === true) tables.push(bulk.decoded.table);
+  return tables;
 }
 
 /**
@@ -99,5 +142,5 @@ export type PayloadCheck =
   { readonly kind: 'wal-entry'; readonly summary: WalEntrySummary } | PayloadOther;
 
 export function rowCount(table: GtEntryTable): number {
-  return table.mutations.reduce((sum, mutation) => sum + mutation.rows.length, 0);
+  return rowTables(table).reduce((sum, mutation) => sum + mutation.rows.length, 0);
 }

@@ -8,7 +8,7 @@
  */
 import { formatEntryId, formatRegionId } from '../id-notation';
 import type { GtColumnView, GtEntryTable } from './entry-table';
-import { ROW_FIXED_KEYS } from './entry-table';
+import { ROW_FIXED_KEYS, rowTables } from './entry-table';
 
 export interface ReplayRow {
   readonly region: bigint;
@@ -21,9 +21,10 @@ export interface ReplayRow {
   readonly cells: readonly string[];
 }
 
+/** The entry's rows: its mutations', then its decoded bulk entries' (PUTs from their sequence). */
 export function rowsOfEntry(region: bigint, id: bigint, table: GtEntryTable): ReplayRow[] {
   const rows: ReplayRow[] = [];
-  for (const mutation of table.mutations)
+  for (const mutation of rowTables(table))
     mutation.rows.forEach((cells, index) =>
       rows.push({
         region,
@@ -106,7 +107,7 @@ export function rowLine(row: ReplayRow): string {
   let line =
     `${lineHead(row.region, row.id)}` +
     `"op":${typeof row.op === 'string' ? JSON.stringify(row.op) : String(row.op)},` +
-    `"sequence":${row.sequence}`;
+    `"sequence":"${row.sequence}"`;
   for (let at = 0; at < keys.length; at++) line += `${keys[at]}${row.cells[at] ?? 'null'}`;
   return `${line}}`;
 }
@@ -116,7 +117,7 @@ export class ColumnUnion {
   private readonly byKey = new Map<string, GtColumnView>();
 
   add(table: GtEntryTable): void {
-    for (const mutation of table.mutations)
+    for (const mutation of rowTables(table))
       for (const column of mutation.columns)
         if (!this.byKey.has(column.key)) this.byKey.set(column.key, column);
   }

@@ -45,9 +45,12 @@ export function conditionOfInput(key: string, input: string): RowCondition | nul
 }
 
 const UTC_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/;
+  /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/;
 
-/** Nanoseconds since the epoch of `2026-01-02`, `…T03:04[:05[.123456789]]` (UTC, or an offset). */
+/**
+ * Nanoseconds since the epoch of `2026-01-02`, `…T03:04[:05[.123456789]]` (UTC, or an offset);
+ * a year outside 0000-9999 in ISO's expanded form (`+010000-01-01`), as cells write it.
+ */
 export function parseUtcTime(text: string): bigint | null {
   const match = UTC_TIME.exec(text.trim());
   if (match === null) return null;

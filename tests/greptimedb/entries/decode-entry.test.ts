@@ -87,8 +87,8 @@ describe('decodeWalEntry', () => {
 
   it('writes every kind of cell exactly: 64-bit digits, units, decimals, hex, JSON', () => {
     const cells: Array<[GtValue, GtColumnSchema | undefined, string]> = [
-      [{ kind: 'i64', value: -9223372036854775808n }, undefined, '-9223372036854775808'],
-      [{ kind: 'u64', value: 18446744073709551615n }, undefined, '18446744073709551615'],
+      [{ kind: 'i64', value: -9223372036854775808n }, undefined, '"-9223372036854775808"'],
+      [{ kind: 'u64', value: 18446744073709551615n }, undefined, '"18446744073709551615"'],
       [{ kind: 'i8', value: -7 }, undefined, '-7'],
       [{ kind: 'f32', value: Math.fround(0.1) }, undefined, '0.1'],
       [{ kind: 'f64', value: Number.NaN }, undefined, '"NaN"'],
@@ -121,7 +121,7 @@ describe('decodeWalEntry', () => {
       [
         { kind: 'interval_month_day_nano', months: 1, days: -2, nanoseconds: 3n },
         undefined,
-        '{"months":1,"days":-2,"nanoseconds":3}',
+        '{"months":1,"days":-2,"nanoseconds":"3"}',
       ],
       [{ kind: 'list', items: [{ kind: 'i32', value: 1 }, null] }, undefined, '[1,null]'],
       [

@@ -186,21 +186,48 @@ export function writeValue(w: Wire, value: GtValue): void {
   }
 }
 
+type Extension = NonNullable<GtColumnSchema['extension']>;
+
+/** A list's or struct's extension (the case's message), nested extensions included. */
+function writeExtension(e: Wire, extension: Extension): void {
+  const nested = (w: Wire, field: number, inner: Extension | null): void => {
+    if (inner !== null) w.message(field, (x) => writeCase(x, inner));
+  };
+  if (extension.kind === 'list')
+    e.message(4, (l) => {
+      if (extension.datatype !== 0) l.int(1, extension.datatype);
+      nested(l, 2, extension.extension);
+    });
+  else if (extension.kind === 'struct')
+    e.message(5, (s) =>
+      extension.fields.forEach((field) =>
+        s.message(1, (f) => {
+          if (field.name !== '') f.text(1, field.name);
+          if (field.datatype !== 0) f.int(2, field.datatype);
+          nested(f, 3, field.extension);
+        }),
+      ),
+    );
+}
+
+/** A `ColumnDataTypeExtension`'s set case. */
+export function writeCase(e: Wire, extension: Extension): void {
+  if (extension.kind === 'decimal')
+    e.message(1, (d) => {
+      if (extension.precision !== 0) d.int(1, extension.precision);
+      if (extension.scale !== 0) d.int(2, extension.scale);
+    });
+  else if (extension.kind === 'json') e.int(2, 0);
+  else if (extension.kind === 'other') e.message(extension.field, () => undefined);
+  else writeExtension(e, extension);
+}
+
 function writeColumn(w: Wire, column: GtColumnSchema): void {
   if (column.name !== '') w.text(1, column.name);
   if (column.datatype !== 0) w.int(2, column.datatype);
   if (column.semanticType !== 0) w.int(3, column.semanticType);
   const extension = column.extension;
-  if (extension !== null)
-    w.message(4, (e) => {
-      if (extension.kind === 'decimal')
-        e.message(1, (d) => {
-          if (extension.precision !== 0) d.int(1, extension.precision);
-          if (extension.scale !== 0) d.int(2, extension.scale);
-        });
-      else if (extension.kind === 'json') e.int(2, 0);
-      else e.message(extension.field, () => undefined);
-    });
+  if (extension !== null) w.message(4, (e) => writeCase(e, extension));
   if (column.options.length > 0)
     w.message(5, (o) =>
       column.options.forEach(([key, value]) =>

@@ -9,11 +9,19 @@
  * stderr (`--rows`), and the command then exits 1. Reads only.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { bulkRowsDecoder, type ArrowLibrary } from '../../../shared/greptime/bulk/decode-bulk';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
+import type { BulkRowsDecoder } from '../../../shared/greptime/decode/decode-table';
 import { decodePayload } from '../../../shared/greptime/decode/detect-payload';
 import type { WalEntry } from '../../engine/wal/entry';
 import type { WalFormat } from '../../engine/wal-read/format';
-import type { GtEntryTable, PayloadDecoding } from '../../../shared/greptime/entry-table';
+import type {
+  GtBulkEntryTable,
+  GtEntryTable,
+  PayloadDecoding,
+} from '../../../shared/greptime/entry-table';
 import {
   ColumnUnion,
   csvHeader,
@@ -105,20 +113,60 @@ class LineOutput {
   }
 }
 
-function mutationsJson(table: GtEntryTable): string {
-  const mutations = table.mutations.map((mutation) => {
-    const columns = mutation.columns.map((c) =>
+function columnsJson(mutation: GtEntryTable['mutations'][number]): string {
+  return mutation.columns
+    .map((c) =>
       JSON.stringify({ name: c.name, key: c.key, type: c.datatype, semantic: c.semantic }),
-    );
-    const rows = mutation.rows.map((cells) => rowObject(mutation.columns, cells));
-    const op = typeof mutation.op === 'string' ? JSON.stringify(mutation.op) : mutation.op;
-    return `{"op":${op},"sequence":${mutation.sequence},"columns":[${columns.join(',')}],"rows":[${rows.join(',')}]}`;
+    )
+    .join(',');
+}
+
+function mutationJson(mutation: GtEntryTable['mutations'][number]): string {
+  const rows = mutation.rows.map((cells) => rowObject(mutation.columns, cells));
+  const op = typeof mutation.op === 'string' ? JSON.stringify(mutation.op) : mutation.op;
+  return `{"op":${op},"sequence":"${mutation.sequence}","columns":[${columnsJson(mutation)}],"rows":[${rows.join(',')}]}`;
+}
+
+/** A bulk entry: its summary (64-bit numbers as strings), then its rows or why there are none. */
+function bulkJson(b: GtBulkEntryTable): string {
+  const head = `{"sequence":"${b.sequence}","minTs":"${b.minTs}","maxTs":"${b.maxTs}","timestampIndex":${b.timestampIndex},"arrowIpc":${JSON.stringify(b.arrowIpc)}`;
+  const decoded = b.decoded;
+  if (decoded === null) return `${head}}`;
+  if (!decoded.ok) return `${head},"error":${JSON.stringify(decoded.failure)}}`;
+  const { table, time } = decoded;
+  const rows = table.rows.map((cells) => rowObject(table.columns, cells));
+  const times = `"timeIndex":{"min":${time.min === null ? null : `"${time.min}"`},"max":${time.max === null ? null : `"${time.max}"`},"problem":${JSON.stringify(time.problem)}}`;
+  return `${head},"columns":[${columnsJson(table)}],"rows":[${rows.join(',')}],${times}}`;
+}
+
+function mutationsJson(table: GtEntryTable): string {
+  return `"mutations":[${table.mutations.map(mutationJson).join(',')}],"bulk":[${table.bulk.map(bulkJson).join(',')}]`;
+}
+
+/** A bulk entry whose rows do not decode, or do not match its time range: told as damage. */
+function bulkProblems(region: bigint, entry: WalEntry, table: GtEntryTable): DamagedPart[] {
+  const key = `region ${formatRegionId(region)} entry ${formatEntryId(entry.id)}`;
+  return table.bulk.flatMap((bulk, at): DamagedPart[] => {
+    const decoded = bulk.decoded;
+    if (decoded === null || (decoded.ok && decoded.time.problem === null)) return [];
+    const reason = decoded.ok
+      ? `bulk entry ${at + 1}: ${decoded.time.problem}`
+      : `bulk entry ${at + 1} gives no rows: ${decoded.failure.reason} (${decoded.failure.detail})`;
+    return [{ what: 'bulk entry', key, reason }];
   });
-  const bulk = table.bulk.map(
-    (b) =>
-      `{"sequence":${b.sequence},"minTs":${b.minTs},"maxTs":${b.maxTs},"timestampIndex":${b.timestampIndex},"arrowIpc":${JSON.stringify(b.arrowIpc)}}`,
+}
+
+/**
+ * The bulk decoder, with the Arrow library loaded when a replay first meets a bulk entry: most
+ * replays hold none, and loading it would cost each of them a noticeable part of a second.
+ */
+let bulkDecoder: BulkRowsDecoder | undefined;
+
+function loadBulkDecoder(): BulkRowsDecoder {
+  bulkDecoder ??= bulkRowsDecoder(
+    createRequire(join(__dirname, 'index.js'))('apache-arrow') as ArrowLibrary,
   );
-  return `"mutations":[${mutations.join(',')}],"bulk":[${bulk.join(',')}]`;
+  return bulkDecoder;
 }
 
 /** One `--decode` line: the entry's id and size, then what its payload is. */
@@ -132,8 +180,11 @@ export function entryLine(
   const head = `{${ids},"size":${entry.data.length},"payload":"${decoding.kind}"`;
   const data = (): string => `,"data":"${Buffer.from(entry.data).toString('base64')}"`;
   switch (decoding.kind) {
-    case 'wal-entry':
-      return `${head},${mutationsJson(decoding.table)}${withData ? data() : ''}}`;
+    case 'wal-entry': {
+      // A bulk entry that gives no rows is shown raw as well.
+      const raw = withData || decoding.table.bulk.some((b) => b.decoded?.ok === false);
+      return `${head},${mutationsJson(decoding.table)}${raw ? data() : ''}}`;
+    }
     case 'not-wal-entry':
       return `${head},"error":${JSON.stringify(decoding.failure)}${data()}}`;
     case 'json':
@@ -159,8 +210,17 @@ export class DecodedReplayPrinter {
     this.filter = rowFilterOf(options);
   }
 
+  /** The payload decoded, its bulk entries' rows too (the Arrow library loaded on the first). */
   private decode(entry: WalEntry): PayloadDecoding {
-    return decodePayload(entry.data, this.format === GT_FORMAT);
+    const onGreptime = this.format === GT_FORMAT;
+    const decoding = decodePayload(entry.data, onGreptime, bulkDecoder);
+    if (
+      decoding.kind !== 'wal-entry' ||
+      bulkDecoder !== undefined ||
+      decoding.table.bulk.length === 0
+    )
+      return decoding;
+    return decodePayload(entry.data, onGreptime, loadBulkDecoder());
   }
 
   /** CSV needs its header first: every column of the replay, read in a first pass. */
@@ -177,6 +237,8 @@ export class DecodedReplayPrinter {
 
   entry(region: bigint, entry: WalEntry): void {
     const decoding = this.decode(entry);
+    if (decoding.kind === 'wal-entry')
+      this.damaged.push(...bulkProblems(region, entry, decoding.table));
     if (decoding.kind === 'not-wal-entry')
       this.damaged.push({
         what: 'payload',
@@ -191,10 +253,6 @@ export class DecodedReplayPrinter {
       if (decoding.kind !== 'not-wal-entry') this.notRows += 1;
       return;
     }
-    if (decoding.table.bulk.length > 0)
-      process.stderr.write(
-        `cairn: entry ${formatEntryId(entry.id)} holds ${decoding.table.bulk.length} bulk entries (Arrow IPC): their rows are not decoded; --decode shows their summary\n`,
-      );
     for (const row of rowsOfEntry(region, entry.id, decoding.table)) {
       if (!rowMatches(row, this.filter)) continue;
       this.out.line(this.columns === null ? rowLine(row) : csvLine(row, this.columns));

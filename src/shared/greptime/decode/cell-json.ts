@@ -12,10 +12,17 @@
 import { unitOf, VALUE_CASE as C, wholeOf, type ScannedValue } from './decode-value';
 import { latin1, type EntryReader } from './entry-reader';
 import { dateJson, timeJson, timestampJson, TIMESTAMP_TYPES } from './time-json';
-import { DATA_TYPE_JSON, type GtColumnSchema, type GtJson, type GtValue } from './wal-entry';
+import {
+  DATA_TYPE_JSON,
+  type GtColumnExtension,
+  type GtJson,
+  type GtValue,
+  type GtValueType,
+} from './wal-entry';
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** A leading byte-order mark stays (JSON held in binary with one is not JSON: shown as hex). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function hexOf(bytes: Uint8Array): string {
   let text = '';
@@ -27,7 +34,7 @@ export function hexOf(bytes: Uint8Array): string {
 const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 
 /** A JSON string; plain ASCII (most tags and names) skips JSON.stringify, a third faster. */
-function quoted(text: string): string {
+export function quoted(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
@@ -66,8 +73,12 @@ const doubleTexts: string[] = new Array<string>(DOUBLE_SLOTS).fill('');
 const bits = new Float64Array(1);
 const words = new Uint32Array(bits.buffer);
 
-/** A double as JSON: NaN and the infinities, which JSON has no number for, as strings. */
-function doubleJson(value: number): string {
+/**
+ * A double as JSON: NaN and the infinities, which JSON has no number for, as strings; -0 keeps
+ * its sign (String(-0) is "0").
+ */
+export function doubleJson(value: number): string {
+  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   bits[0] = value;
   const mixed = Math.imul(words[0]! ^ Math.imul(words[1]!, 0x9e3779b1), 0x85ebca6b);
   const slot = mixed >>> 20;
@@ -78,28 +89,48 @@ function doubleJson(value: number): string {
   return text;
 }
 
-/** The shortest decimal that reads back as the same float32 (0.1, not 0.10000000149011612). */
-function float32Json(value: number): string {
+/**
+ * The shortest decimal that reads back as the same float32 (0.1, not 0.10000000149011612): 9
+ * significant digits always do; -0 keeps its sign.
+ */
+export function float32Json(value: number): string {
   if (!Number.isFinite(value)) return quoted(String(value));
+  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   for (let precision = 1; precision < 9; precision++) {
     const shorter = Number(value.toPrecision(precision));
     if (Math.fround(shorter) === value) return String(shorter);
   }
-  return String(value);
+  return String(Number(value.toPrecision(9)));
 }
 
 const U64 = (1n << 64n) - 1n;
 
-/** The 128-bit two's complement `hi:lo` scaled by the column's decimal scale. */
+/**
+ * GreptimeDB's scale for a decimal read without a decimal extension
+ * (`DECIMAL128_DEFAULT_SCALE`, common/decimal's decimal128.rs).
+ */
+export const DECIMAL128_DEFAULT_SCALE = 10;
+
+/** The scale a decimal is read at under `extension`: its own (as an i8, as GreptimeDB casts it). */
+function scaleOf(extension: GtColumnExtension | null | undefined): number {
+  return extension?.kind === 'decimal' ? (extension.scale << 24) >> 24 : DECIMAL128_DEFAULT_SCALE;
+}
+
+/** The 128-bit two's complement `hi:lo` scaled. */
 function decimalJson(hi: bigint, lo: bigint, scale: number): string {
-  const unscaled = BigInt.asIntN(128, (hi << 64n) | (lo & U64));
-  if (scale <= 0) return quoted(unscaled.toString());
+  return scaledJson(BigInt.asIntN(128, (hi << 64n) | (lo & U64)), scale);
+}
+
+/** A decimal's unscaled value at `scale`: a negative scale multiplies (123 at -2 is 12300). */
+export function scaledJson(unscaled: bigint, scale: number): string {
+  if (scale === 0) return quoted(unscaled.toString());
+  if (scale < 0) return quoted((unscaled * 10n ** BigInt(-scale)).toString());
   const digits = (unscaled < 0n ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
   const sign = unscaled < 0n ? '-' : '';
   return quoted(`${sign}${digits.slice(0, -scale)}.${digits.slice(-scale)}`);
 }
 
-function holdsJson(column: GtColumnSchema | undefined): boolean {
+function holdsJson(column: GtValueType | undefined): boolean {
   return (
     column !== undefined &&
     (column.datatype === DATA_TYPE_JSON || column.extension?.kind === 'json')
@@ -107,7 +138,7 @@ function holdsJson(column: GtColumnSchema | undefined): boolean {
 }
 
 /** Binary as hex, or as its text when the column says it holds JSON and it parses. */
-function binaryJson(bytes: Uint8Array, column: GtColumnSchema | undefined): string {
+function binaryJson(bytes: Uint8Array, column: GtValueType | undefined): string {
   if (holdsJson(column)) {
     try {
       const text = utf8.decode(bytes);
@@ -143,8 +174,31 @@ export function jsonValueText(json: GtJson): string {
   }
 }
 
-/** The JSON text of one cell; `column` is the schema column it sits under, if any. */
-export function cellJson(value: GtValue, column?: GtColumnSchema): string {
+/** `{"days":D,"milliseconds":M}`: GreptimeDB's IntervalDayTime, days in the high 32 bits. */
+function dayTimeJson(value: bigint | number): string {
+  const whole = BigInt(value);
+  return `{"days":${Number(BigInt.asIntN(32, whole >> 32n))},"milliseconds":${Number(BigInt.asIntN(32, whole))}}`;
+}
+
+/** A 64-bit integer as the protobuf JSON mapping writes it: a string, every digit kept. */
+function int64Json(value: bigint | number): string {
+  return `"${value}"`;
+}
+
+/** The type of the `at`-th item of a list or struct read under `type` (GreptimeDB's rule). */
+function itemType(type: GtValueType | undefined, at: number): GtValueType | undefined {
+  const extension = type?.extension;
+  if (extension?.kind === 'list')
+    return { datatype: extension.datatype, extension: extension.extension };
+  if (extension?.kind === 'struct') return extension.fields[at];
+  return undefined;
+}
+
+/**
+ * The JSON text of one cell; `column` is the type it is read under (its schema column, or a
+ * list's items' or a struct field's type), if any.
+ */
+export function cellJson(value: GtValue, column?: GtValueType): string {
   if (value === null) return 'null';
   switch (value.kind) {
     case 'bool':
@@ -160,12 +214,15 @@ export function cellJson(value: GtValue, column?: GtColumnSchema): string {
     case 'i64': {
       // An i64 under a timestamp column is a timestamp of the column's unit.
       const unit = column === undefined ? undefined : TIMESTAMP_TYPES[column.datatype];
-      return unit === undefined ? value.value.toString() : timestampJson(value.value, unit);
+      return unit === undefined ? int64Json(value.value) : timestampJson(value.value, unit);
     }
     case 'u64':
+      return int64Json(value.value);
     case 'datetime':
+      // GreptimeDB reads a DATETIME value as a microsecond timestamp.
+      return timestampJson(value.value, 'us');
     case 'interval_day_time':
-      return value.value.toString();
+      return dayTimeJson(value.value);
     case 'f32':
       return float32Json(value.value);
     case 'f64':
@@ -181,16 +238,12 @@ export function cellJson(value: GtValue, column?: GtColumnSchema): string {
     case 'time':
       return timeJson(value.value, value.unit);
     case 'interval_month_day_nano':
-      return `{"months":${value.months},"days":${value.days},"nanoseconds":${value.nanoseconds}}`;
+      return `{"months":${value.months},"days":${value.days},"nanoseconds":"${value.nanoseconds}"}`;
     case 'decimal128':
-      return decimalJson(
-        value.hi,
-        value.lo,
-        column?.extension?.kind === 'decimal' ? column.extension.scale : 0,
-      );
+      return decimalJson(value.hi, value.lo, scaleOf(column?.extension));
     case 'list':
     case 'struct':
-      return `[${value.items.map((item) => cellJson(item)).join(',')}]`;
+      return `[${value.items.map((item, at) => cellJson(item, itemType(column, at))).join(',')}]`;
     case 'json':
       return jsonValueText(value.value);
     case 'unknown':
@@ -205,7 +258,7 @@ export function cellJson(value: GtValue, column?: GtColumnSchema): string {
 export function scannedJson(
   d: EntryReader,
   scanned: ScannedValue,
-  column: GtColumnSchema | undefined,
+  column: GtValueType | undefined,
 ): string {
   const kind = scanned.kind;
   switch (kind) {
@@ -220,7 +273,7 @@ export function scannedJson(
     case C.i64: {
       const unit = column === undefined ? undefined : TIMESTAMP_TYPES[column.datatype];
       const value = wholeOf(scanned);
-      return unit === undefined ? String(value) : timestampJson(value, unit);
+      return unit === undefined ? int64Json(value) : timestampJson(value, unit);
     }
     case C.timestamp:
     case C.timestamp + 1:
@@ -233,9 +286,11 @@ export function scannedJson(
     case C.time + 3:
       return timeJson(wholeOf(scanned), unitOf(kind, C.time));
     case C.u64:
+      return int64Json(wholeOf(scanned));
     case C.datetime:
+      return timestampJson(wholeOf(scanned), 'us');
     case C.intervalDayTime:
-      return String(wholeOf(scanned));
+      return dayTimeJson(wholeOf(scanned));
     case 1:
     case 2:
     case 3:

@@ -53,7 +53,7 @@ export function decodeWalEntry(bytes: Uint8Array): WalEntryDecoding {
             : { schema: mutation.rows.shape.schema, rows: mutation.rows.built },
         primaryKeyEncoding: mutation.primaryKeyEncoding,
       })),
-      bulkEntries: walked.entry.bulkEntries,
+      bulkEntries: walked.entry.bulkEntries.map((bulk) => bulk.summary),
     },
   };
 }

@@ -8,6 +8,8 @@
  */
 import type {
   EntryDecodeFailure,
+  GtBulkDecoding,
+  GtBulkEntryTable,
   GtColumnView,
   GtEntryTable,
   GtMutationTable,
@@ -17,7 +19,13 @@ import { decodeWalEntry } from './decode-entry';
 import type { ScannedValue } from './decode-value';
 import type { EntryReader } from './entry-reader';
 import { columnViews, entryTable, nameOr } from './entry-table';
-import { walkWalEntry, type RowsBuilder, type RowsShape, type WalkedEntry } from './walk-entry';
+import {
+  walkWalEntry,
+  type RowsBuilder,
+  type RowsShape,
+  type WalkedBulk,
+  type WalkedEntry,
+} from './walk-entry';
 import { OP_TYPE_NAMES, type GtColumnSchema } from './wal-entry';
 
 export type EntryTableDecoding =
@@ -86,22 +94,48 @@ function mutationTable(
   return { op, sequence, columns: viewsOf(shape), rows: built };
 }
 
-/** The payload's tables of cell texts, or the typed reason it is not a `WalEntry`. */
-export function decodeEntryTable(bytes: Uint8Array): EntryTableDecoding {
+/**
+ * Decodes a bulk entry's Arrow IPC body into rows (greptime/bulk/decode-bulk.ts). Handed in by
+ * whoever shows rows, so this decoder does not load the Arrow library for the payloads (most)
+ * that hold no bulk entry.
+ */
+export type BulkRowsDecoder = (bulk: WalkedBulk) => GtBulkDecoding;
+
+function bulkTables(
+  bulk: readonly WalkedBulk[],
+  decodeBulk: BulkRowsDecoder | undefined,
+): GtBulkEntryTable[] {
+  return bulk.map((b) => ({
+    ...b.summary,
+    decoded: decodeBulk === undefined ? null : decodeBulk(b),
+  }));
+}
+
+/**
+ * The payload's tables of cell texts, or the typed reason it is not a `WalEntry`; bulk entries'
+ * rows decoded by `decodeBulk` when one is given.
+ */
+export function decodeEntryTable(
+  bytes: Uint8Array,
+  decodeBulk?: BulkRowsDecoder,
+): EntryTableDecoding {
   const walked = walkWalEntry(bytes, new CellTexts());
   if (!walked.ok) return walked;
-  const mutations = walked.entry.mutations;
+  const { mutations, bulkEntries } = walked.entry;
+  const bulk = bulkTables(bulkEntries, decodeBulk);
   if (mutations.some((mutation) => mutation.rows?.shape.lateSchema === true)) {
     // Cells were written before their column was known: made again from the typed values.
     const typed = decodeWalEntry(bytes);
-    if (typed.ok) return { ok: true, table: entryTable(typed.entry), entry: walked.entry };
+    if (typed.ok)
+      return {
+        ok: true,
+        table: { mutations: entryTable(typed.entry).mutations, bulk },
+        entry: walked.entry,
+      };
   }
   return {
     ok: true,
-    table: {
-      mutations: mutations.map((m) => mutationTable(m.opType, m.sequence, m.rows)),
-      bulk: walked.entry.bulkEntries,
-    },
+    table: { mutations: mutations.map((m) => mutationTable(m.opType, m.sequence, m.rows)), bulk },
     entry: walked.entry,
   };
 }

@@ -84,16 +84,34 @@ export function bigintOf(scanned: ScannedValue): bigint {
   return int64Of(scanned.lo, scanned.hi, scanned.kind !== VALUE_CASE.u64);
 }
 
-/** Reads the `Value` ending at `end` into `out`; the last case written counts. */
+/** The `Value` cases the spec names; any other is unknown. */
+function isKnownCase(field: number): boolean {
+  return (field >= 1 && field <= 26) || field === 31 || (field >= 40 && field <= 42);
+}
+
+/**
+ * Reads the `Value` ending at `end` into `out` as prost reads the oneof: the last case written
+ * counts, a message case written again merges into the one set (a list's items extend), and
+ * an unknown field leaves a known case set; a value of unknown cases only is kept as the last
+ * of them. i8, i16, u8 and u16 are narrowed to their width, as GreptimeDB reads them
+ * (`pb_value_to_value_ref`: `*v as i8`).
+ */
 export function scanValue(d: EntryReader, end: number, depth: number, out: ScannedValue): void {
   if (depth > MAX_VALUE_DEPTH) d.fail('too-deep', `values nest past ${MAX_VALUE_DEPTH} levels`);
   out.kind = 0;
   while (d.pos < end) {
     const tag = d.tag();
     const field = tag >>> 3;
+    const same = out.kind === field;
     switch (field) {
       case 1:
+        d.expect(tag, V);
+        out.number = (d.uint32() << 24) >> 24;
+        break;
       case 2:
+        d.expect(tag, V);
+        out.number = (d.uint32() << 16) >> 16;
+        break;
       case 3:
       case 14:
       case 24:
@@ -101,12 +119,19 @@ export function scanValue(d: EntryReader, end: number, depth: number, out: Scann
         out.number = d.int32();
         break;
       case 5:
+        d.expect(tag, V);
+        out.number = d.uint32() & 0xff;
+        break;
       case 6:
+        d.expect(tag, V);
+        out.number = d.uint32() & 0xffff;
+        break;
       case 7:
         d.expect(tag, V);
         out.number = d.uint32();
         break;
       case 4:
+      case 8:
       case 15:
       case 16:
       case 17:
@@ -117,10 +142,6 @@ export function scanValue(d: EntryReader, end: number, depth: number, out: Scann
       case 22:
       case 23:
       case 25:
-        d.expect(tag, V);
-        read64(d, out);
-        break;
-      case 8:
         d.expect(tag, V);
         read64(d, out);
         break;
@@ -148,22 +169,34 @@ export function scanValue(d: EntryReader, end: number, depth: number, out: Scann
         out.plain = d.checkText(out.start, out.end);
         break;
       case 26:
-        out.value = readIntervalMonthDayNano(d, d.nested(tag, end));
+        out.value = readIntervalMonthDayNano(d, d.nested(tag, end), same ? out.value : null);
         break;
       case 31:
-        out.value = readDecimal(d, d.nested(tag, end));
+        out.value = readDecimal(d, d.nested(tag, end), same ? out.value : null);
         break;
       case 40:
-        out.value = { kind: 'list', items: readItems(d, d.nested(tag, end), 1, depth) };
-        break;
       case 41:
-        out.value = { kind: 'struct', items: readItems(d, d.nested(tag, end), 2, depth) };
+        out.value = {
+          kind: field === 40 ? 'list' : 'struct',
+          items: readItems(
+            d,
+            d.nested(tag, end),
+            field === 40 ? 1 : 2,
+            depth,
+            same ? out.value : null,
+          ),
+        };
         break;
-      case 42:
-        out.value = { kind: 'json', value: readJson(d, d.nested(tag, end), depth + 1) };
+      case 42: {
+        const before = same && out.value?.kind === 'json' ? out.value.value : null;
+        out.value = { kind: 'json', value: readJson(d, d.nested(tag, end), depth + 1, before) };
         break;
-      default:
-        out.value = { kind: 'unknown', field, wireType: tag & 7, bytes: d.skip(tag, end) };
+      }
+      default: {
+        const bytes = d.skip(tag, end);
+        if (isKnownCase(out.kind)) continue;
+        out.value = { kind: 'unknown', field, wireType: tag & 7, bytes };
+      }
     }
     out.kind = field;
   }
@@ -227,9 +260,19 @@ export function readValue(d: EntryReader, end: number, depth = 0): GtValue {
   return typedOf(d, scanned);
 }
 
-/** The entries of a repeated `Value` field numbered `itemField` in a message ending at `end`. */
-function readItems(d: EntryReader, end: number, itemField: number, depth: number): GtValue[] {
-  const items: GtValue[] = [];
+/**
+ * The entries of a repeated `Value` field numbered `itemField` in a message ending at `end`,
+ * after those of the same list or struct read before (`into`).
+ */
+function readItems(
+  d: EntryReader,
+  end: number,
+  itemField: number,
+  depth: number,
+  into: GtValue,
+): GtValue[] {
+  const items: GtValue[] =
+    into !== null && (into.kind === 'list' || into.kind === 'struct') ? [...into.items] : [];
   while (d.pos < end) {
     const tag = d.tag();
     if (tag >>> 3 === itemField) items.push(readValue(d, d.nested(tag, end), depth + 1));
@@ -239,10 +282,11 @@ function readItems(d: EntryReader, end: number, itemField: number, depth: number
   return items;
 }
 
-function readIntervalMonthDayNano(d: EntryReader, end: number): GtValue {
-  let months = 0;
-  let days = 0;
-  let nanoseconds = 0n;
+function readIntervalMonthDayNano(d: EntryReader, end: number, into: GtValue): GtValue {
+  const before = into?.kind === 'interval_month_day_nano' ? into : null;
+  let months = before?.months ?? 0;
+  let days = before?.days ?? 0;
+  let nanoseconds = before?.nanoseconds ?? 0n;
   d.fields(end, (field, tag) => {
     if (field < 1 || field > 3) return false;
     d.expect(tag, V);
@@ -254,8 +298,8 @@ function readIntervalMonthDayNano(d: EntryReader, end: number): GtValue {
   return { kind: 'interval_month_day_nano', months, days, nanoseconds };
 }
 
-function readDecimal(d: EntryReader, end: number): GtValue {
-  const halves = [0n, 0n];
+function readDecimal(d: EntryReader, end: number, into: GtValue): GtValue {
+  const halves = into?.kind === 'decimal128' ? [into.hi, into.lo] : [0n, 0n];
   d.fields(end, (field, tag) => {
     if (field !== 1 && field !== 2) return false;
     d.expect(tag, V);
@@ -265,8 +309,9 @@ function readDecimal(d: EntryReader, end: number): GtValue {
   return { kind: 'decimal128', hi: halves[0]!, lo: halves[1]! };
 }
 
-function readJsonObject(d: EntryReader, end: number, depth: number): GtJson {
-  const entries: Array<{ key: string; value: GtJson }> = [];
+function readJsonObject(d: EntryReader, end: number, depth: number, into: GtJson): GtJson {
+  const entries: Array<{ key: string; value: GtJson }> =
+    into?.kind === 'object' ? [...into.entries] : [];
   d.fields(end, (field, tag) => {
     if (field !== 1) return false;
     let key = '';
@@ -276,7 +321,7 @@ function readJsonObject(d: EntryReader, end: number, depth: number): GtJson {
       if (inner === 1) {
         d.expect(innerTag, LD);
         key = d.string();
-      } else if (inner === 2) value = readJson(d, d.nested(innerTag, entryEnd), depth + 1);
+      } else if (inner === 2) value = readJson(d, d.nested(innerTag, entryEnd), depth + 1, value);
       else return false;
       return true;
     });
@@ -286,12 +331,16 @@ function readJsonObject(d: EntryReader, end: number, depth: number): GtJson {
   return { kind: 'object', entries };
 }
 
-/** `JsonValue`: its oneof case, the last one written when several are. */
-function readJson(d: EntryReader, end: number, depth: number): GtJson {
+/**
+ * `JsonValue`, read into what a part before it read (`into`): its oneof case, the last one
+ * written when several are, an array or object written again extending the one set, an
+ * unknown field leaving a known case set (as prost reads it).
+ */
+function readJson(d: EntryReader, end: number, depth: number, into: GtJson): GtJson {
   if (depth > MAX_VALUE_DEPTH) d.fail('too-deep', `values nest past ${MAX_VALUE_DEPTH} levels`);
   const outer = d.message;
   d.message = 'JsonValue';
-  let json: GtJson = null;
+  let json: GtJson = into;
   while (d.pos < end) {
     const tag = d.tag();
     const field = tag >>> 3;
@@ -318,10 +367,11 @@ function readJson(d: EntryReader, end: number, depth: number): GtJson {
         break;
       case 6: {
         const arrayEnd = d.nested(tag, end);
-        const items: GtJson[] = [];
+        const items: GtJson[] = json?.kind === 'array' ? [...json.items] : [];
         while (d.pos < arrayEnd) {
           const inner = d.tag();
-          if (inner >>> 3 === 1) items.push(readJson(d, d.nested(inner, arrayEnd), depth + 1));
+          if (inner >>> 3 === 1)
+            items.push(readJson(d, d.nested(inner, arrayEnd), depth + 1, null));
           else d.skip(inner, arrayEnd);
         }
         d.close(arrayEnd);
@@ -329,7 +379,7 @@ function readJson(d: EntryReader, end: number, depth: number): GtJson {
         break;
       }
       case 7:
-        json = readJsonObject(d, d.nested(tag, end), depth);
+        json = readJsonObject(d, d.nested(tag, end), depth, json);
         break;
       case 8:
         d.expect(tag, LD);
@@ -337,7 +387,7 @@ function readJson(d: EntryReader, end: number, depth: number): GtJson {
         break;
       default:
         d.skip(tag, end);
-        json = { kind: 'unknown', field };
+        if (json === null || json.kind === 'unknown') json = { kind: 'unknown', field };
     }
   }
   d.close(end);

@@ -10,14 +10,14 @@
  * process, whose page makes the tables of what it shows). Pure.
  */
 import type { PayloadCheck, PayloadDecoding, PayloadOther } from '../entry-table';
-import { decodeEntryTable } from './decode-table';
+import { decodeEntryTable, type BulkRowsDecoder } from './decode-table';
 import { walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
 import { COLUMN_DATA_TYPE_NAMES, SEMANTIC_TYPE_NAMES } from './wal-entry';
 
 /** A `WalEntry` an application could have meant: something in it, every part well formed. */
 function isPlausible(entry: WalkedEntry<unknown>): boolean {
   if (entry.mutations.length + entry.bulkEntries.length === 0) return false;
-  if (entry.bulkEntries.some((bulk) => bulk.arrowIpc === null)) return false;
+  if (entry.bulkEntries.some((bulk) => bulk.ipc === null)) return false;
   return entry.mutations.every((mutation) => {
     const shape = mutation.rows?.shape;
     if (shape === undefined || shape.schema.length === 0 || shape.rows === 0) return false;
@@ -60,10 +60,14 @@ function otherPayload(
 
 /**
  * A payload as the prefix's kind says to read it, decoded to its tables: every one a
- * `WalEntry` on GreptimeDB's, a plausible one on Cairn's.
+ * `WalEntry` on GreptimeDB's, a plausible one on Cairn's; bulk entries' rows by `decodeBulk`.
  */
-export function decodePayload(bytes: Uint8Array, onGreptimePrefix: boolean): PayloadDecoding {
-  const decoded = decodeEntryTable(bytes);
+export function decodePayload(
+  bytes: Uint8Array,
+  onGreptimePrefix: boolean,
+  decodeBulk?: BulkRowsDecoder,
+): PayloadDecoding {
+  const decoded = decodeEntryTable(bytes, decodeBulk);
   if (decoded.ok && (onGreptimePrefix || isPlausible(decoded.entry)))
     return { kind: 'wal-entry', table: decoded.table };
   return otherPayload(bytes, onGreptimePrefix, decoded.ok ? null : decoded.failure);

@@ -16,7 +16,10 @@ import type { EntryReader } from './entry-reader';
  */
 export const MAX_ENTRY_CELLS = 4 * 1024 * 1024;
 
-/** decimal128's bounds (GreptimeDB, like Arrow): precision 1-38, so a scale of 0-38. */
+/**
+ * decimal128's bounds (GreptimeDB, like Arrow): precision 1-38, so a scale of at most 38 digits
+ * either way; a negative scale multiplies (123 at scale -2 is 12300), which GreptimeDB reads.
+ */
 export const MAX_DECIMAL_SCALE = 38;
 
 /** Counts the cells an entry's tables will hold, failing the walk past the cap. */
@@ -36,9 +39,9 @@ export class EntryCellBudget {
 
 /** Fails the walk on a decimal scale decimal128 cannot have. */
 export function checkDecimalScale(d: EntryReader, scale: number): void {
-  if (scale < 0 || scale > MAX_DECIMAL_SCALE)
+  if (scale < -MAX_DECIMAL_SCALE || scale > MAX_DECIMAL_SCALE)
     d.fail(
       'decimal-scale',
-      `a decimal128 scale is 0-${MAX_DECIMAL_SCALE}, this column says ${scale}`,
+      `a decimal128 scale is -${MAX_DECIMAL_SCALE} to ${MAX_DECIMAL_SCALE}, this column says ${scale}`,
     );
 }

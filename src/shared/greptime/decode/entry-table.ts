@@ -26,21 +26,22 @@ export function nameOr(names: Readonly<Record<number, string>>, value: number): 
   return names[value] ?? value;
 }
 
-/** Keys unique within the row line: fixed keys first, then columns in schema order. */
-export function columnViews(schema: readonly GtColumnSchema[], width: number): GtColumnView[] {
+/** Keys unique within the row line: fixed keys first, then the columns in their order. */
+export function keyedColumns(columns: ReadonlyArray<Omit<GtColumnView, 'key'>>): GtColumnView[] {
   const keys = new ColumnKeys(ROW_FIXED_KEYS);
-  const keyOf = (name: string): string => keys.keyOf(name);
-  const views: GtColumnView[] = schema.map((column) => ({
+  return columns.map((column) => ({ ...column, key: keys.keyOf(column.name) }));
+}
+
+/** A schema's columns, and `#N` ones for values a row holds past it. */
+export function columnViews(schema: readonly GtColumnSchema[], width: number): GtColumnView[] {
+  const columns: Array<Omit<GtColumnView, 'key'>> = schema.map((column) => ({
     name: column.name,
-    key: keyOf(column.name),
     datatype: nameOr(COLUMN_DATA_TYPE_NAMES, column.datatype),
     semantic: nameOr(SEMANTIC_TYPE_NAMES, column.semanticType),
   }));
-  for (let at = schema.length; at < width; at++) {
-    const name = `#${at + 1}`;
-    views.push({ name, key: keyOf(name), datatype: '?', semantic: '?' });
-  }
-  return views;
+  for (let at = schema.length; at < width; at++)
+    columns.push({ name: `#${at + 1}`, datatype: '?', semantic: '?' });
+  return keyedColumns(columns);
 }
 
 function mutationTable(mutation: GtMutation): GtMutationTable {
@@ -60,6 +61,10 @@ function mutationTable(mutation: GtMutation): GtMutationTable {
   };
 }
 
+/** The typed entry's tables; its bulk entries' rows are not decoded (the bytes are not kept). */
 export function entryTable(entry: GtWalEntry): GtEntryTable {
-  return { mutations: entry.mutations.map(mutationTable), bulk: entry.bulkEntries };
+  return {
+    mutations: entry.mutations.map(mutationTable),
+    bulk: entry.bulkEntries.map((bulk) => ({ ...bulk, decoded: null })),
+  };
 }

@@ -88,23 +88,28 @@ function secondText(): string {
   return lastSecondText;
 }
 
-/** `"2026-01-02T03:04:05.123Z"` (fraction digits from the unit); the number past a Date's range. */
+/**
+ * `"2026-01-02T03:04:05.123Z"` (fraction digits from the unit; a year past 9999 or before 0 in
+ * ISO's expanded form, `+010000-…`); past a Date's range the number, as a string.
+ */
 export function timestampJson(value: bigint | number, unit: TimeUnit): string {
-  return split(value, unit) ? `${secondText()}${fractionText(unit)}Z"` : value.toString();
+  return split(value, unit) ? `${secondText()}${fractionText(unit)}Z"` : `"${value}"`;
 }
 
+/** `"2026-01-02"`, whole for any year a Date holds (`"+010000-01-01"`, `"-000001-12-31"`). */
 export function dateJson(days: number): string {
   if (Math.abs(days) > 100_000_000) return String(days);
-  return `"${new Date(days * 86_400_000).toISOString().slice(0, 10)}"`;
+  const iso = new Date(days * 86_400_000).toISOString();
+  return `"${iso.slice(0, iso.indexOf('T'))}"`;
 }
 
 function two(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** A time of day `"HH:MM:SS[.fraction]"`; the plain number outside one day. */
+/** A time of day `"HH:MM:SS[.fraction]"`; outside one day the number, as a string. */
 export function timeJson(value: bigint | number, unit: TimeUnit): string {
-  if (value < 0 || !split(value, unit) || seconds >= DAY_SECONDS) return value.toString();
+  if (value < 0 || !split(value, unit) || seconds >= DAY_SECONDS) return `"${value}"`;
   const s = seconds;
   return `"${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}${fractionText(unit)}"`;
 }

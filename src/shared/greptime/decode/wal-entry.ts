@@ -55,6 +55,7 @@ export const COLUMN_DATA_TYPE_NAMES: Readonly<Record<number, string>> = {
   42: 'DICTIONARY',
 };
 export const DATA_TYPE_JSON = 31;
+export const DATA_TYPE_DECIMAL128 = 30;
 
 /** The unit of a time kind, as the number of its ticks per second. */
 export type TimeUnit = 's' | 'ms' | 'us' | 'ns';
@@ -106,17 +107,36 @@ export type GtJson =
   | { readonly kind: 'variant'; readonly bytes: Uint8Array }
   | { readonly kind: 'unknown'; readonly field: number };
 
-/** `ColumnDataTypeExtension`: the decimal's precision and scale, or which other case is set. */
+/**
+ * `ColumnDataTypeExtension`: a decimal's precision and scale, that a binary column holds JSON,
+ * a list's item type, a struct's field types (each with its own extension, so a decimal inside
+ * a list or struct is scaled by it), or which other case is set.
+ */
 export type GtColumnExtension =
   | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number }
   | { readonly kind: 'json' }
+  | {
+      readonly kind: 'list';
+      readonly datatype: number;
+      readonly extension: GtColumnExtension | null;
+    }
+  | { readonly kind: 'struct'; readonly fields: readonly GtStructField[] }
   | { readonly kind: 'other'; readonly field: number };
 
-export interface GtColumnSchema {
-  readonly name: string;
+/** The type a value is read under: a column's, a list's items', a struct field's. */
+export interface GtValueType {
   readonly datatype: number;
-  readonly semanticType: number;
   readonly extension: GtColumnExtension | null;
+}
+
+/** `StructField`: a struct's field by name, with its type. */
+export interface GtStructField extends GtValueType {
+  readonly name: string;
+}
+
+export interface GtColumnSchema extends GtValueType {
+  readonly name: string;
+  readonly semanticType: number;
   readonly options: ReadonlyArray<readonly [string, string]>;
 }
 

@@ -10,10 +10,10 @@
  * allocated from a declared length before its bytes are there. Pure.
  */
 import type { EntryDecodeFailure, GtBulkSummary } from '../entry-table';
-import { EntryReader, WIRE } from './entry-reader';
+import { EntryReader, MAX_VALUE_DEPTH, WIRE } from './entry-reader';
 import { scanValue, ScannedValue } from './decode-value';
 import { checkDecimalScale, EntryCellBudget } from './entry-bounds';
-import type { GtColumnExtension, GtColumnSchema } from './wal-entry';
+import type { GtColumnExtension, GtColumnSchema, GtStructField } from './wal-entry';
 
 const V = WIRE.varint;
 const LD = WIRE.delimited;
@@ -52,32 +52,109 @@ export interface WalkedMutation<R> {
 
 export interface WalkedEntry<R> {
   readonly mutations: ReadonlyArray<WalkedMutation<R>>;
-  /** Summaries: the Arrow record batches are not decoded. */
-  readonly bulkEntries: readonly GtBulkSummary[];
+  /** Summaries with their Arrow IPC bytes (bulk/ decodes them). */
+  readonly bulkEntries: readonly WalkedBulk[];
 }
 
 export type Walked<R> =
   | { readonly ok: true; readonly entry: WalkedEntry<R> }
   | { readonly ok: false; readonly failure: EntryDecodeFailure };
 
-function readExtension(d: EntryReader, end: number): GtColumnExtension | null {
+/** `DecimalTypeExtension`, merged into `into` (a field written twice merges, as protobuf does). */
+function readDecimalType(
+  d: EntryReader,
+  end: number,
+  into: GtColumnExtension | null,
+): GtColumnExtension {
+  const decimal =
+    into?.kind === 'decimal' ? { ...into } : { kind: 'decimal' as const, precision: 0, scale: 0 };
+  d.fields(end, (field, tag) => {
+    if (field !== 1 && field !== 2) return false;
+    d.expect(tag, V);
+    decimal[field === 1 ? 'precision' : 'scale'] = d.int32();
+    return true;
+  });
+  checkDecimalScale(d, decimal.scale);
+  return decimal;
+}
+
+/** `ListTypeExtension`: the items' datatype and their own extension. */
+function readListType(
+  d: EntryReader,
+  end: number,
+  into: GtColumnExtension | null,
+  depth: number,
+): GtColumnExtension {
+  let datatype = into?.kind === 'list' ? into.datatype : 0;
+  let extension = into?.kind === 'list' ? into.extension : null;
+  d.fields(end, (field, tag) => {
+    if (field === 1) {
+      d.expect(tag, V);
+      datatype = d.int32();
+    } else if (field === 2) extension = readExtension(d, d.nested(tag, end), extension, depth + 1);
+    else return false;
+    return true;
+  });
+  return { kind: 'list', datatype, extension };
+}
+
+/** `StructField`: name, datatype, extension. */
+function readStructField(d: EntryReader, end: number, depth: number): GtStructField {
+  let name = '';
+  let datatype = 0;
   let extension: GtColumnExtension | null = null;
   d.fields(end, (field, tag) => {
     if (field === 1) {
-      const decimal = { precision: 0, scale: 0 };
-      d.fields(d.nested(tag, end), (inner, innerTag) => {
-        if (inner !== 1 && inner !== 2) return false;
-        d.expect(innerTag, V);
-        decimal[inner === 1 ? 'precision' : 'scale'] = d.int32();
-        return true;
-      });
-      checkDecimalScale(d, decimal.scale);
-      extension = { kind: 'decimal', ...decimal };
-    } else {
-      // json_type (2) says the binary column holds JSON; later cases are named by number.
+      d.expect(tag, LD);
+      name = d.string();
+    } else if (field === 2) {
+      d.expect(tag, V);
+      datatype = d.int32();
+    } else if (field === 3) extension = readExtension(d, d.nested(tag, end), extension, depth + 1);
+    else return false;
+    return true;
+  });
+  return { name, datatype, extension };
+}
+
+/** `StructTypeExtension`: its fields, appended to those of a part read before. */
+function readStructType(
+  d: EntryReader,
+  end: number,
+  into: GtColumnExtension | null,
+  depth: number,
+): GtColumnExtension {
+  const fields: GtStructField[] = into?.kind === 'struct' ? [...into.fields] : [];
+  d.fields(end, (field, tag) => {
+    if (field !== 1) return false;
+    fields.push(readStructField(d, d.nested(tag, end), depth));
+    return true;
+  });
+  return { kind: 'struct', fields };
+}
+
+/**
+ * `ColumnDataTypeExtension` (a oneof), merged into what an earlier part of the same field
+ * read when it set the same case; list and struct extensions nest, bounded like values.
+ */
+function readExtension(
+  d: EntryReader,
+  end: number,
+  into: GtColumnExtension | null,
+  depth: number,
+): GtColumnExtension | null {
+  if (depth > MAX_VALUE_DEPTH)
+    d.fail('too-deep', `type extensions nest past ${MAX_VALUE_DEPTH} levels`);
+  let extension = into;
+  d.fields(end, (field, tag) => {
+    if (field === 1) extension = readDecimalType(d, d.nested(tag, end), extension);
+    else if (field === 4) extension = readListType(d, d.nested(tag, end), extension, depth);
+    else if (field === 5) extension = readStructType(d, d.nested(tag, end), extension, depth);
+    else if (field === 2 || field === 3 || field === 6 || field === 7) {
+      // json_type (2) says the binary column holds JSON; the other known cases by number.
       d.skip(tag, end);
       extension = field === 2 ? { kind: 'json' } : { kind: 'other', field };
-    }
+    } else return false; // a case this reader does not know leaves the one set, as in prost
     return true;
   });
   return extension;
@@ -122,7 +199,7 @@ function readColumnSchema(d: EntryReader, end: number): GtColumnSchema {
         semanticType = d.int32();
         break;
       case 4:
-        extension = readExtension(d, d.nested(tag, end));
+        extension = readExtension(d, d.nested(tag, end), extension, 0);
         break;
       case 5:
         readOptions(d, d.nested(tag, end), options);
@@ -182,42 +259,52 @@ function readRow<R>(
   return count;
 }
 
+/** What the parts of one `Rows` field have read so far. */
+class RowsState {
+  readonly schema: GtColumnSchema[] = [];
+  rows = 0;
+  shortest = Number.MAX_SAFE_INTEGER;
+  longest = 0;
+  lateSchema = false;
+
+  shape(): RowsShape {
+    const { schema, rows, shortest, longest, lateSchema } = this;
+    const width = Math.max(longest, schema.length);
+    const ragged = rows > 0 && (shortest !== schema.length || longest !== schema.length);
+    return { schema, rows, width, ragged, lateSchema };
+  }
+}
+
+/**
+ * One part of a mutation's `rows`: protobuf merges an embedded message written twice, so a
+ * second part's columns and rows extend the first's (prost reads them so).
+ */
 function readRows<R>(
   d: EntryReader,
   end: number,
   builder: RowsBuilder<R>,
   scanned: ScannedValue,
-  budget: EntryCellBudget,
-): { shape: RowsShape; built: R } {
-  const schema: GtColumnSchema[] = [];
-  builder.begin(schema);
-  let rows = 0;
-  let shortest = Number.MAX_SAFE_INTEGER;
-  let longest = 0;
-  let lateSchema = false;
+  state: RowsState,
+): void {
   while (d.pos < end) {
     const tag = d.tag();
     const field = tag >>> 3;
     if (field === 1) {
-      lateSchema ||= rows > 0;
-      schema.push(columnAt(d, d.nested(tag, end), schema.length));
+      state.lateSchema ||= state.rows > 0;
+      state.schema.push(columnAt(d, d.nested(tag, end), state.schema.length));
     } else if (field === 2) {
       const count = readRow(d, d.nested(tag, end), builder, scanned);
-      rows += 1;
-      if (count < shortest) shortest = count;
-      if (count > longest) longest = count;
+      state.rows += 1;
+      if (count < state.shortest) state.shortest = count;
+      if (count > state.longest) state.longest = count;
     } else d.skip(tag, end);
     d.message = 'Rows';
   }
   d.close(end);
-  const width = Math.max(longest, schema.length);
-  budget.spend(d, rows, width);
-  const ragged = rows > 0 && (shortest !== schema.length || longest !== schema.length);
-  return { shape: { schema, rows, width, ragged, lateSchema }, built: builder.end() };
 }
 
-function readWriteHint(d: EntryReader, end: number): number {
-  let encoding = 0;
+/** `WriteHint`; a second part keeps the first's encoding unless it sets one. */
+function readWriteHint(d: EntryReader, end: number, encoding: number): number {
   d.fields(end, (field, tag) => {
     if (field !== 1) return false;
     d.expect(tag, V);
@@ -236,7 +323,7 @@ function readMutation<R>(
 ): WalkedMutation<R> {
   let opType = 0;
   let sequence = 0n;
-  let rows: WalkedMutation<R>['rows'] = null;
+  let rows: RowsState | null = null;
   let primaryKeyEncoding: number | null = null;
   while (d.pos < end) {
     d.message = 'Mutation';
@@ -252,10 +339,14 @@ function readMutation<R>(
         break;
       case 3:
         d.message = 'Rows';
-        rows = readRows(d, d.nested(tag, end), builder, scanned, budget);
+        if (rows === null) {
+          rows = new RowsState();
+          builder.begin(rows.schema);
+        }
+        readRows(d, d.nested(tag, end), builder, scanned, rows);
         break;
       case 4:
-        primaryKeyEncoding = readWriteHint(d, d.nested(tag, end));
+        primaryKeyEncoding = readWriteHint(d, d.nested(tag, end), primaryKeyEncoding ?? 0);
         break;
       default:
         d.skip(tag, end);
@@ -263,28 +354,53 @@ function readMutation<R>(
   }
   d.message = 'Mutation';
   d.close(end);
-  return { opType, sequence, rows, primaryKeyEncoding };
+  const shape = rows?.shape() ?? null;
+  // Before a builder pads its short rows: the width x rows it would make is what is bounded.
+  if (shape !== null) {
+    d.message = 'Rows';
+    budget.spend(d, shape.rows, shape.width);
+  }
+  const built = shape === null ? null : { shape, built: builder.end() };
+  return { opType, sequence, rows: built, primaryKeyEncoding };
 }
 
-/** `ArrowIpc`: the sizes of its three byte fields (the batch itself is not decoded). */
-function readArrowIpc(d: EntryReader, end: number): GtBulkSummary['arrowIpc'] {
-  const sizes = [0, 0, 0];
+/** A bulk entry's Arrow IPC parts, as their bytes in the payload. */
+export interface ArrowIpcParts {
+  /** The schema message's flatbuffer. */
+  readonly schema: Uint8Array;
+  /** The record batch message's flatbuffer. */
+  readonly dataHeader: Uint8Array;
+  /** The record batch's body. */
+  readonly payload: Uint8Array;
+}
+
+/** A bulk entry as walked: its summary and the bytes of its body. */
+export interface WalkedBulk {
+  readonly summary: GtBulkSummary;
+  readonly ipc: ArrowIpcParts | null;
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/** `ArrowIpc`, merged into a part read before (a bytes field written again replaces it). */
+function readArrowIpc(d: EntryReader, end: number, into: ArrowIpcParts | null): ArrowIpcParts {
+  const parts = [into?.schema ?? NO_BYTES, into?.dataHeader ?? NO_BYTES, into?.payload ?? NO_BYTES];
   d.fields(end, (field, tag) => {
     if (field < 1 || field > 3) return false;
     d.expect(tag, LD);
-    sizes[field - 1] = d.bytesField().length;
+    parts[field - 1] = d.bytesField();
     return true;
   });
-  return { schemaBytes: sizes[0]!, dataHeaderBytes: sizes[1]!, payloadBytes: sizes[2]! };
+  return { schema: parts[0]!, dataHeader: parts[1]!, payload: parts[2]! };
 }
 
-function readBulkEntry(d: EntryReader, end: number): GtBulkSummary {
+function readBulkEntry(d: EntryReader, end: number): WalkedBulk {
   d.message = 'BulkWalEntry';
   let sequence = 0n;
   let maxTs = 0n;
   let minTs = 0n;
   let timestampIndex = 0;
-  let arrowIpc: GtBulkSummary['arrowIpc'] = null;
+  let ipc: ArrowIpcParts | null = null;
   while (d.pos < end) {
     const tag = d.tag();
     const field = tag >>> 3;
@@ -293,11 +409,19 @@ function readBulkEntry(d: EntryReader, end: number): GtBulkSummary {
     else if (field === 2) maxTs = d.int64();
     else if (field === 3) minTs = d.int64();
     else if (field === 4) timestampIndex = d.uint32();
-    else if (field === 5) arrowIpc = readArrowIpc(d, d.nested(tag, end));
+    else if (field === 5) ipc = readArrowIpc(d, d.nested(tag, end), ipc);
     else d.skip(tag, end);
   }
   d.close(end);
-  return { sequence, maxTs, minTs, timestampIndex, arrowIpc };
+  const arrowIpc =
+    ipc === null
+      ? null
+      : {
+          schemaBytes: ipc.schema.length,
+          dataHeaderBytes: ipc.dataHeader.length,
+          payloadBytes: ipc.payload.length,
+        };
+  return { summary: { sequence, maxTs, minTs, timestampIndex, arrowIpc }, ipc };
 }
 
 function readWalEntry<R>(d: EntryReader, builder: RowsBuilder<R>): WalkedEntry<R> {
@@ -305,7 +429,7 @@ function readWalEntry<R>(d: EntryReader, builder: RowsBuilder<R>): WalkedEntry<R
   const scanned = new ScannedValue();
   const budget = new EntryCellBudget();
   const mutations: Array<WalkedMutation<R>> = [];
-  const bulkEntries: GtBulkSummary[] = [];
+  const bulkEntries: WalkedBulk[] = [];
   while (d.pos < end) {
     d.message = 'WalEntry';
     const tag = d.tag();

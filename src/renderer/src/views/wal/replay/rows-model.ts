@@ -1,14 +1,19 @@
 /**
  * The Replay view's Rows mode as data: the rows of the kept entries whose payloads decoded as a
- * GreptimeDB `WalEntry` (with the union of their columns, lined up by key), the entries that
- * gave no rows as notices in their place (not a `WalEntry` with its reason and offset, bulk
- * entries, payloads too large to decode here), the filter the column inputs and time range
+ * GreptimeDB `WalEntry` (bulk entries' rows after their mutations', with the union of their
+ * columns, lined up by key), notices in place of what gave no rows (not a `WalEntry` with its
+ * reason and offset, a bulk entry whose Arrow body does not decode or whose rows are not its
+ * time range, payloads too large to decode here), the filter the column inputs and time range
  * make, and the CLI command that prints the same rows. Pure (the tables are made from the
  * entries' bytes once, entry-tables.ts); rows and CSV come from src/shared/greptime, as the
  * CLI's do.
  */
 import type { ReplayEntryView } from '../../../../../shared/contract/wal';
-import type { EntryDecodeFailure, GtColumnView } from '../../../../../shared/greptime/entry-table';
+import type {
+  EntryDecodeFailure,
+  GtColumnView,
+  GtEntryTable,
+} from '../../../../../shared/greptime/entry-table';
 import {
   ColumnUnion,
   rowsOfEntry,
@@ -50,6 +55,21 @@ function damagedNotice(id: bigint, failure: EntryDecodeFailure): RowsNotice {
   };
 }
 
+/** A bulk entry that gives no rows, or whose rows are not its time range: said in their place. */
+function bulkNotice(id: bigint, table: GtEntryTable): RowsNotice | null {
+  const problems = table.bulk.flatMap((bulk, at) => {
+    const decoded = bulk.decoded;
+    if (decoded === null || (decoded.ok && decoded.time.problem === null)) return [];
+    return decoded.ok
+      ? [`bulk entry ${at + 1}: ${decoded.time.problem}`]
+      : [
+          `bulk entry ${at + 1} gives no rows: ${decoded.failure.reason} (${decoded.failure.detail})`,
+        ];
+  });
+  if (problems.length === 0) return null;
+  return { id, text: `entry ${formatEntryId(id)}: ${problems.join('; ')}`, damaged: true };
+}
+
 function noticeOf(entry: ReplayEntryView): RowsNotice | null {
   const payload = entry.payload;
   const id = formatEntryId(entry.id);
@@ -58,13 +78,7 @@ function noticeOf(entry: ReplayEntryView): RowsNotice | null {
     case 'wal-entry': {
       const tables = tablesOf(entry);
       if (tables?.ok === false) return damagedNotice(entry.id, tables.failure);
-      return payload.summary.bulk === 0
-        ? null
-        : {
-            id: entry.id,
-            text: `entry ${id}: ${payload.summary.bulk} bulk entries (Arrow IPC), shown as their summary in Entries`,
-            damaged: false,
-          };
+      return tables === null ? null : bulkNotice(entry.id, tables.table);
     }
     case 'not-wal-entry':
       return damagedNotice(entry.id, payload.failure);
