@@ -73,7 +73,9 @@ export function registerWalReadCommands(wal: Command): void {
               ? describeGtInspect(report, withChain)
               : describeCairnInspect(report, withChain),
           );
-        if (report.failure) process.exitCode = 1;
+        // GreptimeDB's merged layout: two writers on one prefix is a problem, as in `wal fleet`.
+        const twoWriters = report.format === 'greptimedb-v1' && report.merged?.twoWriters;
+        if (report.failure || twoWriters) process.exitCode = 1;
       }),
     );
 
