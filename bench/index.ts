@@ -30,6 +30,7 @@ import { cloudConsole } from './figures/cloud-console';
 import { bigPrefix } from './figures/big-prefix';
 import { bigConsole } from './figures/big-console';
 import { cloudBig } from './figures/cloud-big';
+import { cloudMerged } from './figures/cloud-merged';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -52,13 +53,14 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'cloud-gc': cloudGc,
   'cloud-console': cloudConsole,
   'cloud-big': cloudBig,
+  'cloud-merged': cloudMerged,
   'big-prefix': bigPrefix,
   'big-console': bigConsole,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */
 const GROUPS: Record<string, readonly string[]> = {
-  cloud: ['cloud-open', 'cloud-reads', 'cloud-gc', 'cloud-console', 'cloud-big'],
+  cloud: ['cloud-open', 'cloud-reads', 'cloud-gc', 'cloud-console', 'cloud-big', 'cloud-merged'],
 };
 
 /** The figure names among `args`: not a flag, nor a flag's value (`--rtt 50`). */

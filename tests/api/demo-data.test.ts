@@ -25,6 +25,7 @@ describe('demo data', () => {
       'wal/nodes/0/generations/0',
       'wal/nodes/0/generations/1',
       'datanodes/1/epochs/8',
+      'wal/datanodes/0/epochs/0',
     ]);
     const { io } = await app.services.connections.io('embedded');
     const report = await inspectPrefix(io, { root: 'wal', nodeId: 0n, generation: 0 });
@@ -51,6 +52,21 @@ describe('demo data', () => {
     expect(greptime.reclaimedLink).toBe(true);
     expect(greptime.chain.map((o) => o.seq)).toEqual([4n, 5n, 7n, 8n, 9n, 10n, 11n, 12n]);
     expect((await verifyGtPrefix(io, 'datanodes/1/epochs/8')).damaged).toBe(0);
+
+    // GreptimeDB main's merged layout: a restart, a gap, one damaged segment GreptimeDB opens past.
+    const merged = await inspectGtPrefix(io, 'wal/datanodes/0/epochs/0');
+    expect(merged.layout).toBe('merged');
+    expect(merged.failure).toBeNull();
+    expect(merged.chain.map((o) => o.seq)).toEqual([0n, 1n, 2n, 3n, 4n, 7n, 8n, 9n, 10n, 11n, 12n]);
+    expect(merged.merged?.runs.map((r) => [r.firstSeq, r.lastSeq])).toEqual([
+      [0n, 4n],
+      [7n, 12n],
+    ]);
+    expect(merged.regions).toHaveLength(3);
+    const mergedVerify = await verifyGtPrefix(io, 'wal/datanodes/0/epochs/0');
+    expect(mergedVerify.objects.filter((o) => !o.ok).map((o) => o.lost)).toEqual([
+      [{ regionId: (1025n << 32n) | 1n, firstId: (9n << 20n) | 1n, lastId: (9n << 20n) | 3n }],
+    ]);
 
     const namespaces = (await app.router.call('namespaces.list', {
       connectionId: 'embedded',

@@ -21,8 +21,8 @@ export async function walkEveryView(
 
   await show('Overview');
   const prefixes = page.getByRole('table', { name: 'WAL prefixes' });
-  // The header, Cairn's two prefixes and the GreptimeDB one.
-  await expect(prefixes.getByRole('row')).toHaveCount(4);
+  // The header, Cairn's two prefixes and GreptimeDB's two (chained and merged layouts).
+  await expect(prefixes.getByRole('row')).toHaveCount(5);
   // Loaded, not pending: every prefix row has its state.
   await expect(prefixes.getByRole('status')).toHaveCount(0);
   await capture('overview');

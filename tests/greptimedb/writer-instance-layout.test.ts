@@ -1,8 +1,9 @@
 /**
- * GreptimeDB's other GTWALOBJ v1 layout (34-byte writer-instance header), told apart from the
- * 54-byte one by the spec's checks: its objects are named, verified and laid out part by part,
- * never called corrupt; a prefix of them is `UnsupportedLayout` for recovery, inspect and
- * replay (exit 1), never `CorruptObject`; an object that fits neither layout stays corrupt.
+ * GreptimeDB's merged GTWALOBJ v1 layout (34-byte writer-instance header), told apart from the
+ * chained one by the spec's checks: its objects are named, verified and laid out part by part,
+ * never called corrupt; a prefix of them recovers by GreptimeDB's rules (an object of no
+ * segment refuses the open, naming it), replays, and reads from the CLI; a prefix holding both
+ * layouts is `MixedLayouts`; an object that fits neither layout stays corrupt.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import {
   gtLayoutOf,
 } from '../../src/main/engine/greptimedb/writer-instance';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
-import { CorruptObjectError, UnsupportedLayoutError } from '../../src/main/engine/wal/errors';
+import { CorruptObjectError, GtOpenRefusedError } from '../../src/main/engine/wal/errors';
 import { runCairn } from '../support/cairn-cli';
 import { encodeGtObject, encodeGtWriterInstanceObject, gtObjectKey, gtVector } from './gt-encoder';
 
@@ -120,16 +121,21 @@ describe('a prefix of writer-instance objects', () => {
     ]);
   });
 
-  it('is UnsupportedLayout for inspect and replay, never a corruption', async () => {
+  it('refuses the open on an object of no segment, naming it, never a corruption', async () => {
     const report = await inspectGtPrefix(io, PREFIX);
-    expect(report.failure?.code).toBe('UnsupportedLayout');
+    expect(report.layout).toBe('merged');
+    expect(report.failure?.code).toBe('OpenRefused');
+    expect(report.merged?.refusals[0]).toMatchObject({
+      rule: 'structure',
+      key: gtObjectKey(PREFIX, 1n),
+    });
     expect(report.damaged).toEqual([]);
-    expect(report.otherLayout.map((o) => [o.seq, o.entries])).toEqual([
+    expect(report.chain.map((o) => [o.seq, o.entries])).toEqual([
       [1n, 0],
       [2n, 2],
       [3n, 1],
     ]);
-    await expect(openGtReadOnly(io, PREFIX)).rejects.toBeInstanceOf(UnsupportedLayoutError);
+    await expect(openGtReadOnly(io, PREFIX)).rejects.toBeInstanceOf(GtOpenRefusedError);
   });
 
   it('reads the same from the CLI: verify exits 0 naming the layout, inspect and replay exit 1', () => {
@@ -139,14 +145,16 @@ describe('a prefix of writer-instance objects', () => {
     expect(verified.stdout.match(/GTWALOBJ v1, writer-instance header/g)).toHaveLength(3);
     const inspected = runCairn(['wal', 'inspect', ...flags]);
     expect(inspected.code).toBe(1);
-    expect(inspected.stdout).toContain('UnsupportedLayout');
+    expect(inspected.stdout.split('\n')[0]).toBe(
+      `GREPTIMEDB WOULD REFUSE TO OPEN  structure at ${gtObjectKey(PREFIX, 1n)}: the footer holds no segment`,
+    );
     expect(inspected.stdout).not.toContain('CorruptObject');
     const replayed = runCairn(['wal', 'replay', ...flags, '--region', '1:1']);
     expect(replayed.code).toBe(1);
-    expect(replayed.stderr).toContain('UnsupportedLayout');
+    expect(replayed.stderr).toContain('OpenRefused');
   });
 
-  it('a 54-byte object beside them is still read in its own layout', async () => {
+  it('a 54-byte object beside them makes a prefix of both layouts, named as such', async () => {
     const key = gtObjectKey('mixed/wal', 1n);
     await io.putIfAbsent(
       key,
@@ -154,8 +162,8 @@ describe('a prefix of writer-instance objects', () => {
     );
     await io.putIfAbsent(gtObjectKey('mixed/wal', 2n), writerObject(2n, ['x']));
     const report = await inspectGtPrefix(io, 'mixed/wal');
-    expect(report.chain.map((o) => o.key)).toEqual([key]);
-    expect(report.otherLayout).toHaveLength(1);
-    expect(report.failure?.code).toBe('UnsupportedLayout');
+    expect(report.layout).toBe('mixed');
+    expect(report.failure?.code).toBe('MixedLayouts');
+    expect(report.failure?.message).toContain(key);
   });
 });

@@ -201,6 +201,7 @@ describe('the index on disk', () => {
         epoch: 1n,
         link: null,
         reclaimBoundary: 0n,
+        writerInstance: null,
         segments: [],
       },
     ];

@@ -54,6 +54,9 @@ function gtObjects(reads: LinkReads, reclaimBoundaryOfNewest = 0n): GtScannedObj
     reclaimBoundary: seq === BigInt(OBJECTS) ? reclaimBoundaryOfNewest : 0n,
     key: objectKey(PREFIX, seq),
     size: 90,
+    layout: 'chain-header',
+    writerInstance: null,
+    lastModifiedMs: null,
     segments: [],
   }));
 }

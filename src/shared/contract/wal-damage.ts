@@ -50,7 +50,15 @@ export const ReplayHoleView = z.object({
 });
 export type ReplayHoleView = z.infer<typeof ReplayHoleView>;
 
-export const HealthReasonKind = z.enum(['error', 'open-failure', 'damaged', 'orphans', 'stale']);
+export const HealthReasonKind = z.enum([
+  'open-refused',
+  'error',
+  'open-failure',
+  'damaged',
+  'orphans',
+  'two-writers',
+  'stale',
+]);
 export type HealthReasonKind = z.infer<typeof HealthReasonKind>;
 
 /**

@@ -274,17 +274,32 @@ export const GreptimeInspectView = z.object({
       detail: z.string(),
     }),
   ),
-  /** Sound objects in GreptimeDB's writer-instance layout, which carries no chain. */
-  otherLayout: z.array(
-    z.object({
-      key: z.string(),
-      seq: z.bigint(),
-      size: z.number(),
-      layout: z.string(),
-      writerInstance: z.string(),
-      entries: z.number(),
-    }),
-  ),
+  /** Which GTWALOBJ v1 layout the prefix is in (`mixed`: both, which no GreptimeDB opens). */
+  layout: z.enum(['chained', 'merged', 'mixed', 'empty']),
+  /** The merged layout's open verdict and writer runs; null in the chained layout. */
+  merged: z
+    .object({
+      nextSeq: z.bigint().nullable(),
+      /** Every rule GreptimeDB's open would stop at, by sequence; the first decides. */
+      refusals: z.array(
+        z.object({ key: z.string(), rule: z.string(), detail: z.string(), message: z.string() }),
+      ),
+      /** The newest writer runs (at most `INSPECT_LIST_ROWS`). */
+      runs: z.array(
+        z.object({
+          writerInstance: z.string(),
+          firstSeq: z.bigint(),
+          lastSeq: z.bigint(),
+          objects: z.number(),
+          firstAtMs: z.number().nullable(),
+          lastAtMs: z.number().nullable(),
+        }),
+      ),
+      runCount: z.number(),
+      /** `two writers: …` when an instance wrote more than one run. */
+      twoWriters: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type GreptimeInspectView = z.infer<typeof GreptimeInspectView>;
 

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { discoverPrefixes, type DiscoveredPrefix } from '../../engine/wal-read/discover';
 import { inspectTarget, verifyTarget } from '../../engine/wal-read/read-side';
 import { isListedPrefix } from '../../services/wal/fleet/fleet-source';
+import type { ObjectVerdict } from '../../engine/wal/verify';
+import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
 import { printJson, printLines, table } from '../output';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
@@ -73,7 +75,9 @@ export function registerWalReadCommands(wal: Command): void {
               ? describeGtInspect(report, withChain)
               : describeCairnInspect(report, withChain),
           );
-        if (report.failure) process.exitCode = 1;
+        // GreptimeDB's merged layout: two writers on one prefix is a problem, as in `wal fleet`.
+        const twoWriters = report.format === 'greptimedb-v1' && report.merged?.twoWriters;
+        if (report.failure || twoWriters) process.exitCode = 1;
       }),
     );
 
@@ -104,12 +108,23 @@ export function registerWalReadCommands(wal: Command): void {
             ),
           );
           printLines([
+            ...report.objects.flatMap((o) => (o.lost === undefined ? [] : [gtLossLine(o)])),
             `${report.checked} objects checked, ${report.damaged} damaged, ${report.gone} gone`,
           ]);
         }
         if (report.damaged > 0) process.exitCode = 1;
       }),
     );
+}
+
+/** What GreptimeDB's replay (`on_corrupted_segment = skip`) loses to a damaged object. */
+function gtLossLine(verdict: ObjectVerdict): string {
+  const lost = verdict.lost ?? [];
+  const ranges = lost.map(
+    (r) =>
+      `region ${formatRegionId(r.regionId)} ids ${formatEntryId(r.firstId)}-${formatEntryId(r.lastId)}`,
+  );
+  return `GREPTIMEDB LOSES  ${verdict.key}: ${ranges.length === 0 ? 'no region (every segment checks out)' : ranges.join(', ')}`;
 }
 
 function prefixTable(prefixes: readonly DiscoveredPrefix[]): string[] {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { registerWalFleetCommand } from './wal-fleet';
 import { registerWalGcCommand } from './wal-gc';
+import { registerWalPreflightCommand } from './wal-preflight';
 import { registerWalReadCommands } from './wal-read';
 import { registerWalWriteCommands } from './wal-write';
 
@@ -15,4 +16,5 @@ export function registerWal(program: Command): void {
   registerWalFleetCommand(wal);
   registerWalWriteCommands(wal);
   registerWalGcCommand(wal);
+  registerWalPreflightCommand(wal);
 }

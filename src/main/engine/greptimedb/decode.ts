@@ -43,6 +43,9 @@ export function hasMagic(bytes: Uint8Array, at: number, magic: Uint8Array): bool
   return true;
 }
 
+/** How the footer check words a region named twice (the merged layout's `region-twice` rule). */
+export const GT_REGION_TWICE = 'a region named twice';
+
 function corrupt(key: string, check: CorruptObjectCheck, detail = ''): never {
   throw new CorruptObjectError(key, check, detail);
 }
@@ -177,7 +180,13 @@ function checkSegments(
   let previous: bigint | null = null;
   for (const segment of segments) {
     if (previous !== null && segment.regionId <= previous)
-      corrupt(key, 'segments-order', `region ${segment.regionId} after ${previous}`);
+      corrupt(
+        key,
+        'segments-order',
+        segment.regionId === previous
+          ? `${GT_REGION_TWICE}: ${segment.regionId}`
+          : `region ${segment.regionId} after ${previous}`,
+      );
     previous = segment.regionId;
     if (segment.entries < 1 || segment.firstId > segment.lastId)
       corrupt(

@@ -1,8 +1,8 @@
 /**
  * What `inspect` reports of a GreptimeDB prefix: the chain and orphans (with each object's
  * link), objects below the reclaim boundary, the instances that wrote the prefix, damaged and
- * vanished objects, objects in GreptimeDB's writer-instance layout, and per-region counts of
- * the chain. A prefix that would not replay is reported with its typed failure, never thrown
+ * vanished objects, and per-region counts of the chain; for a prefix in the merged layout, the
+ * open's verdict (refusals, next sequence) and the writer runs instead of chain and instances. A prefix that would not replay is reported with its typed failure, never thrown
  * (storage errors still throw). Writes nothing.
  */
 import type { ObjectIo } from '../objectio/object-io';
@@ -15,6 +15,8 @@ import { normalizePrefix } from './prefix';
 import { recoverGtPrefix, type GtInstance, type GtRecovery } from './recover';
 import type { GtScannedObject, GtScanOutcome } from './scan';
 import type { ScanOptions } from '../wal/recovery';
+import type { GtPrefixLayout } from './merged/prefix-layout';
+import type { GtWriterRun } from './merged/writer-runs';
 
 export interface GtObjectRow {
   readonly seq: Seq;
@@ -26,6 +28,22 @@ export interface GtObjectRow {
   readonly reclaimBoundary: Seq;
   readonly segments: number;
   readonly entries: number;
+  /** The merged layout's writer instance (hex); null in the chained layout. */
+  readonly writerInstance: string | null;
+}
+
+/** What only a merged-layout prefix has: GreptimeDB's open verdict and the writer runs. */
+export interface GtMergedReport {
+  readonly nextSeq: Seq | null;
+  readonly refusals: ReadonlyArray<{
+    readonly key: string;
+    readonly rule: string;
+    readonly detail: string;
+    readonly message: string;
+  }>;
+  readonly runs: readonly GtWriterRun[];
+  /** `two writers: …` when an instance wrote more than one run. */
+  readonly twoWriters: string | null;
 }
 
 export interface GtRegionRow {
@@ -58,16 +76,8 @@ export interface GtInspectReport {
   }>;
   /** Listed, then gone when read. */
   readonly missing: readonly string[];
-  /** Sound objects in a layout that carries no chain (the writer-instance header). */
-  readonly otherLayout: ReadonlyArray<{
-    readonly key: string;
-    readonly seq: Seq;
-    readonly size: number;
-    readonly layout: string;
-    readonly writerInstance: string;
-    readonly segments: number;
-    readonly entries: number;
-  }>;
+  readonly layout: GtPrefixLayout;
+  readonly merged: GtMergedReport | null;
   readonly regions: readonly GtRegionRow[];
   readonly failure: { readonly code: string; readonly message: string } | null;
   readonly durationMs: number;
@@ -83,6 +93,23 @@ export function gtObjectRow(object: GtScannedObject): GtObjectRow {
     reclaimBoundary: object.reclaimBoundary,
     segments: object.segments.length,
     entries: object.segments.reduce((sum, segment) => sum + segment.entries, 0),
+    writerInstance: object.writerInstance,
+  };
+}
+
+function mergedReportOf(recovery: GtRecovery): GtMergedReport | null {
+  const merged = recovery.merged;
+  if (merged === null) return null;
+  return {
+    nextSeq: merged.nextSeq,
+    refusals: merged.refusals.map(({ key, rule, detail, message }) => ({
+      key,
+      rule,
+      detail,
+      message,
+    })),
+    runs: merged.runs,
+    twoWriters: merged.twoWriters,
   };
 }
 
@@ -144,15 +171,8 @@ export async function gtInspectReportOf(
       detail: d.error instanceof CorruptObjectError ? d.error.detail : d.error.message,
     })),
     missing: scan.missing.map((o) => o.key),
-    otherLayout: scan.otherLayout.map((o) => ({
-      key: o.key,
-      seq: o.seq,
-      size: o.size,
-      layout: o.layout,
-      writerInstance: o.writerInstance,
-      segments: o.segments.length,
-      entries: o.segments.reduce((sum, segment) => sum + segment.entries, 0),
-    })),
+    layout: recovery.layout,
+    merged: mergedReportOf(recovery),
     regions,
     failure: failureOf(recovery.failure),
     durationMs: performance.now() - startedAt,

@@ -2,15 +2,16 @@
  * Read-only recovery of a GreptimeDB prefix: scan every object's header and footer, judge
  * the chain, index it into a catalog for region reads, and describe the instances that wrote
  * the prefix. A scan that met objects listed and then gone is done once more (GreptimeDB may
- * have deleted below a newer reclaim boundary meanwhile). Objects in the writer-instance
- * layout carry no chain: a prefix holding any fails `UnsupportedLayout`, never a corruption.
- * Writes nothing, ever.
+ * have deleted below a newer reclaim boundary meanwhile). A prefix in the merged layout
+ * (34-byte header) is judged by GreptimeDB's own open rules instead (`merged/`): every listed
+ * object is the log, indexed whole, and a refusal is the recovery's failure; a prefix holding
+ * both layouts fails `MixedLayouts`. Writes nothing, ever.
  */
 import { linkedIo, slotsOf } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import { Slicer } from '../slices';
 import { ObjectCatalog } from '../wal/catalog';
-import { NoCompleteChainError, UnsupportedLayoutError } from '../wal/errors';
+import { NoCompleteChainError } from '../wal/errors';
 import type { Seq } from '../wal/ids';
 import { selectGtChain, type GtChainSelection, type Pending } from './chain';
 import {
@@ -21,6 +22,8 @@ import {
   type GtScannedObject,
 } from './scan';
 import type { ScanOptions } from '../wal/recovery';
+import { mergedLogOf, type GtMergedLog } from './merged/merged-log';
+import { judgePrefixLayout, type GtPrefixLayout } from './merged/prefix-layout';
 
 /** One instance (an opened GreptimeDB writer): its epoch and the objects it wrote. */
 export interface GtInstance {
@@ -35,6 +38,9 @@ export interface GtInstance {
 
 export interface GtRecovery {
   readonly prefix: string;
+  readonly layout: GtPrefixLayout;
+  /** The merged layout's log (refusals, next sequence, writer runs); null in the chained one. */
+  readonly merged: GtMergedLog | null;
   readonly scan: GtScan;
   readonly selection: GtChainSelection;
   readonly instances: readonly GtInstance[];
@@ -114,23 +120,39 @@ export async function gtRecoveryOf(
   scan: GtScan,
   pending?: Pending,
 ): Promise<GtRecovery> {
+  const judged = judgePrefixLayout(prefix, scan);
+  if (judged.layout === 'merged') return mergedRecovery(prefix, scan);
   const selection = selectGtChain(scan.objects, pending);
   const instances = instancesOf(scan.objects, selection.chain);
-  const other = scan.otherLayout[0];
-  if (other !== undefined) {
-    const failure = new UnsupportedLayoutError(
-      prefix,
-      other.layout,
-      other.key,
-      scan.otherLayout.length,
-    );
-    return { prefix, scan, selection, instances, catalog: null, failure };
-  }
+  const base = { prefix, layout: judged.layout, merged: null, scan, selection, instances };
+  if (judged.mixed !== null) return { ...base, catalog: null, failure: judged.mixed };
   const damage = damageThatMatters(scan.damaged, selection.reclaimBoundary);
   if (selection.tip === null && scan.objects.length + scan.damaged.length > 0) {
     const failure = damage ?? new NoCompleteChainError(prefix);
-    return { prefix, scan, selection, instances, catalog: null, failure };
+    return { ...base, catalog: null, failure };
   }
   const indexed = await catalogOrFailure(prefix, selection.chain);
-  return { prefix, scan, selection, instances, ...indexed, failure: damage ?? indexed.failure };
+  return { ...base, ...indexed, failure: damage ?? indexed.failure };
+}
+
+/**
+ * A merged-layout prefix: every object read is the log (no chain, orphan or boundary), indexed
+ * whole unless GreptimeDB's open would refuse it - then the first refusal is the failure and
+ * nothing is indexed, so no view reads part of a log GreptimeDB would not open.
+ */
+async function mergedRecovery(prefix: string, scan: GtScan): Promise<GtRecovery> {
+  const merged = mergedLogOf(prefix, scan);
+  const last = scan.objects[scan.objects.length - 1] ?? null;
+  const selection: GtChainSelection = {
+    tip: last,
+    chain: scan.objects,
+    orphans: [],
+    belowBoundary: [],
+    reclaimBoundary: 0n,
+    reclaimedLink: false,
+  };
+  const base = { prefix, layout: 'merged' as const, merged, scan, selection, instances: [] };
+  const refusal = merged.refusals[0];
+  if (refusal !== undefined) return { ...base, catalog: null, failure: refusal };
+  return { ...base, ...(await catalogOrFailure(prefix, scan.objects)) };
 }

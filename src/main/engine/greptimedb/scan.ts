@@ -1,14 +1,15 @@
 /**
- * What read-only recovery reads of each object of a GreptimeDB prefix: one suffix read
- * covering the trailer and footer and one 54-byte prefix read (the header) - none when the
- * suffix read returned the whole object, and one whole read instead of both when the object
- * is only a little larger than the window - plus one more read only when the footer is larger
- * than the suffix window; as many objects at a time as the link's width (`IoSlots`). An
- * object listed and then gone is reported missing; a damaged one is reported with its
- * `CorruptObject` (an object in Cairn's format with a `MixedFormat`) and left out of the
- * chain. An object whose footer puts its body at byte 34 is read whole and, when it checks out
- * in GreptimeDB's writer-instance layout, reported as that layout (never as damage). Reads only.
+ * What read-only recovery reads of each object of a GreptimeDB prefix, in either GTWALOBJ v1
+ * layout: one suffix read covering the trailer and footer and one prefix read (the header) -
+ * none when the suffix read returned the whole object, and one whole read instead of both when
+ * the object is only a little larger than the window - plus one more read only when the footer
+ * is larger than the suffix window; as many objects at a time as the link's width (`IoSlots`).
+ * Each object's layout is told by where its footer places the body (54: chained, 34: merged),
+ * or, when the footer cannot say, by whether the chained header's CRC matches. An object
+ * listed and then gone is reported missing; a damaged one with its `CorruptObject` and the
+ * layout it was judged in (an object in Cairn's format with a `MixedFormat`). Reads only.
  */
+import { crc32 } from '@node-rs/crc32';
 import { isStorageError } from '../objectio/errors';
 import { coveringReads } from '../objectio/coalesce';
 import { fanOutWhilePaging, linkIo, slotsOf } from '../objectio/link';
@@ -28,9 +29,17 @@ import {
   type ScanMemoOptions,
   type ScanOptions,
 } from '../wal/recovery';
-import { decodeGtFooterInSlices, decodeGtHeader, decodeGtIndexFromTail, hasMagic } from './decode';
+import {
+  decodeGtFooterInSlices,
+  decodeGtHeader,
+  decodeGtIndexFromTail,
+  hasMagic,
+  viewOf,
+} from './decode';
 import {
   GT_FORMAT,
+  GT_HEADER_AT,
+  GT_HEADER_BODY_SIZE,
   GT_HEADER_SIZE,
   GT_MIN_OBJECT_SIZE,
   GT_TAIL_WINDOW_BYTES,
@@ -39,28 +48,27 @@ import {
   type GtHeader,
 } from './layout';
 import {
-  decodeGtWriterInstanceObject,
-  GT_LAYOUT_NAMES,
+  decodeGtWriterInstanceHeader,
   GT_WRITER_HEADER_SIZE,
   gtBodyStart,
+  type GtLayout,
 } from './writer-instance';
 
-/** The smallest object of either layout: the writer-instance layout's, with no segment. */
+/** The smallest object of either layout: the merged layout's, with no segment. */
 const GT_SMALLEST_OBJECT = GT_MIN_OBJECT_SIZE - GT_HEADER_SIZE + GT_WRITER_HEADER_SIZE;
 
+/**
+ * One object's header and footer. In the merged layout (`writer-instance-header`) there is no
+ * epoch, link or reclaim boundary: they read 0, none and 0, and `writerInstance` is set.
+ */
 export interface GtScannedObject extends GtHeader {
   readonly key: string;
   readonly size: number;
-  readonly segments: readonly SegmentIndex[];
-}
-
-/** An object in GreptimeDB's writer-instance layout: sound, but no part of any chain. */
-export interface GtOtherLayoutObject {
-  readonly key: string;
-  readonly seq: Seq;
-  readonly size: number;
-  readonly layout: string;
-  readonly writerInstance: string;
+  readonly layout: GtLayout;
+  /** The merged layout's 16-byte writer instance as hex; null in the chained layout. */
+  readonly writerInstance: string | null;
+  /** As listed; null when the store did not say. */
+  readonly lastModifiedMs: number | null;
   readonly segments: readonly SegmentIndex[];
 }
 
@@ -68,6 +76,8 @@ export interface GtDamagedObject {
   readonly key: string;
   readonly seq: Seq;
   readonly size: number;
+  /** The layout it was judged in; null when too short for any or in Cairn's format. */
+  readonly layout: GtLayout | null;
   /** A `MixedFormat` for an object in Cairn's format. */
   readonly error: CorruptObjectError | MixedFormatError;
 }
@@ -78,70 +88,86 @@ export interface GtScan {
   readonly objects: readonly GtScannedObject[];
   readonly missing: readonly ListedObject[];
   readonly damaged: readonly GtDamagedObject[];
-  readonly otherLayout: readonly GtOtherLayoutObject[];
 }
 
 export type GtScanOutcome =
   | { readonly kind: 'read'; readonly object: GtScannedObject }
-  | { readonly kind: 'other-layout'; readonly object: GtOtherLayoutObject }
   | { readonly kind: 'missing' }
   | { readonly kind: 'damaged'; readonly damaged: GtDamagedObject };
 
-/**
- * Header, trailer and footer of one object. An object no larger than the suffix window comes
- * whole from the suffix read, header included; a larger one gets its 54-byte prefix read
- * beside it. One async step for the common case: recovery reads thousands of these.
- */
-/** An object whose footer puts its body at byte 34, read whole and checked in that layout. */
-async function readOtherLayout(
-  io: ObjectIo,
-  listed: ListedObject,
-  tail: TailResult,
-): Promise<GtOtherLayoutObject> {
-  const bytes = tail.bytes.length === tail.size ? tail.bytes : (await io.get(listed.key)).bytes;
-  const decoded = decodeGtWriterInstanceObject(bytes, listed.key);
-  return {
-    key: listed.key,
-    seq: decoded.header.seq,
-    size: bytes.length,
-    layout: GT_LAYOUT_NAMES['writer-instance-header'],
-    writerInstance: decoded.header.writerInstance,
-    segments: decoded.segments,
-  };
+interface ObjectEnds {
+  readonly head: Uint8Array;
+  readonly tail: TailResult;
 }
 
-async function readIndex(
-  io: ObjectIo,
-  prefix: string,
-  listed: ListedObject,
-): Promise<GtScanOutcome> {
-  let head: Uint8Array;
-  let tail: TailResult;
+/**
+ * The header bytes and a suffix of one object. An object no larger than the suffix window
+ * comes whole from the suffix read, header included; a larger one gets its header read beside
+ * it. One async step for the common case: recovery reads thousands of these.
+ */
+async function readEnds(io: ObjectIo, listed: ListedObject): Promise<ObjectEnds> {
   const whole = await wholeWhenClose(io, listed);
-  if (whole !== null) {
-    head = whole.bytes;
-    tail = whole;
-  } else if (listed.size > GT_TAIL_WINDOW_BYTES) {
-    const [header, suffix] = await Promise.all([
+  if (whole !== null) return { head: whole.bytes, tail: whole };
+  if (listed.size > GT_TAIL_WINDOW_BYTES) {
+    const [header, tail] = await Promise.all([
       io.get(listed.key, gtHeaderRange()),
       readTail(io, listed.key, GT_TAIL_WINDOW_BYTES, listed.size),
     ]);
-    head = header.bytes;
-    tail = suffix;
-  } else {
-    tail = await readTail(io, listed.key, GT_TAIL_WINDOW_BYTES, listed.size);
-    head =
-      tail.bytes.length === tail.size
-        ? tail.bytes
-        : (await io.get(listed.key, gtHeaderRange())).bytes;
+    return { head: header.bytes, tail };
   }
-  if (hasMagic(head, 0, HEADER_MAGIC_BYTES))
-    throw new MixedFormatError(prefix, listed.key, GT_FORMAT, 'cairn-v1');
-  if (gtBodyStart(tail.bytes, tail.size) === GT_WRITER_HEADER_SIZE)
-    return { kind: 'other-layout', object: await readOtherLayout(io, listed, tail) };
+  const tail = await readTail(io, listed.key, GT_TAIL_WINDOW_BYTES, listed.size);
+  const head =
+    tail.bytes.length === tail.size
+      ? tail.bytes
+      : (await io.get(listed.key, gtHeaderRange())).bytes;
+  return { head, tail };
+}
+
+/** The layout by the footer's body start, else by the chained header's own CRC. */
+function layoutOfEnds({ head, tail }: ObjectEnds): GtLayout {
+  const start = gtBodyStart(tail.bytes, tail.size);
+  if (start === GT_WRITER_HEADER_SIZE) return 'writer-instance-header';
+  if (start === GT_HEADER_SIZE) return 'chain-header';
+  const crcMatches =
+    head.length >= GT_HEADER_SIZE &&
+    crc32(head.subarray(0, GT_HEADER_BODY_SIZE)) ===
+      viewOf(head).getUint32(GT_HEADER_AT.crc, false);
+  return crcMatches ? 'chain-header' : 'writer-instance-header';
+}
+
+function headerOf(
+  head: Uint8Array,
+  listed: ListedObject,
+  layout: GtLayout,
+): GtHeader & { readonly writerInstance: string | null } {
   // The listing parsed the key: its sequence is what the header must repeat.
-  const header = decodeGtHeader(head, listed.key, listed.seq);
-  const { trailer, segments } = decodeGtIndexFromTail(tail.bytes, tail.size, listed.key);
+  if (layout === 'chain-header')
+    return { ...decodeGtHeader(head, listed.key, listed.seq), writerInstance: null };
+  const header = decodeGtWriterInstanceHeader(head, listed.key, listed.seq);
+  return {
+    seq: header.seq,
+    epoch: 0n,
+    link: null,
+    reclaimBoundary: 0n,
+    writerInstance: header.writerInstance,
+  };
+}
+
+async function indexOf(
+  io: ObjectIo,
+  listed: ListedObject,
+  ends: ObjectEnds,
+  layout: GtLayout,
+): Promise<GtScannedObject> {
+  const header = headerOf(ends.head, listed, layout);
+  const headerSize = layout === 'chain-header' ? GT_HEADER_SIZE : GT_WRITER_HEADER_SIZE;
+  const { tail } = ends;
+  const { trailer, segments } = decodeGtIndexFromTail(
+    tail.bytes,
+    tail.size,
+    listed.key,
+    headerSize,
+  );
   // A footer past the suffix window is large (past 1,365 regions): decoded in slices.
   const index =
     segments ??
@@ -150,17 +176,34 @@ async function readIndex(
       trailer,
       listed.key,
       new Slicer(),
+      headerSize,
     ));
-  const object = {
-    seq: header.seq,
-    epoch: header.epoch,
-    link: header.link,
-    reclaimBoundary: header.reclaimBoundary,
+  return {
+    ...header,
     key: listed.key,
     size: tail.size,
+    layout,
+    lastModifiedMs: listed.lastModifiedMs ?? null,
     segments: index,
   };
-  return { kind: 'read', object };
+}
+
+async function readIndex(
+  io: ObjectIo,
+  prefix: string,
+  listed: ListedObject,
+): Promise<GtScanOutcome> {
+  const ends = await readEnds(io, listed);
+  if (hasMagic(ends.head, 0, HEADER_MAGIC_BYTES))
+    throw new MixedFormatError(prefix, listed.key, GT_FORMAT, 'cairn-v1');
+  const layout = layoutOfEnds(ends);
+  try {
+    return { kind: 'read', object: await indexOf(io, listed, ends, layout) };
+  } catch (error) {
+    if (!(error instanceof CorruptObjectError)) throw error;
+    const { key, seq, size } = listed;
+    return { kind: 'damaged', damaged: { key, seq, size, layout, error } };
+  }
 }
 
 /**
@@ -200,7 +243,7 @@ async function outcomeOf(
     if (error instanceof CorruptObjectError || error instanceof MixedFormatError)
       return {
         kind: 'damaged',
-        damaged: { key: listed.key, seq: listed.seq, size: listed.size, error },
+        damaged: { key: listed.key, seq: listed.seq, size: listed.size, layout: null, error },
       };
     throw error;
   }
@@ -212,10 +255,7 @@ export type GtScanMemo = ScanMemo<GtScanOutcome>;
 export function newGtScanMemo(options: ScanMemoOptions<GtScanOutcome> = {}): GtScanMemo {
   return new ScanMemo<GtScanOutcome>(
     (outcome) => outcome.kind !== 'missing',
-    (outcome) =>
-      outcome.kind === 'read' || outcome.kind === 'other-layout'
-        ? 96 + outcome.object.segments.length * 96
-        : 256,
+    (outcome) => (outcome.kind === 'read' ? 96 + outcome.object.segments.length * 96 : 256),
     options,
   );
 }
@@ -254,14 +294,12 @@ export function gtScanOf(
   const objects: GtScannedObject[] = [];
   const missing: ListedObject[] = [];
   const damaged: GtDamagedObject[] = [];
-  const otherLayout: GtOtherLayoutObject[] = [];
   for (const at of order) {
     const outcome = results[at];
     if (outcome === undefined) continue;
     if (outcome.kind === 'read') objects.push(outcome.object);
-    else if (outcome.kind === 'other-layout') otherLayout.push(outcome.object);
     else if (outcome.kind === 'damaged') damaged.push(outcome.damaged);
     else missing.push(items[at]!);
   }
-  return { listed: order.map((at) => items[at]!), objects, missing, damaged, otherLayout };
+  return { listed: order.map((at) => items[at]!), objects, missing, damaged };
 }

@@ -2,7 +2,8 @@
  * Deep verification of GreptimeDB objects: each object read whole and run through every check
  * of the format (header, trailer, footer, object CRC, every segment) in the layout it is in
  * (54-byte or writer-instance header), one verdict per object naming that layout, in the same
- * report shape as Cairn's own verify. Reads only.
+ * report shape as Cairn's own verify; a damaged object GreptimeDB can still index says which
+ * regions and ids a replay loses to it (`lost`: its failing segments only). Reads only.
  */
 import type { IoSlots } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
@@ -16,6 +17,7 @@ import {
 } from '../wal/verify';
 import { decodeGtObjectAnyLayout, GT_LAYOUT_NAMES } from './writer-instance';
 import { normalizePrefix } from './prefix';
+import { gtSegmentLosses } from './segment-losses';
 
 /** Larger objects are reported, not read: GreptimeDB seals far smaller batches. */
 export const GT_MAX_VERIFIED_BYTES = 256 * 1024 * 1024;
@@ -25,7 +27,8 @@ export async function verifyGtObject(
   key: string,
   options: { readonly size?: number } = {},
 ): Promise<ObjectVerdict> {
-  return judgeObject(io, key, options.size, async (size) => {
+  let read: Uint8Array | null = null;
+  const verdict = await judgeObject(io, key, options.size, async (size) => {
     if (size > GT_MAX_VERIFIED_BYTES)
       throw new CorruptObjectError(
         key,
@@ -33,8 +36,12 @@ export async function verifyGtObject(
         `${size} bytes, more than any GreptimeDB object`,
       );
     const bytes = size === 0 ? new Uint8Array(0) : await readWhole(io, key, size);
+    read = bytes;
     return { size: bytes.length, layout: GT_LAYOUT_NAMES[decodeGtObjectAnyLayout(bytes, key)] };
   });
+  if (verdict.ok || read === null) return verdict;
+  const lost = gtSegmentLosses(read, key);
+  return lost === null ? verdict : { ...verdict, lost };
 }
 
 export async function verifyGtPrefix(

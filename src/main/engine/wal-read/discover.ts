@@ -8,6 +8,7 @@
  */
 import { fanOut, linkIo, slotsOf, walkTree, type IoSlots } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
+import { parseGreptimePrefix } from '../greptimedb/prefix';
 import { detectFormat, type WalFormat } from './format';
 import { parseCairnPrefix } from './target';
 
@@ -31,7 +32,7 @@ export interface DiscoveredPrefix {
   readonly prefix: string;
   /** Null when the prefix holds no object yet. */
   readonly format: WalFormat | null;
-  /** Node and generation, for a prefix in Cairn's layout. */
+  /** Node and generation, for a prefix in Cairn's layout or GreptimeDB's datanode layout. */
   readonly nodeId: bigint | null;
   readonly generation: number | null;
 }
@@ -157,12 +158,12 @@ export async function discoverPrefixes(
   const linked = linkIo(io, slots);
   const walked = await walkPrefixes(linked, root, undefined, limits, slots);
   const prefixes = await fanOut(walked.prefixes, slots, async (prefix) => {
-    const config = parseCairnPrefix(prefix);
+    const named = parseCairnPrefix(prefix) ?? parseGreptimePrefix(prefix);
     return {
       prefix,
       format: await detect(linked, prefix),
-      nodeId: config?.nodeId ?? null,
-      generation: config?.generation ?? null,
+      nodeId: named?.nodeId ?? null,
+      generation: named?.generation ?? null,
     };
   });
   return { prefixes, truncated: walked.truncated };

@@ -60,6 +60,16 @@ export interface ObjectVerdict {
   readonly gone?: boolean;
   /** The layout a sound object is in, where its format has more than one (GreptimeDB's). */
   readonly layout?: string;
+  /**
+   * GreptimeDB: the regions and ids a replay loses to this damaged object - only its failing
+   * segments, each a hole of its region (empty: none, the damage is outside every segment).
+   * Absent when the object's index does not decode or the format is Cairn's.
+   */
+  readonly lost?: ReadonlyArray<{
+    readonly regionId: RegionId;
+    readonly firstId: bigint;
+    readonly lastId: bigint;
+  }>;
 }
 
 export interface VerifyReport {

@@ -19,6 +19,7 @@ import { makeRegionId, type RegionId } from '../../engine/wal/provider';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import type { NamespaceService } from '../namespaces/namespace-service';
 import { writeGreptimeDemo } from './greptimedb-demo';
+import { writeGreptimeMergedDemo } from './greptimedb-merged-demo';
 import type { TieringService } from '../tiering/tiering-service';
 
 export class DemoPlaceTakenError extends CairnError {
@@ -44,8 +45,10 @@ export interface DemoServices {
   readonly tiering: TieringService;
 }
 
-/** Where a GreptimeDB datanode's WAL sits in the demo, beside Cairn's `wal/`. */
+/** Where a GreptimeDB datanode's WAL in the chained layout sits in the demo, beside Cairn's `wal/`. */
 const GREPTIME_DEMO_PREFIX = 'datanodes/1/epochs/8';
+/** GreptimeDB main's merged layout, where a standalone datanode keeps it under `[wal] prefix`. */
+const GREPTIME_MERGED_DEMO_PREFIX = 'datanodes/0/epochs/0';
 const DEMO_NAMESPACES = ['orders', 'payments', 'inventory', 'shipping/eu-west'] as const;
 const EXPLICIT_NAMESPACES = ['analytics/events', 'audit:ledger'] as const;
 
@@ -62,15 +65,22 @@ export async function generateDemoData(
   const walRoot = root === '' ? 'wal' : `${root.replace(/\/$/, '')}/wal`;
   const greptimePrefix =
     root === '' ? GREPTIME_DEMO_PREFIX : `${root.replace(/\/$/, '')}/${GREPTIME_DEMO_PREFIX}`;
+  const mergedPrefix = `${walRoot}/${GREPTIME_MERGED_DEMO_PREFIX}`;
   const cairnPrefixes = [0, 1].map((generation) => `${walRoot}/nodes/0/generations/${generation}`);
-  await checkPlacesFree(services, connectionId, io, [...cairnPrefixes, greptimePrefix]);
+  await checkPlacesFree(services, connectionId, io, [
+    ...cairnPrefixes,
+    greptimePrefix,
+    mergedPrefix,
+  ]);
   const entries =
     (await writeWalHistory(io, walRoot, 0)) + (await writeWalHistory(io, walRoot, 1, 60));
-  const greptimeEntries = await writeGreptimeDemo(io, greptimePrefix);
+  const greptimeEntries =
+    (await writeGreptimeDemo(io, greptimePrefix)) +
+    (await writeGreptimeMergedDemo(io, mergedPrefix));
   const namespaces = await writeNamespaces(services.namespaces, connectionId);
   const segments = await writeSegments(services.tiering, connectionId);
   return {
-    walPrefixes: [...cairnPrefixes, greptimePrefix],
+    walPrefixes: [...cairnPrefixes, greptimePrefix, mergedPrefix],
     entries: entries + greptimeEntries,
     namespaces,
     segments,

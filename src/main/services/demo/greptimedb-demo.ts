@@ -18,7 +18,7 @@ export interface GreptimeObjectSpec {
   readonly prev: { readonly seq: bigint; readonly epoch: bigint } | null;
   readonly reclaimBoundary: bigint;
   /** Region -> payloads, regions ascending. */
-  readonly regions: ReadonlyArray<readonly [RegionId, readonly Uint8Array[]]>;
+  readonly regions: GreptimeRegions;
 }
 
 const NO_PREDECESSOR = (1n << 64n) - 1n;
@@ -26,43 +26,45 @@ const HEADER = 54;
 const TRAILER = 32;
 const FOOTER_ENTRY = 48;
 
+/** Region -> payloads, regions ascending: one object's body. */
+export type GreptimeRegions = ReadonlyArray<readonly [RegionId, readonly Uint8Array[]]>;
+
 /**
- * Lays one object out field by field (big-endian, CRC-32/IEEE), as GreptimeDB's v1 does. Also
- * builds the benchmark's GreptimeDB prefix.
+ * Lays an object out after its `header` (either GTWALOBJ v1 layout's) field by field
+ * (big-endian, CRC-32/IEEE), as GreptimeDB's v1 does: segments from the header's end, the
+ * footer, the trailer. Entry ids are `seq << 20 | position`.
  */
-export function encodeGreptimeObject(object: GreptimeObjectSpec): Uint8Array {
-  const segmentSizes = object.regions.map(
+export function layOutGreptimeObject(
+  header: Uint8Array,
+  seq: bigint,
+  regions: GreptimeRegions,
+): Uint8Array {
+  const headerSize = header.length;
+  const segmentSizes = regions.map(
     ([, payloads]) => 12 + payloads.reduce((sum, p) => sum + 12 + p.length, 0),
   );
-  const footerOffset = HEADER + segmentSizes.reduce((a, b) => a + b, 0);
-  const footerLength = 4 + FOOTER_ENTRY * object.regions.length;
+  const footerOffset = headerSize + segmentSizes.reduce((a, b) => a + b, 0);
+  const footerLength = 4 + FOOTER_ENTRY * regions.length;
   const bytes = new Uint8Array(footerOffset + footerLength + TRAILER);
   const view = new DataView(bytes.buffer);
-  bytes.set(new TextEncoder().encode('GTWALOBJ'), 0);
-  view.setUint16(8, 1);
-  view.setBigUint64(10, object.seq);
-  view.setBigUint64(18, object.epoch);
-  view.setBigUint64(26, object.prev?.seq ?? NO_PREDECESSOR);
-  view.setBigUint64(34, object.prev?.epoch ?? 0n);
-  view.setBigUint64(42, object.reclaimBoundary);
-  view.setUint32(50, crc32(bytes.subarray(0, 50)));
-  view.setUint32(footerOffset, object.regions.length);
-  let at = HEADER;
-  object.regions.forEach(([region, payloads], index) => {
+  bytes.set(header, 0);
+  view.setUint32(footerOffset, regions.length);
+  let at = headerSize;
+  regions.forEach(([region, payloads], index) => {
     const start = at;
     view.setBigUint64(at, region);
     view.setUint32(at + 8, payloads.length);
     at += 12;
     payloads.forEach((payload, position) => {
-      view.setBigUint64(at, (object.seq << 20n) | BigInt(position + 1));
+      view.setBigUint64(at, (seq << 20n) | BigInt(position + 1));
       view.setUint32(at + 8, payload.length);
       bytes.set(payload, at + 12);
       at += 12 + payload.length;
     });
     const entry = footerOffset + 4 + index * FOOTER_ENTRY;
     view.setBigUint64(entry, region);
-    view.setBigUint64(entry + 8, (object.seq << 20n) | 1n);
-    view.setBigUint64(entry + 16, (object.seq << 20n) | BigInt(payloads.length));
+    view.setBigUint64(entry + 8, (seq << 20n) | 1n);
+    view.setBigUint64(entry + 16, (seq << 20n) | BigInt(payloads.length));
     view.setUint32(entry + 24, payloads.length);
     view.setBigUint64(entry + 28, BigInt(start));
     view.setBigUint64(entry + 36, BigInt(segmentSizes[index] ?? 0));
@@ -76,6 +78,21 @@ export function encodeGreptimeObject(object: GreptimeObjectSpec): Uint8Array {
   const beforeCrc = crc32(bytes.subarray(0, trailer + 20));
   view.setUint32(trailer + 20, crc32(bytes.subarray(trailer + 24), beforeCrc));
   return bytes;
+}
+
+/** The chained layout's 54-byte header. Also builds the benchmark's GreptimeDB prefix. */
+export function encodeGreptimeObject(object: GreptimeObjectSpec): Uint8Array {
+  const header = new Uint8Array(HEADER);
+  const view = new DataView(header.buffer);
+  header.set(new TextEncoder().encode('GTWALOBJ'), 0);
+  view.setUint16(8, 1);
+  view.setBigUint64(10, object.seq);
+  view.setBigUint64(18, object.epoch);
+  view.setBigUint64(26, object.prev?.seq ?? NO_PREDECESSOR);
+  view.setBigUint64(34, object.prev?.epoch ?? 0n);
+  view.setBigUint64(42, object.reclaimBoundary);
+  view.setUint32(50, crc32(header.subarray(0, 50)));
+  return layOutGreptimeObject(header, object.seq, object.regions);
 }
 
 const REGIONS = [makeRegionId(1024, 0), makeRegionId(1024, 1)];

@@ -23,6 +23,8 @@ export interface IndexedObject {
   readonly link: ObjectLink | null;
   /** GreptimeDB's reclaim boundary; 0 for Cairn's format. */
   readonly reclaimBoundary: bigint;
+  /** GreptimeDB's merged layout: the writer instance (32 hex digits); null otherwise. */
+  readonly writerInstance: string | null;
   readonly segments: readonly SegmentIndex[];
 }
 
@@ -45,6 +47,25 @@ const SEGMENT_BYTES = 48;
 const OBJECT_FIXED_BYTES = 8 + 8 + 8 + 1 + 8 + 8 + 8 + 4;
 const NO_LINK = 0;
 const LINK = 1;
+/**
+ * GreptimeDB's merged layout (no link): the link's two u64 slots hold the 16-byte writer
+ * instance, as two big-endian halves. A Cairn that predates it refuses the file (flag > 1).
+ */
+const WRITER = 2;
+
+function writerHalves(hex: string): [bigint, bigint] {
+  return [BigInt(`0x${hex.slice(0, 16)}`), BigInt(`0x${hex.slice(16, 32)}`)];
+}
+
+function writerHex(high: bigint, low: bigint): string {
+  return high.toString(16).padStart(16, '0') + low.toString(16).padStart(16, '0');
+}
+
+function linkSlots(object: IndexedObject): [number, bigint, bigint] {
+  if (object.writerInstance !== null) return [WRITER, ...writerHalves(object.writerInstance)];
+  if (object.link === null) return [NO_LINK, 0n, 0n];
+  return [LINK, object.link.seq, object.link.epoch];
+}
 
 class Writer {
   readonly bytes: Uint8Array;
@@ -174,9 +195,10 @@ export function encodeIndexFile(
     out.u16(etag.length);
     out.raw(etag);
     out.u64(object.epoch);
-    out.u8(object.link === null ? NO_LINK : LINK);
-    out.u64(object.link?.seq ?? 0n);
-    out.u64(object.link?.epoch ?? 0n);
+    const [flag, first, second] = linkSlots(object);
+    out.u8(flag);
+    out.u64(first);
+    out.u64(second);
     out.u64(object.reclaimBoundary);
     out.u32(object.segments.length);
     for (const segment of object.segments) {
@@ -277,8 +299,9 @@ export function decodeIndexFile(
           segmentCrc: reader.u32(),
         });
       const link = hasLink === LINK ? { seq: linkSeq, epoch: linkEpoch } : null;
-      const object = { seq, size, etag, epoch, link, reclaimBoundary, segments };
-      if (hasLink > LINK || !sane(object)) return null;
+      const writerInstance = hasLink === WRITER ? writerHex(linkSeq, linkEpoch) : null;
+      const object = { seq, size, etag, epoch, link, reclaimBoundary, writerInstance, segments };
+      if (hasLink > WRITER || !sane(object)) return null;
       objects.push(object);
     }
     return reader.atEnd ? objects : null;

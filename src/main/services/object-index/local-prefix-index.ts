@@ -6,7 +6,7 @@
  * saved in the background one write at a time. A file that cannot be trusted recalls nothing
  * and is replaced by the next save. Only read outcomes are kept: damage is read again.
  */
-import type { GtScanMemo, GtScanOutcome } from '../../engine/greptimedb/scan';
+import type { GtScanMemo, GtScanOutcome, GtScannedObject } from '../../engine/greptimedb/scan';
 import type { ListedObject, TailOutcome, TailScanMemo } from '../../engine/wal/recovery';
 import type { WalFormat } from '../../engine/wal-read/format';
 import type { PrefixIndex } from '../wal/read-model/prefix-index';
@@ -21,6 +21,20 @@ interface Kept {
   readonly size: number;
   readonly etag: string;
   readonly outcome: TailOutcome | GtScanOutcome;
+}
+
+/** A kept GreptimeDB object as its scan read it; its layout follows from the writer instance. */
+function gtObjectOf(
+  object: Omit<GtScannedObject, 'reclaimBoundary' | 'layout' | 'writerInstance' | 'lastModifiedMs'>,
+  kept: IndexedObject,
+): GtScannedObject {
+  return {
+    ...object,
+    reclaimBoundary: kept.reclaimBoundary,
+    layout: kept.writerInstance === null ? 'chain-header' : 'writer-instance-header',
+    writerInstance: kept.writerInstance,
+    lastModifiedMs: null,
+  };
 }
 
 export class LocalPrefixIndex implements PrefixIndex {
@@ -56,7 +70,7 @@ export class LocalPrefixIndex implements PrefixIndex {
             segments: kept.segments,
           };
           const outcome: TailOutcome | GtScanOutcome = greptime
-            ? { kind: 'read', object: { ...object, reclaimBoundary: kept.reclaimBoundary } }
+            ? { kind: 'read', object: gtObjectOf(object, kept) }
             : { kind: 'read', object };
           this.byKey.set(key, { size: kept.size, etag: kept.etag, outcome });
         }
@@ -81,9 +95,16 @@ export class LocalPrefixIndex implements PrefixIndex {
     if (format !== this.identity.format) return () => undefined;
     return (listed) => {
       const kept = this.byKey.get(listed.key);
-      return kept !== undefined && kept.size === listed.size && kept.etag === listed.etag
-        ? kept.outcome
-        : undefined;
+      if (kept === undefined || kept.size !== listed.size || kept.etag !== listed.etag)
+        return undefined;
+      // A GreptimeDB object's date is the listing's, never kept: writer runs are dated by it.
+      const outcome = kept.outcome;
+      return outcome.kind === 'read' && 'lastModifiedMs' in outcome.object
+        ? {
+            kind: 'read',
+            object: { ...outcome.object, lastModifiedMs: listed.lastModifiedMs ?? null },
+          }
+        : outcome;
     };
   }
 
@@ -105,6 +126,7 @@ export class LocalPrefixIndex implements PrefixIndex {
         epoch: object.epoch,
         link: object.link,
         reclaimBoundary: 'reclaimBoundary' in object ? object.reclaimBoundary : 0n,
+        writerInstance: 'writerInstance' in object ? object.writerInstance : null,
         segments: object.segments,
       });
     }

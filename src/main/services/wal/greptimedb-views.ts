@@ -15,6 +15,16 @@ import type { ObjectLists } from './wal-reads';
 import { registerViewOf, sequenceGaps } from './wal-presenters';
 import { firstRows, newestRows, type RegionRows } from './view-pages';
 
+/** The failure's object: a refusal and a mixed-layout prefix name theirs; else from the message. */
+function failureKeyOf(
+  failure: NonNullable<GtInspectReport['failure']>,
+  report: GtInspectReport,
+): string | null {
+  const refusal = report.merged?.refusals[0];
+  if (failure.code === 'OpenRefused' && refusal !== undefined) return refusal.key;
+  return /\S*objects\/\d{20}\.wal/.exec(failure.message)?.[0] ?? null;
+}
+
 export const GREPTIMEDB_READ_ONLY_REASON =
   'GreptimeDB v1 prefix: its datanode owns it. Cairn reads it and never writes, obsoletes or deletes there; GreptimeDB keeps no watermark register, so no watermark hides an entry.';
 
@@ -45,14 +55,17 @@ export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readA
       instanceCount: report.instances.length,
       damaged: firstRows(report.damaged).map((damaged) => ({ ...damaged })),
       damagedCount: report.damaged.length,
-      otherLayout: report.otherLayout.map((o) => ({
-        key: o.key,
-        seq: o.seq,
-        size: o.size,
-        layout: o.layout,
-        writerInstance: o.writerInstance,
-        entries: o.entries,
-      })),
+      layout: report.layout,
+      merged:
+        report.merged === null
+          ? null
+          : {
+              nextSeq: report.merged.nextSeq,
+              refusals: firstRows(report.merged.refusals).map((r) => ({ ...r })),
+              runs: newestRows(report.merged.runs).map((run) => ({ ...run })),
+              runCount: report.merged.runs.length,
+              twoWriters: report.merged.twoWriters,
+            },
     },
     register: registerViewOf(null, emptyControlState()),
     registerWrittenAtMs: null,
@@ -60,7 +73,7 @@ export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readA
     registerFresh: false,
     listed: report.listed,
     tip: report.tip === null ? null : refOf(report.tip),
-    nextSeq: null,
+    nextSeq: report.merged?.nextSeq ?? null,
     chainObjects: report.chain.length,
     chainBytes: report.chain.reduce((sum, object) => sum + object.size, 0),
     chainGaps: sequenceGaps(report.chain.map((object) => object.seq)),
@@ -86,7 +99,7 @@ export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readA
         : {
             code: report.failure.code,
             message: report.failure.message,
-            key: /\S*objects\/\d{20}\.wal/.exec(report.failure.message)?.[0] ?? null,
+            key: failureKeyOf(report.failure, report),
           },
     openInApp: false,
     durationMs: report.durationMs,

@@ -9,6 +9,7 @@ import type { FleetRow } from '../../../../shared/contract/wal';
 import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
 import { isCairnError } from '../../../engine/errors';
 import { parseCairnPrefix } from '../../../engine/wal-read/target';
+import type { GtInspectReport } from '../../../engine/greptimedb/inspect';
 import type { PrefixSnapshot } from '../read-model/prefix-model';
 import { damageFacts } from '../scrub/damage-views';
 import { prefixHealth, type DamagedObjectFact } from './prefix-health';
@@ -53,11 +54,26 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
   };
 }
 
+/** What only GreptimeDB's merged layout adds to a prefix's health. */
+interface MergedFacts {
+  readonly refusal: { readonly key: string; readonly rule: string } | null;
+  readonly twoWriters: string | null;
+}
+
+function mergedFactsOf(report: GtInspectReport): MergedFacts {
+  const refusal = report.merged?.refusals[0];
+  return {
+    refusal: refusal === undefined ? null : { key: refusal.key, rule: refusal.rule },
+    twoWriters: report.merged?.twoWriters ?? null,
+  };
+}
+
 function rowOf(
   snapshot: PrefixSnapshot,
   summary: ChainSummary,
   floor: bigint,
   damaged: readonly DamagedObjectFact[],
+  merged: MergedFacts = { refusal: null, twoWriters: null },
 ): Omit<FleetRow, 'prefix' | 'writerHeld'> {
   const tip = summary.tip;
   const floorLag = tip === null ? null : tip.seq > floor ? tip.seq - floor : 0n;
@@ -93,6 +109,7 @@ function rowOf(
       orphans: summary.orphans.length,
       newestObjectAtMs: snapshot.newestObjectAtMs,
       floorLag,
+      ...merged,
     }),
   };
 }
@@ -119,7 +136,13 @@ export function fleetRowOf(
     return {
       prefix,
       writerHeld,
-      ...rowOf(snapshot, report, report.reclaimBoundary, mergedDamage(found, recovered)),
+      ...rowOf(
+        snapshot,
+        report,
+        report.reclaimBoundary,
+        mergedDamage(found, recovered),
+        mergedFactsOf(report),
+      ),
     };
   }
   const { report } = snapshot.inspected;

@@ -1,6 +1,7 @@
 /**
- * A prefix's State, derived in one place from what is known of it: a read that failed, an open
- * (or a replay) that would fail, damaged objects (found by a scrub or a replay), orphans, and
+ * A prefix's State, derived in one place from what is known of it: GreptimeDB's refusal to open
+ * a merged-layout prefix (always the first reason), a read that failed, an open (or a replay)
+ * that would fail, two writers on one merged-layout prefix, damaged objects (found by a scrub or a replay), orphans, and
  * age - a log nobody has written for `staleAfterMs` that still holds objects above its floor.
  * Each problem becomes one reason in words (`damaged: 1 object, region 1028:0 ids
  * 1500:17-1500:20`), and the State is `healthy` only when there is none, so no view can show
@@ -39,6 +40,12 @@ export interface PrefixHealthFacts {
   readonly newestObjectAtMs: number | null;
   /** Sequences the tip runs ahead of the floor (objects not collected yet). */
   readonly floorLag: bigint | null;
+  /**
+   * GreptimeDB's merged layout: the object and rule its datanode's open would stop at (shown
+   * first, in place of `open fails`), and `two writers: …` when an instance came back.
+   */
+  readonly refusal?: { readonly key: string; readonly rule: string } | null;
+  readonly twoWriters?: string | null;
 }
 
 export interface HealthOptions {
@@ -80,11 +87,16 @@ export function prefixHealth(
   const add = (kind: HealthReasonKind, text: string): void => {
     reasons.push({ kind, text });
   };
+  const refusal = facts.refusal ?? null;
+  if (refusal !== null)
+    add('open-refused', `GreptimeDB would refuse to open: ${refusal.rule} at ${refusal.key}`);
   if (facts.error !== null) add('error', `error: ${facts.error.code}`);
-  if (facts.openFailure !== null) add('open-failure', `open fails: ${facts.openFailure.code}`);
+  if (facts.openFailure !== null && refusal === null)
+    add('open-failure', `open fails: ${facts.openFailure.code}`);
   if (facts.damaged.length > 0) add('damaged', damageReason(facts.damaged));
   if ((facts.orphans ?? 0) > 0)
     add('orphans', `orphans: ${plural(facts.orphans ?? 0, 'object')} off the chain`);
+  if (facts.twoWriters) add('two-writers', facts.twoWriters);
   const lag = facts.floorLag ?? 0n;
   if (
     facts.newestObjectAtMs !== null &&

@@ -48,6 +48,19 @@ interface PrefixFindings {
   dropped: number;
 }
 
+/**
+ * The regions a damaged object costs: GreptimeDB's verdict names the segments a replay loses
+ * (each a hole of its region alone); else the failing segment's region, else every region.
+ */
+function lossesOf(verdict: ObjectVerdict): Pick<DamageFinding, 'regions' | 'ranges'> {
+  if (verdict.lost !== undefined)
+    return {
+      regions: verdict.lost.map((range) => range.regionId),
+      ranges: verdict.lost.map(({ regionId, firstId, lastId }) => ({ regionId, firstId, lastId })),
+    };
+  return { regions: verdict.region === undefined ? null : [verdict.region], ranges: [] };
+}
+
 export class DamageLedger {
   private readonly prefixes = new Map<string, PrefixFindings>();
 
@@ -91,8 +104,7 @@ export class DamageLedger {
       etag,
       check: verdict.check ?? 'unknown',
       detail: verdict.detail ?? '',
-      regions: verdict.region === undefined ? null : [verdict.region],
-      ranges: [],
+      ...lossesOf(verdict),
       source: 'scrub',
       foundAtMs: at,
       checkedAtMs: at,

@@ -1,12 +1,13 @@
 /**
  * The Batches view of a GreptimeDB prefix: its chain as a sequence strip (the newest objects,
  * each instance's start object, orphans at their place, the reclaim boundary marked), the
- * instances that wrote it, objects in GreptimeDB's writer-instance layout (sound, no chain),
- * and any damaged object. Read-only: nothing here writes.
+ * instances that wrote it, and any damaged object; a prefix in the merged layout shows its
+ * open verdict and writer runs instead (GreptimeMergedLog). Read-only: nothing here writes.
  */
 import type { InspectView, WalObjectRef } from '../../../../shared/contract/wal';
 import { formatBytes } from '../format';
 import { FailureNotice } from './OpenFailure';
+import { GreptimeMergedLog } from './GreptimeMergedLog';
 
 /** Objects shown in the strip: the newest ones, so a long chain stays one line. */
 const STRIP_OBJECTS = 24;
@@ -34,6 +35,8 @@ const LABEL = { chain: 'chain', orphan: 'orphan', below: 'below boundary' } as c
 export function GreptimeChain({ report }: { report: InspectView }) {
   const greptime = report.greptimedb;
   if (greptime === null) return null;
+  if (greptime.merged !== null)
+    return <GreptimeMergedLog report={report} merged={greptime.merged} />;
   const starts = new Set(
     greptime.instances.flatMap((i) => (i.startSeq === null ? [] : [i.startSeq])),
   );
@@ -122,30 +125,6 @@ export function GreptimeChain({ report }: { report: InspectView }) {
           ))}
         </tbody>
       </table>
-      {greptime.otherLayout.length > 0 && (
-        <table className="table" aria-label="Objects in another layout">
-          <thead>
-            <tr>
-              <th>Seq</th>
-              <th>Layout</th>
-              <th>Writer instance</th>
-              <th>Entries</th>
-              <th>Key</th>
-            </tr>
-          </thead>
-          <tbody>
-            {greptime.otherLayout.map((other) => (
-              <tr key={other.key}>
-                <td className="mono">{String(other.seq)}</td>
-                <td>{other.layout}</td>
-                <td className="mono">{other.writerInstance}</td>
-                <td>{other.entries}</td>
-                <td className="mono small">{other.key}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
       {greptime.instanceCount > greptime.instances.length && (
         <p className="muted small">
           The newest {greptime.instances.length} of {greptime.instanceCount.toLocaleString()}{' '}
