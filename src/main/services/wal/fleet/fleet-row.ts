@@ -2,8 +2,10 @@
  * One fleet overview row from a prefix's read-model snapshot, in either format: chain objects
  * and bytes, the tip, the floor below which objects are gone or going (Cairn's boundary,
  * GreptimeDB's reclaim boundary) and the tip's lag behind it, orphans, damage (what recovery
- * met and what scrubs and replays found) and why an open would fail, and the State those
- * make (`prefixHealth`). Pure translation.
+ * met and what scrubs and replays found) and why an open would fail, what verifies covered
+ * (`coverageView`), and the State those make (`prefixHealth`). A prefix whose recovery failed
+ * has no chain, tip or lag: its row says what was listed and why (never a lag counted from
+ * objects it says it does not have). Pure translation.
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
 import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
@@ -11,10 +13,13 @@ import { isCairnError } from '../../../engine/errors';
 import { parseCairnPrefix } from '../../../engine/wal-read/target';
 import type { PrefixSnapshot } from '../read-model/prefix-model';
 import { damageFacts } from '../scrub/damage-views';
+import type { PrefixCoverage } from '../scrub/coverage-book';
+import { coverageView } from '../scrub/coverage-view';
 import { prefixHealth, type DamagedObjectFact } from './prefix-health';
 
 interface ChainSummary {
-  readonly chain: ReadonlyArray<{ readonly size: number }>;
+  readonly listed: number;
+  readonly chain: ReadonlyArray<{ readonly size: number; readonly seq: bigint }>;
   readonly tip: { readonly seq: bigint; readonly epoch: bigint } | null;
   readonly orphans: readonly unknown[];
   readonly failure: { readonly code: string; readonly message: string } | null;
@@ -27,6 +32,7 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
     format: parseCairnPrefix(prefix) === null ? null : 'cairn-v1',
     state: 'pending',
     readAtMs: null,
+    listed: null,
     objects: null,
     bytes: null,
     tipSeq: null,
@@ -49,8 +55,17 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
       orphans: null,
       newestObjectAtMs: null,
       floorLag: null,
+      coverage: null,
     }),
+    coverage: null,
   };
+}
+
+/** What the row's State covers: the prefix's verify passes, and the age they count for. */
+export interface RowCoverage {
+  readonly coverage: PrefixCoverage;
+  readonly maxAgeMs: number;
+  readonly nowMs?: number;
 }
 
 function rowOf(
@@ -58,6 +73,7 @@ function rowOf(
   summary: ChainSummary,
   floor: bigint,
   damaged: readonly DamagedObjectFact[],
+  verified: RowCoverage | null,
 ): Omit<FleetRow, 'prefix' | 'writerHeld'> {
   const tip = summary.tip;
   const floorLag = tip === null ? null : tip.seq > floor ? tip.seq - floor : 0n;
@@ -65,10 +81,22 @@ function rowOf(
     summary.failure === null
       ? null
       : { code: summary.failure.code, message: summary.failure.message };
+  // Without a tip there is no lag behind the floor to count (the objects are in `listed`).
+  const lagKnown = tip !== null;
+  const coverage =
+    verified === null
+      ? null
+      : coverageView(
+          verified.coverage,
+          summary.chain.map((object) => object.seq),
+          verified.nowMs ?? Date.now(),
+          verified.maxAgeMs,
+        );
   return {
     format: snapshot.format,
     state: 'read',
     readAtMs: snapshot.readAtMs,
+    listed: summary.listed,
     objects: summary.chain.length,
     bytes: summary.chain.reduce((sum, object) => sum + object.size, 0),
     tipSeq: tip?.seq ?? null,
@@ -76,9 +104,9 @@ function rowOf(
     newestObjectAtMs: snapshot.newestObjectAtMs,
     floor,
     floorLag,
-    lagObjects: snapshot.objectsAboveFloor,
+    lagObjects: lagKnown ? snapshot.objectsAboveFloor : null,
     lagMs:
-      snapshot.newestObjectAtMs === null || snapshot.floorObjectAtMs === null
+      !lagKnown || snapshot.newestObjectAtMs === null || snapshot.floorObjectAtMs === null
         ? null
         : Math.max(0, snapshot.newestObjectAtMs - snapshot.floorObjectAtMs),
     orphans: summary.orphans.length,
@@ -93,7 +121,9 @@ function rowOf(
       orphans: summary.orphans.length,
       newestObjectAtMs: snapshot.newestObjectAtMs,
       floorLag,
+      coverage,
     }),
+    coverage,
   };
 }
 
@@ -112,6 +142,7 @@ export function fleetRowOf(
   snapshot: PrefixSnapshot,
   writerHeld: boolean,
   found: readonly ObjectDamage[] = [],
+  verified: RowCoverage | null = null,
 ): FleetRow {
   if (snapshot.format === 'greptimedb-v1') {
     const { report } = snapshot;
@@ -119,7 +150,7 @@ export function fleetRowOf(
     return {
       prefix,
       writerHeld,
-      ...rowOf(snapshot, report, report.reclaimBoundary, mergedDamage(found, recovered)),
+      ...rowOf(snapshot, report, report.reclaimBoundary, mergedDamage(found, recovered), verified),
     };
   }
   const { report } = snapshot.inspected;
@@ -132,7 +163,7 @@ export function fleetRowOf(
   return {
     prefix,
     writerHeld,
-    ...rowOf(snapshot, report, report.register.boundary, mergedDamage(found, recovered)),
+    ...rowOf(snapshot, report, report.register.boundary, mergedDamage(found, recovered), verified),
   };
 }
 
