@@ -31,7 +31,7 @@ import { auditCliDeletion } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
-import { openWalTarget, withWalFlags, type WalOptions } from './wal-config';
+import { openWalTarget, withAllowEmpty, withWalFlags, type WalOptions } from './wal-config';
 
 interface GcOptions extends WalOptions {
   dryRun?: boolean;
@@ -46,7 +46,7 @@ interface GcOptions extends WalOptions {
 type Holder = 'writer' | 'maintenance' | 'live-writer' | 'idle-writer' | 'none';
 
 export function registerWalGcCommand(wal: Command): void {
-  withWalFlags(
+  const command = withWalFlags(
     wal
       .command('gc')
       .description(
@@ -58,12 +58,12 @@ export function registerWalGcCommand(wal: Command): void {
       'list what a pass would delete and the bytes freed; take and write nothing',
     )
     .option('--take-over', 'fence a writer that may be live')
-    .option('--json', 'JSON output')
-    .action(runAction(gcAction));
+    .option('--json', 'JSON output');
+  withAllowEmpty(command).action(runAction(gcAction));
 }
 
 async function gcAction(options: GcOptions): Promise<void> {
-  const { io, link, config } = await openWalTarget(options);
+  const { io, link, config } = await openWalTarget(options, {}, true);
   const valid = validateWalConfig(config);
   const prefix = walPrefix(valid.root, valid.nodeId, valid.generation);
   const register = await registerHolderOf(io, prefix, false);

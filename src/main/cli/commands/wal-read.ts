@@ -10,7 +10,13 @@ import { describeCairnInspect } from './wal-read-cairn';
 import { describeGtInspect } from './wal-read-greptimedb';
 import { inspectSummary } from './wal-inspect-summary';
 import { cachedScan } from './scan-cache';
-import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
+import {
+  openWalConnection,
+  openWalReadTarget,
+  withAllowEmpty,
+  withWalFlags,
+  type WalOptions,
+} from './wal-config';
 
 type JsonOption = WalOptions & { json?: boolean };
 /** commander's `--no-cache` sets `cache: false`. */
@@ -47,12 +53,14 @@ export function registerWalReadCommands(wal: Command): void {
       }),
     );
 
-  withWalFlags(
-    wal
-      .command('inspect')
-      .description(
-        'Recover a prefix read-only and print a summary: writer, tip, counts, failure, regions (either format)',
-      ),
+  withAllowEmpty(
+    withWalFlags(
+      wal
+        .command('inspect')
+        .description(
+          'Recover a prefix read-only and print a summary: writer, tip, counts, failure, regions (either format)',
+        ),
+    ),
   )
     .option('--chain', 'also print every object: the chain, orphans, excluded')
     .option('--json', 'JSON output (the summary; with --chain the whole report)')
@@ -77,10 +85,12 @@ export function registerWalReadCommands(wal: Command): void {
       }),
     );
 
-  withWalFlags(
-    wal
-      .command('verify')
-      .description('Read every object whole and check every CRC; exit 1 if any is damaged'),
+  withAllowEmpty(
+    withWalFlags(
+      wal
+        .command('verify')
+        .description('Read every object whole and check every CRC; exit 1 if any is damaged'),
+    ),
   )
     .option('--json', 'JSON output')
     .action(

@@ -33,7 +33,8 @@ export type WalErrorCode =
   | 'InvalidPrefix'
   | 'MixedFormat'
   | 'ReadOnlyFormat'
-  | 'UnsupportedLayout';
+  | 'UnsupportedLayout'
+  | 'PrefixNotFound';
 
 /** The base of every WAL error: callers match on `code`. */
 export abstract class WalError extends CairnError {
@@ -401,5 +402,22 @@ export class UnsupportedLayoutError extends WalError {
       `WAL prefix ${prefix} holds ${objects} objects in the ${layout} layout (${key} the first): Cairn lists, verifies and decodes them per object, but that layout carries no chain to recover or replay`,
       { prefix, layout, key, objects },
     );
+  }
+}
+
+/**
+ * A prefix that holds no WAL object (a typo, or a prefix nothing has written yet): a read of it
+ * answers this, never a healthy empty report.
+ */
+export class PrefixNotFoundError extends WalError {
+  override readonly code = 'PrefixNotFound' as const;
+  constructor(
+    readonly prefix: string,
+    readonly endpoint: string,
+  ) {
+    super('PrefixNotFound', `no WAL object under ${prefix}/objects/ at ${endpoint}`, {
+      prefix,
+      endpoint,
+    });
   }
 }

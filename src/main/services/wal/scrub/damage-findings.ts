@@ -14,7 +14,7 @@ import type { ObjectCatalog } from '../../../engine/wal/catalog';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { fleetSourceOf, type FleetDeps } from '../fleet/fleet-source';
 import { checkObjectKey, type Located } from '../wal-locate';
-import { DamageLedger } from './damage-ledger';
+import { DamageLedger, type DamageFinding } from './damage-ledger';
 import type { LedgerFile } from './ledger-file';
 import { damagesOf } from './damage-views';
 import { ScrubService } from './scrub-service';
@@ -93,6 +93,15 @@ export class DamageFindings {
   async coverageOf(at: Located): Promise<PrefixCoverage> {
     await this.restored;
     return this.coverage.of(at.slot);
+  }
+
+  /** A slot's findings (confirmed with the store) and coverage, for a prefix not located (the CLI). */
+  async atSlot(
+    slot: string,
+    io: ObjectIo,
+  ): Promise<{ findings: DamageFinding[]; coverage: PrefixCoverage }> {
+    await this.restored;
+    return { findings: await this.ledger.current(slot, io), coverage: this.coverage.of(slot) };
   }
 
   /**
