@@ -22,7 +22,8 @@ export interface AppIdentity {
   readonly dataDir: string;
   /**
    * The app verifies by itself each prefix its views read that is not verified within the
-   * verify age (`CAIRN_VERIFY_MAX_AGE`, default 24 h); on unless false (most tests).
+   * verify age (`CAIRN_VERIFY_MAX_AGE`, default 24 h); on unless false (most tests) or
+   * `CAIRN_BACKGROUND_SCRUB=off` (a host whose store must see only the reads asked for).
    */
   readonly backgroundScrub?: boolean;
 }
@@ -52,7 +53,8 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
   // What scrubs and replays found damaged, kept across restarts in the data directory.
   const wal = new WalService(connections, events, models, audit, new LedgerFile(identity.dataDir), {
     verifyMaxAgeMs: verifyMaxAgeOf(),
-    backgroundScrub: identity.backgroundScrub !== false,
+    backgroundScrub:
+      identity.backgroundScrub !== false && process.env.CAIRN_BACKGROUND_SCRUB !== 'off',
   });
   for (const user of [tiering, namespaces, wal]) connections.attach(user);
   return {
