@@ -71,6 +71,15 @@ describe('cairn wal fleet for a cron job', () => {
       [damaged.key, 'segment-crc'],
     ]);
     expect(report.rows[0]?.coverage).toMatchObject({ state: 'verified', footerOnly: 0 });
+
+    // inspect reads the same ledger: the State, what it covers, the object named.
+    const inspect = cairn('inspect');
+    expect(inspect.code).toBe(1);
+    expect(inspect.stdout).toMatch(/^state +damaged: 1 object, on the chain \(segment-crc\)$/m);
+    expect(inspect.stdout).toMatch(
+      /^verified +verified .* \d+ objects read whole and CRC-checked$/m,
+    );
+    expect(inspect.stdout).toContain(`DAMAGED  ${damaged.key}: segment-crc check failed`);
   });
 
   it('exits 0 on a sound store once verified, and verifies again only past --max-age', async () => {

@@ -9,6 +9,8 @@ import { runAction } from '../run-action';
 import { describeCairnInspect } from './wal-read-cairn';
 import { describeGtInspect } from './wal-read-greptimedb';
 import { inspectSummary } from './wal-inspect-summary';
+import { inspectHealth, inspectHealthLines } from './inspect-health';
+import { EXIT } from '../exit-codes';
 import { cachedScan } from './scan-cache';
 import {
   openWalConnection,
@@ -67,21 +69,26 @@ export function registerWalReadCommands(wal: Command): void {
     .option('--no-cache', 'read every object (a cold read): neither use nor fill the local index')
     .action(
       runAction(async (options: InspectOptions & { chain?: boolean }) => {
-        const { io, link, target } = await openWalReadTarget(options);
+        const opened = await openWalReadTarget(options);
+        const { io, link, target } = opened;
         const cached = await cachedScan(io, target, options.cache !== false);
         // The index keeps what was read, even when the inspection fails after the scan.
         const report = await withProgress('inspect', link, () =>
           inspectTarget(io, target, cached.scan),
         ).finally(() => cached.done());
+        // The console's memory: the State, what it covers, what the damage ledger holds.
+        const found = await inspectHealth(options, opened, report);
         const withChain = options.chain === true;
-        if (options.json) printJson(withChain ? report : inspectSummary(report));
+        if (options.json) printJson({ ...(withChain ? report : inspectSummary(report)), ...found });
         else
-          printLines(
-            report.format === 'greptimedb-v1'
+          printLines([
+            ...(report.format === 'greptimedb-v1'
               ? describeGtInspect(report, withChain)
-              : describeCairnInspect(report, withChain),
-          );
-        if (report.failure) process.exitCode = 1;
+              : describeCairnInspect(report, withChain)),
+            '',
+            ...inspectHealthLines(found),
+          ]);
+        if (report.failure || found.ledger.damage.length > 0) process.exitCode = EXIT.unhealthy;
       }),
     );
 
@@ -117,7 +124,7 @@ export function registerWalReadCommands(wal: Command): void {
             `${report.checked} objects checked, ${report.damaged} damaged, ${report.gone} gone`,
           ]);
         }
-        if (report.damaged > 0) process.exitCode = 1;
+        if (report.damaged > 0) process.exitCode = EXIT.unhealthy;
       }),
     );
 }

@@ -30,6 +30,8 @@ export interface DamagedObjectFact {
   readonly check: string;
   /** Regions and entry ranges a replay loses to it (empty when off the chain or unknown). */
   readonly ranges: readonly DamagedRange[];
+  /** On the chain, its ranges not known where the State is derived (the CLI's inspect). */
+  readonly onChain?: boolean;
 }
 
 export interface PrefixHealthFacts {
@@ -71,7 +73,8 @@ export function damageReason(damaged: readonly DamagedObjectFact[]): string {
   if (ranges.length > RANGES_NAMED) named.push(`${ranges.length - RANGES_NAMED} more ranges`);
   if (named.length === 0) {
     const checks = [...new Set(damaged.map((object) => object.check))].sort();
-    named.push(`off the chain (${checks.join(', ')})`);
+    const where = damaged.some((object) => object.onChain === true) ? 'on' : 'off';
+    named.push(`${where} the chain (${checks.join(', ')})`);
   }
   return `damaged: ${plural(damaged.length, 'object')}, ${named.join(', ')}`;
 }
