@@ -53,11 +53,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the incident tasks in a script', () => {
   it('health, damage, replay, obsolete and gc - dry runs first', () => {
-    // 1. Health at a glance: every prefix, one JSON document, exit 0 while all are healthy.
-    const fleet = cairn('wal', 'fleet', '--json');
-    expect(fleet.code, fleet.stderr).toBe(0);
+    // 1. Health at a glance: every prefix, one JSON document. Footers alone see no problem (the
+    // prefixes would read unverified, exit 6); --verify reads them whole and alerts on the
+    // flipped byte.
+    const fleet = cairn('wal', 'fleet', '--verify', '--json');
+    expect(fleet.code, fleet.stderr).toBe(1);
     const rows = json<{ rows: Array<{ prefix: string; problems: string[] }> }>(fleet.stdout).rows;
     expect(rows.map((row) => row.prefix).sort()).toEqual([DAMAGED, HEALTHY]);
+    expect(rows.find((row) => row.prefix === HEALTHY)?.problems).toEqual([]);
+    expect(rows.find((row) => row.prefix === DAMAGED)?.problems).toEqual([
+      expect.stringMatching(/^damaged: 1 object, region /),
+    ]);
 
     // 2. Find the damaged object: verify reads every object, exit 1 naming it and its check.
     const verify = cairn('wal', 'verify', '--node', '0', '--json');

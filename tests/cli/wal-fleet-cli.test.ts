@@ -1,7 +1,8 @@
 /**
  * `cairn wal fleet`: the Overview's table for a cron job - every prefix of both formats with
- * its state in the Overview's words, its lag with units, exit 0 while all are healthy and 1 once
- * one is not, the problem named per row.
+ * its state in the Overview's words, its lag with units; unverified (exit 6) until its objects
+ * were read whole, exit 0 once verified and healthy, 1 once one is not, the problem named per
+ * row.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ const GREPTIME = 'datanodes/1/epochs/2';
 interface FleetJson {
   truncated: boolean;
   unhealthy: number;
+  unverified: number;
   rows: Array<{ prefix: string; format: string; objects: number; problems: string[] }>;
 }
 
@@ -39,17 +41,21 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('cairn wal fleet', () => {
-  it('prints every prefix healthy and exits 0', () => {
-    const result = fleet('--json');
+  it('prints every prefix unverified until verified, then healthy, and exits 0', () => {
+    // Footers only: no problem seen, but no object read whole yet.
+    const unverified = fleet('--json');
+    expect(unverified.code).toBe(6);
+    expect(JSON.parse(unverified.stdout)).toMatchObject({ unhealthy: 0, unverified: 2 });
+    const result = fleet('--verify', '--json');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as FleetJson;
-    expect(report).toMatchObject({ truncated: false, unhealthy: 0 });
+    expect(report).toMatchObject({ truncated: false, unhealthy: 0, unverified: 0 });
     expect(report.rows.map((row) => [row.prefix, row.format, row.problems])).toEqual([
       [GREPTIME, 'greptimedb-v1', []],
       [CAIRN, 'cairn-v1', []],
     ]);
     const text = fleet().stdout.split('\n');
-    expect(text[0]).toMatch(/^PREFIX +FORMAT +OBJECTS +BYTES +TIP .* STATE$/);
+    expect(text[0]).toMatch(/^PREFIX +FORMAT +OBJECTS +BYTES +TIP .* VERIFIED +STATE$/);
     expect(text.filter((line) => line.endsWith('healthy'))).toHaveLength(2);
     // The lag as the Overview shows it: objects above the floor and the age of the oldest.
     expect(text.find((line) => line.startsWith(CAIRN))).toMatch(

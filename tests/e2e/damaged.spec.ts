@@ -87,8 +87,9 @@ test('a damaged WAL segment shows in every view once a Verify found it', async (
   await nav.getByRole('button', { name: 'Overview' }).click();
   const row = page.getByRole('table', { name: 'WAL prefixes' }).locator('tbody tr');
   await expect(row).toHaveCount(1);
-  // Recovery reads trailers and footers only: before a verify the prefix reads healthy.
-  await expect(row).toContainText('healthy');
+  // Recovery reads trailers and footers only: before a verify the prefix reads unverified,
+  // never healthy.
+  await expect(row).toContainText('unverified: never verified');
 
   const verify = page.getByRole('group', { name: 'Verify the fleet' });
   await verify.getByRole('button', { name: 'Verify all prefixes' }).click();

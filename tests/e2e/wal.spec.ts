@@ -46,7 +46,10 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
 
   await nav.getByRole('button', { name: 'Overview' }).click();
   const prefixes = page.getByRole('table', { name: 'WAL prefixes' });
-  await expect(prefixes.getByRole('row').filter({ hasText: PREFIX })).toContainText('healthy');
+  // Nothing wrong seen, nothing read whole yet: unverified, never healthy.
+  await expect(prefixes.getByRole('row').filter({ hasText: PREFIX })).toContainText(
+    'unverified: never verified',
+  );
   await expect(prefixes.getByRole('row').filter({ hasText: PREFIX })).toContainText(
     'not in this app',
   );

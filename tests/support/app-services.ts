@@ -13,13 +13,15 @@ export interface TestApp {
   dispose(): Promise<void>;
 }
 
-export async function makeTestApp(): Promise<TestApp> {
+/** An app on a new data directory; its background scrub only when asked (it reads on its own). */
+export async function makeTestApp(options: { backgroundScrub?: boolean } = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-app-'));
   const services = await createServices({
     name: 'Cairn',
     version: '0.0.0-test',
     mode: 'browser',
     dataDir,
+    backgroundScrub: options.backgroundScrub === true,
   });
   return {
     services,

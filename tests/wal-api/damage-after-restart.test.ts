@@ -15,7 +15,13 @@ afterEach(() => app.close());
 
 /** The same app started again on its data directory. */
 async function restarted(dataDir: string) {
-  const services = await createServices({ name: 'Cairn', version: '0', mode: 'browser', dataDir });
+  const services = await createServices({
+    name: 'Cairn',
+    version: '0',
+    mode: 'browser',
+    dataDir,
+    backgroundScrub: false,
+  });
   const router = createRouter(services);
   return {
     call: (name: string, input: Record<string, unknown>) =>

@@ -33,7 +33,12 @@ describe('wal.scrub', () => {
     app = await walApp();
     const damaged = await writeDamagedPrefix(app.io);
     const before = await settledFleet(app);
-    expect(before.rows[0]).toMatchObject({ damaged: 0, health: { state: 'healthy' } });
+    // Recovery read footers only: nothing is wrong that it saw, and nothing was read whole.
+    expect(before.rows[0]).toMatchObject({
+      damaged: 0,
+      health: { state: 'unverified' },
+      coverage: { state: 'never' },
+    });
 
     const started = (await app.call('wal.scrub.start', { prefix: PREFIX })) as ScrubJobView;
     const job = await scrubEnded(app, started.jobId);

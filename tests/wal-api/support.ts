@@ -25,8 +25,8 @@ export interface WalApp extends TestApp {
   close(): Promise<void>;
 }
 
-export async function walApp(): Promise<WalApp> {
-  const app = await makeTestApp();
+export async function walApp(options: { backgroundScrub?: boolean } = {}): Promise<WalApp> {
+  const app = await makeTestApp(options);
   const events: ApiEvent[] = [];
   app.services.events.subscribe((event) => events.push(event));
   const io = new LocalObjectIo(embeddedStoreDir(app.dataDir));

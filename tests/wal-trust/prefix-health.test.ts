@@ -1,6 +1,7 @@
 /**
  * The State of a prefix, derived in one place: every problem is a reason with its words, and
- * `healthy` only when there is none - the rows of the issue's walk-through, each a case.
+ * `healthy` only when there is none and every object was read whole within the verify age -
+ * `unverified` otherwise, with what was covered - the rows of the issue's walk-through.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,12 +9,29 @@ import {
   prefixHealth,
   type PrefixHealthFacts,
 } from '../../src/main/services/wal/fleet/prefix-health';
+import { coverageView } from '../../src/main/services/wal/scrub/coverage-view';
+import type { PrefixCoverage } from '../../src/main/services/wal/scrub/coverage-book';
 
 const NOW = Date.UTC(2026, 11, 5, 12);
 const REGION = (1028n << 32n) | 0n;
 const id = (seq: bigint, position: bigint) => (seq << 20n) | position;
 
+const HOUR = 3_600_000;
+const verifiedAt = (atMs: number): PrefixCoverage => ({
+  complete: {
+    startedAtMs: atMs,
+    endedAtMs: atMs,
+    objects: 3,
+    bytes: 300,
+    damaged: 0,
+    throughSeq: 3n,
+  },
+  partial: null,
+});
+const CHAIN = [1n, 2n, 3n];
+
 const sound: PrefixHealthFacts = {
+  coverage: coverageView(verifiedAt(NOW - HOUR), CHAIN, NOW),
   readState: 'read',
   error: null,
   openFailure: null,
@@ -27,6 +45,34 @@ const health = (facts: Partial<PrefixHealthFacts>) =>
   prefixHealth({ ...sound, ...facts }, { nowMs: NOW });
 
 describe('prefixHealth', () => {
+  it('is unverified, never healthy, when the objects were not all read whole within the age', () => {
+    const never = health({ coverage: coverageView({ complete: null, partial: null }, CHAIN, NOW) });
+    expect(never).toEqual({
+      state: 'unverified',
+      reasons: [],
+      text: 'unverified: never verified: 3 objects known only by footer',
+    });
+    const stale = health({ coverage: coverageView(verifiedAt(NOW - 25 * HOUR), CHAIN, NOW) });
+    expect(stale.state).toBe('unverified');
+    expect(stale.text).toBe(
+      'unverified: last verified 25 h ago, over 24 h: 3 objects read whole and CRC-checked',
+    );
+    // A shorter verify age makes the same pass stale.
+    const short = coverageView(verifiedAt(NOW - HOUR), CHAIN, NOW, 30 * 60_000);
+    expect(health({ coverage: short }).state).toBe('unverified');
+    expect(health({ coverage: null }).text).toBe('unverified: what was read whole is not known');
+    // A problem is still named whatever was covered.
+    expect(health({ coverage: null, orphans: 1 }).state).toBe('unhealthy');
+  });
+
+  it('says which objects are known only by their footers since the last verify', () => {
+    const view = coverageView(verifiedAt(NOW - HOUR), [...CHAIN, 4n, 5n], NOW);
+    expect(view).toMatchObject({ state: 'verified', objects: 3, footerOnly: 2 });
+    expect(view.text).toBe(
+      'verified 60 min ago: 3 objects read whole and CRC-checked, 2 objects only by footer',
+    );
+  });
+
   it('is healthy only with no problem, and reading while not read', () => {
     expect(health({})).toEqual({ state: 'healthy', reasons: [], text: 'healthy' });
     expect(health({ readState: 'pending', orphans: null, newestObjectAtMs: null })).toMatchObject({

@@ -1,14 +1,16 @@
 /**
  * How every command speaks: human text by default, one JSON document with --json, NDJSON
- * for streams; typed errors as their name and fields on stderr with exit 1, never a stack.
+ * for streams; typed errors as their name and fields on stderr (and, with --json, as one
+ * document on stdout), never a stack, with the exit code of their cause (`exit-codes.ts`).
  */
 import { isCairnError } from '../engine/errors';
 import { escapeUnsafeText } from '../../shared/display-text';
 import { idFieldsOf } from '../../shared/id-notation';
+import { causeOfError, EXIT, exitFields } from './exit-codes';
 
-export const EXIT_OK = 0;
-export const EXIT_ERROR = 1;
-export const EXIT_USAGE = 2;
+export const EXIT_OK = EXIT.healthy;
+export const EXIT_ERROR = EXIT.unhealthy;
+export const EXIT_USAGE = EXIT.usage;
 
 /**
  * JSON as the CLI prints it: an entry or region id as people type it with its decimal u64
@@ -63,16 +65,21 @@ export function table(header: readonly string[], cells: readonly (readonly strin
   return [line(header), ...rows.map(line)];
 }
 
-export function reportError(error: unknown): number {
-  if (isCairnError(error)) {
-    process.stderr.write(`${error.code}: ${escapeUnsafeText(error.message)}\n`);
-    process.stderr.write(toJsonText({ error: error.code, ...error.details }) + '\n');
-    return EXIT_ERROR;
-  }
-  process.stderr.write(
-    `Error: ${escapeUnsafeText(error instanceof Error ? error.message : String(error))}\n`,
-  );
-  return EXIT_ERROR;
+/**
+ * Names the error on stderr (its code, message and fields) and returns the exit code of its
+ * cause; with `json`, the same as one document on stdout, which a script reads in place of
+ * the answer.
+ */
+export function reportError(error: unknown, json = false): number {
+  const cause = exitFields(causeOfError(error));
+  const message = error instanceof Error ? error.message : String(error);
+  const code = isCairnError(error) ? error.code : 'Error';
+  const details = isCairnError(error) ? error.details : {};
+  process.stderr.write(`${code}: ${escapeUnsafeText(message)}\n`);
+  if (isCairnError(error))
+    process.stderr.write(toJsonText({ error: error.code, ...error.details, ...cause }) + '\n');
+  if (json) printJson({ error: { code, message, ...details }, ...cause });
+  return cause.exitCode;
 }
 
 /** A part of a listing that could not be read: what it is, its key, and why. */

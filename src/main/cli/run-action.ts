@@ -1,4 +1,8 @@
-/** Wraps a command's action: typed errors exit 1 with name and fields, usage errors exit 2. */
+/**
+ * Wraps a command's action: a typed error exits with its cause's code (`exit-codes.ts`: 1, 4
+ * or 5) with its name and fields, as one JSON document too when `--json` was given; usage
+ * errors exit 2.
+ */
 import { EXIT_USAGE, reportError } from './output';
 import { UsageError } from './usage-error';
 
@@ -14,7 +18,12 @@ export function runAction<A extends unknown[]>(
         process.exitCode = EXIT_USAGE;
         return;
       }
-      process.exitCode = reportError(error);
+      process.exitCode = reportError(error, args.some(asksJson));
     }
   };
+}
+
+/** The action's options object (commander passes it among the arguments) asked for JSON. */
+function asksJson(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && (arg as { json?: unknown }).json === true;
 }

@@ -10,6 +10,7 @@ import { NamespaceService } from './namespaces/namespace-service';
 import { TieringService } from './tiering/tiering-service';
 import { WalService } from './wal/wal-service';
 import { LedgerFile } from './wal/scrub/ledger-file';
+import { verifyMaxAgeOf } from './wal/scrub/coverage-view';
 import { ObjectIndexStore } from './object-index/index-store';
 import { prefixIndexesIn } from './object-index/prefix-indexes';
 import { ReadModels, readModelBudgetFromEnv } from './wal/read-model/read-models';
@@ -19,6 +20,12 @@ export interface AppIdentity {
   readonly version: string;
   readonly mode: 'desktop' | 'browser';
   readonly dataDir: string;
+  /**
+   * The app verifies by itself each prefix its views read that is not verified within the
+   * verify age (`CAIRN_VERIFY_MAX_AGE`, default 24 h); on unless false (most tests) or
+   * `CAIRN_BACKGROUND_SCRUB=off` (a host whose store must see only the reads asked for).
+   */
+  readonly backgroundScrub?: boolean;
 }
 
 export interface Services {
@@ -44,7 +51,11 @@ export async function createServices(identity: AppIdentity): Promise<Services> {
     index.settled(),
   );
   // What scrubs and replays found damaged, kept across restarts in the data directory.
-  const wal = new WalService(connections, events, models, audit, new LedgerFile(identity.dataDir));
+  const wal = new WalService(connections, events, models, audit, new LedgerFile(identity.dataDir), {
+    verifyMaxAgeMs: verifyMaxAgeOf(),
+    backgroundScrub:
+      identity.backgroundScrub !== false && process.env.CAIRN_BACKGROUND_SCRUB !== 'off',
+  });
   for (const user of [tiering, namespaces, wal]) connections.attach(user);
   return {
     identity,

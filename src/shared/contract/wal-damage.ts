@@ -62,13 +62,18 @@ export const HealthReasonKind = z.enum([
 export type HealthReasonKind = z.infer<typeof HealthReasonKind>;
 
 /**
- * A prefix's State: `healthy` only when no reason is listed; each problem is one reason with
- * its words (`damaged: 1 object, region 1028:0 ids 1500:17-1500:20`).
+ * A prefix's State: `healthy` only when no reason is listed and its objects were all read whole
+ * within the verify age; `unverified` when no reason is listed but they were not (what it
+ * covers is in `CoverageView`); each problem is one reason with its words (`damaged: 1
+ * object, region 1028:0 ids 1500:17-1500:20`).
  */
 export const PrefixHealthView = z.object({
-  state: z.enum(['reading', 'healthy', 'unhealthy']),
+  state: z.enum(['reading', 'healthy', 'unverified', 'unhealthy']),
   reasons: z.array(z.object({ kind: HealthReasonKind, text: z.string() })),
-  /** What the State column shows: `healthy`, `reading`, or the reasons joined by `; `. */
+  /**
+   * What the State column shows: `healthy`, `reading`, `unverified: ...` (why), or the reasons
+   * joined by `; `.
+   */
   text: z.string(),
 });
 export type PrefixHealthView = z.infer<typeof PrefixHealthView>;

@@ -13,8 +13,13 @@ import { ObjectDamage } from './wal-damage';
 export const ScrubJobView = z.object({
   jobId: z.string(),
   connectionId: z.string(),
-  /** The prefix scrubbed, or null for the whole fleet. */
+  /** The prefix scrubbed, or null for the whole fleet (or the background scrub's queue). */
   prefix: z.string().nullable(),
+  /**
+   * The app's own scrub: prefixes the views read that were not verified within the verify age,
+   * one after the other as they are read, resumed where a restart stopped them.
+   */
+  background: z.boolean(),
   state: z.enum(['running', 'paused', 'finished', 'cancelled', 'failed']),
   /** The prefix being read now (a fleet scrub walks them one after the other). */
   current: z.string().nullable(),

@@ -11,6 +11,7 @@ import { Confirmation, ConnectionId, ObjectKey } from './common';
 import { procedure } from './procedure';
 import { parseEntryId, parseRegionId as parseWalRegion } from '../id-notation';
 import { PrefixHealthView, ReplayHoleView, RowDamage } from './wal-damage';
+import { CoverageView } from './wal-coverage';
 import type { PayloadCheck } from '../greptime/entry-table';
 import { OpenProgress, pageFields } from './wal-pages';
 
@@ -156,6 +157,8 @@ export const FleetRow = z.object({
   state: z.enum(['pending', 'read', 'error']),
   /** When its read model was last read. */
   readAtMs: z.number().nullable(),
+  /** Objects listed at or above the floor (a prefix whose recovery failed has them, no chain). */
+  listed: z.number().nullable(),
   /** Objects and bytes on the chain (what a replay reads). */
   objects: z.number().nullable(),
   bytes: z.number().nullable(),
@@ -167,7 +170,10 @@ export const FleetRow = z.object({
   floor: z.bigint().nullable(),
   /** How many sequences the tip runs ahead of the floor. */
   floorLag: z.bigint().nullable(),
-  /** The lag in objects: objects listed at or above the floor (not collected or reclaimed yet). */
+  /**
+   * The lag in objects: objects listed at or above the floor (not collected or reclaimed yet);
+   * null without a tip (recovery failed: `openFailure` says why).
+   */
   lagObjects: z.number().nullable(),
   /** The lag in age: the newest object's time less the time of the lowest object at the floor. */
   lagMs: z.number().nullable(),
@@ -181,6 +187,8 @@ export const FleetRow = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Its State: `healthy` only with no problem; otherwise each problem with its reason. */
   health: PrefixHealthView,
+  /** What the State covers: objects read whole and when (null until read). */
+  coverage: CoverageView.nullable(),
 });
 export type FleetRow = z.infer<typeof FleetRow>;
 
@@ -348,6 +356,10 @@ export const InspectView = z.object({
   openInApp: z.boolean(),
   durationMs: z.number(),
   progress: OpenProgress,
+  /** The prefix's State, as the Overview derives it (null where no State is derived). */
+  health: PrefixHealthView.nullable(),
+  /** What the State covers: objects read whole and when. */
+  coverage: CoverageView.nullable(),
 });
 export type InspectView = z.infer<typeof InspectView>;
 

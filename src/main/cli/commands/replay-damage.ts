@@ -12,9 +12,10 @@ import { checkRegionExists } from '../../services/wal/replay-holes';
 import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
 import { escapeUnsafeText } from '../../../shared/display-text';
 import { UsageError } from '../usage-error';
+import { EXIT } from '../exit-codes';
 
 /** The exit code of a replay that skipped at least one damaged segment. */
-export const EXIT_HOLES = 3;
+export const EXIT_HOLES = EXIT.holes;
 
 export interface DamageFlags {
   onDamage: string;

@@ -6,8 +6,10 @@
  * finishes the deletes an earlier pass left below the boundary. `--dry-run` takes nothing and
  * writes nothing: it reads the register, lists and judges, and prints exactly what a pass
  * would delete and the bytes freed, what holds the boundary back, and who holds the register
- * (the epoch a pass would fence, and whether that writer looks live). A pass that deleted
- * anything appends one entry to the app's audit log.
+ * (the epoch a pass would fence, and whether that writer looks live). A pass first judges as
+ * a dry run does: with nothing to delete and a boundary that would not move, it takes no
+ * epoch (a live writer is never fenced for nothing) and says so. A pass that deleted anything
+ * appends one entry to the app's audit log.
  */
 import type { Command } from 'commander';
 import type { ObjectIo } from '../../engine/objectio/object-io';
@@ -31,7 +33,7 @@ import { auditCliDeletion, auditedCliAction } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
-import { openWalTarget, withWalFlags, type WalOptions } from './wal-config';
+import { openWalTarget, withAllowEmpty, withWalFlags, type WalOptions } from './wal-config';
 
 interface GcOptions extends WalOptions {
   dryRun?: boolean;
@@ -43,10 +45,10 @@ interface GcOptions extends WalOptions {
  * How the pass held the epoch (a writer open, or a maintenance open of a prefix that does not
  * open); for a dry run, the register's holder as it looks: live, idle, or none.
  */
-type Holder = 'writer' | 'maintenance' | 'live-writer' | 'idle-writer' | 'none';
+type Holder = 'writer' | 'maintenance' | 'live-writer' | 'idle-writer' | 'none' | 'not-taken';
 
 export function registerWalGcCommand(wal: Command): void {
-  withWalFlags(
+  const command = withWalFlags(
     wal
       .command('gc')
       .description(
@@ -58,12 +60,12 @@ export function registerWalGcCommand(wal: Command): void {
       'list what a pass would delete and the bytes freed; take and write nothing',
     )
     .option('--take-over', 'fence a writer that may be live')
-    .option('--json', 'JSON output')
-    .action(runAction(gcAction));
+    .option('--json', 'JSON output');
+  withAllowEmpty(command).action(runAction(gcAction));
 }
 
 async function gcAction(options: GcOptions): Promise<void> {
-  const { io, link, config } = await openWalTarget(options);
+  const { io, link, config } = await openWalTarget(options, {}, true);
   const valid = validateWalConfig(config);
   const prefix = walPrefix(valid.root, valid.nodeId, valid.generation);
   const register = await registerHolderOf(io, prefix, false);
@@ -108,7 +110,15 @@ async function collect(
   config: ObjectStoreWalConfigInput,
   prefix: string,
   takeOver: boolean,
-): Promise<{ report: GcReport; holder: Holder; epoch: bigint }> {
+): Promise<{ report: GcReport; holder: Holder; epoch: bigint | null }> {
+  // Nothing to delete and no boundary to raise: no epoch is taken, no writer fenced.
+  const judged = await dryRun(io, prefix);
+  if (judged.objects.length === 0 && judged.boundary === judged.previousBoundary)
+    return {
+      report: { ...judged, dryRun: false, heldBack: undefined },
+      holder: 'not-taken',
+      epoch: null,
+    };
   await checkNoLiveWriter(io, prefix, takeOver);
   const opens = (await inspectPrefix(io, config)).failure === null;
   if (!opens) {
@@ -135,6 +145,7 @@ function describe(report: GcReport, holder: Holder, epoch: bigint | null): strin
     `${report.objects.length} objects, ${report.bytes} bytes ${report.dryRun ? 'would be freed' : 'freed'}`,
   );
   if (epoch !== null && !report.dryRun) lines.push(`epoch ${epoch} (${holder} open)`);
+  if (holder === 'not-taken') lines.push('nothing to collect: no epoch taken, no writer fenced');
   const held = report.heldBack;
   if (report.dryRun && held !== undefined && held !== null)
     lines.push(

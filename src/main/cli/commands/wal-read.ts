@@ -11,8 +11,16 @@ import { runAction } from '../run-action';
 import { describeCairnInspect } from './wal-read-cairn';
 import { describeGtInspect } from './wal-read-greptimedb';
 import { inspectSummary } from './wal-inspect-summary';
+import { inspectHealth, inspectHealthLines } from './inspect-health';
+import { EXIT } from '../exit-codes';
 import { cachedScan } from './scan-cache';
-import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
+import {
+  openWalConnection,
+  openWalReadTarget,
+  withAllowEmpty,
+  withWalFlags,
+  type WalOptions,
+} from './wal-config';
 
 type JsonOption = WalOptions & { json?: boolean };
 /** commander's `--no-cache` sets `cache: false`. */
@@ -49,42 +57,52 @@ export function registerWalReadCommands(wal: Command): void {
       }),
     );
 
-  withWalFlags(
-    wal
-      .command('inspect')
-      .description(
-        'Recover a prefix read-only and print a summary: writer, tip, counts, failure, regions (either format)',
-      ),
+  withAllowEmpty(
+    withWalFlags(
+      wal
+        .command('inspect')
+        .description(
+          'Recover a prefix read-only and print a summary: writer, tip, counts, failure, regions (either format)',
+        ),
+    ),
   )
     .option('--chain', 'also print every object: the chain, orphans, excluded')
     .option('--json', 'JSON output (the summary; with --chain the whole report)')
     .option('--no-cache', 'read every object (a cold read): neither use nor fill the local index')
     .action(
       runAction(async (options: InspectOptions & { chain?: boolean }) => {
-        const { io, link, target } = await openWalReadTarget(options);
+        const opened = await openWalReadTarget(options);
+        const { io, link, target } = opened;
         const cached = await cachedScan(io, target, options.cache !== false);
         // The index keeps what was read, even when the inspection fails after the scan.
         const report = await withProgress('inspect', link, () =>
           inspectTarget(io, target, cached.scan),
         ).finally(() => cached.done());
+        // The console's memory: the State, what it covers, what the damage ledger holds.
+        const found = await inspectHealth(options, opened, report);
         const withChain = options.chain === true;
-        if (options.json) printJson(withChain ? report : inspectSummary(report));
+        if (options.json) printJson({ ...(withChain ? report : inspectSummary(report)), ...found });
         else
-          printLines(
-            report.format === 'greptimedb-v1'
+          printLines([
+            ...(report.format === 'greptimedb-v1'
               ? describeGtInspect(report, withChain)
-              : describeCairnInspect(report, withChain),
-          );
+              : describeCairnInspect(report, withChain)),
+            '',
+            ...inspectHealthLines(found),
+          ]);
         // GreptimeDB's merged layout: two writers on one prefix is a problem, as in `wal fleet`.
         const twoWriters = report.format === 'greptimedb-v1' && report.merged?.twoWriters;
-        if (report.failure || twoWriters) process.exitCode = 1;
+        if (report.failure || twoWriters || found.ledger.damage.length > 0)
+          process.exitCode = EXIT.unhealthy;
       }),
     );
 
-  withWalFlags(
-    wal
-      .command('verify')
-      .description('Read every object whole and check every CRC; exit 1 if any is damaged'),
+  withAllowEmpty(
+    withWalFlags(
+      wal
+        .command('verify')
+        .description('Read every object whole and check every CRC; exit 1 if any is damaged'),
+    ),
   )
     .option('--json', 'JSON output')
     .action(
@@ -112,7 +130,7 @@ export function registerWalReadCommands(wal: Command): void {
             `${report.checked} objects checked, ${report.damaged} damaged, ${report.gone} gone`,
           ]);
         }
-        if (report.damaged > 0) process.exitCode = 1;
+        if (report.damaged > 0) process.exitCode = EXIT.unhealthy;
       }),
     );
 }

@@ -25,7 +25,13 @@ import { withProgress } from '../progress';
 import { printJson, printLines, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
-import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
+import {
+  openWalReadTarget,
+  openWalTarget,
+  withAllowEmpty,
+  withWalFlags,
+  type WalOptions,
+} from './wal-config';
 import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
 import { auditedCliAction, auditStoreCollections } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
@@ -98,12 +104,14 @@ export function registerWalWriteCommands(wal: Command): void {
     .action(runAction(appendAction));
 
   withDamageFlags(
-    withWalFlags(
-      wal
-        .command('replay')
-        .description(
-          'Stream one region as NDJSON: decoded GreptimeDB entries or rows, or {region,regionU64,id,idU64,size,sha256} (read-only); exit 3 when damaged segments were skipped',
-        ),
+    withAllowEmpty(
+      withWalFlags(
+        wal
+          .command('replay')
+          .description(
+            'Stream one region as NDJSON: decoded GreptimeDB entries or rows, or {region,regionU64,id,idU64,size,sha256} (read-only); exit 3 when damaged segments were skipped',
+          ),
+      ),
     ),
   )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
@@ -163,10 +171,12 @@ export function registerWalWriteCommands(wal: Command): void {
       }),
     );
 
-  withWalFlags(
-    wal
-      .command('obsolete')
-      .description("Raise a region's obsolete watermark (takes the epoch: fences a live writer)"),
+  withAllowEmpty(
+    withWalFlags(
+      wal
+        .command('obsolete')
+        .description("Raise a region's obsolete watermark (takes the epoch: fences a live writer)"),
+    ),
   )
     .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
     .requiredOption('--to <id>', "the new watermark; at most the region's latest id")
@@ -189,7 +199,7 @@ export function registerWalWriteCommands(wal: Command): void {
         ) => {
           const region = regionOf(options.region);
           const to = entryIdOf('--to', options.to);
-          const { io, config } = await openWalTarget(options);
+          const { io, config } = await openWalTarget(options, {}, true);
           // Refused before the epoch is taken: bad input writes nothing, not even a start object.
           const log = await openReadOnly(io, config);
           const prefix = log.prefix;

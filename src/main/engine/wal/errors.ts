@@ -35,7 +35,8 @@ export type WalErrorCode =
   | 'ReadOnlyFormat'
   | 'UnsupportedLayout'
   | 'OpenRefused'
-  | 'MixedLayouts';
+  | 'MixedLayouts'
+  | 'PrefixNotFound';
 
 /** The base of every WAL error: callers match on `code`. */
 export abstract class WalError extends CairnError {
@@ -452,5 +453,22 @@ export class MixedLayoutsError extends WalError {
         mergedKey: merged.key,
       },
     );
+  }
+}
+
+/**
+ * A prefix that holds no WAL object (a typo, or a prefix nothing has written yet): a read of it
+ * answers this, never a healthy empty report.
+ */
+export class PrefixNotFoundError extends WalError {
+  override readonly code = 'PrefixNotFound' as const;
+  constructor(
+    readonly prefix: string,
+    readonly endpoint: string,
+  ) {
+    super('PrefixNotFound', `no WAL object under ${prefix}/objects/ at ${endpoint}`, {
+      prefix,
+      endpoint,
+    });
   }
 }

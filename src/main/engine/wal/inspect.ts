@@ -24,7 +24,9 @@ import {
   startSequenceFor,
   type PrefixScan,
   type Recovery,
+  type ListedObject,
   type ScanOptions,
+  type ScanWatch,
   type TailOutcome,
 } from './recovery';
 import { readOnlyTarget, type ReadOnlyTarget } from './read-only-log';
@@ -219,13 +221,32 @@ export async function inspectWithRecovery(
   let scan: PrefixScan | null = null;
   let recovery: Recovery | null = null;
   let failure: InspectFailure | null = null;
+  // What the listing found, told even when a damaged object then fails the scan: the report
+  // says what was listed, not `0 listed` beside objects it could not judge.
+  const listed = new Map<string, ListedObject>();
+  const watch: ScanWatch<TailOutcome> = {
+    listed: (objects) => {
+      for (const object of objects) listed.set(object.key, object);
+      options.watch?.listed(objects);
+    },
+    listingDone: () => options.watch?.listingDone(),
+    read: (object, outcome, recalled) => options.watch?.read(object, outcome, recalled),
+  };
   try {
-    scan = await scanPrefix(io, prefix, control.boundary, { ...options, slots: slotsOf(io) });
+    scan = await scanPrefix(io, prefix, control.boundary, {
+      ...options,
+      watch,
+      slots: slotsOf(io),
+    });
     recovery = await recoverFromScan({ prefix, control, scan, reread, startedAt });
   } catch (error) {
     failure = reportedFailure(error);
   }
-  return inspectedOf(start, scan, recovery, failure);
+  const inspected = await inspectedOf(start, scan, recovery, failure);
+  if (scan !== null) return inspected;
+  const boundary = control.boundary;
+  const count = [...listed.values()].filter((object) => object.seq >= boundary).length;
+  return { ...inspected, report: { ...inspected.report, listed: count } };
 }
 
 /**

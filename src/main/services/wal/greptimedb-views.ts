@@ -41,7 +41,9 @@ function rowsOf(rows: readonly GtObjectRow[], status: WalObjectRow['status']): W
   }));
 }
 
-export function gtInspectView(report: GtInspectReport): Omit<InspectView, 'readAtMs' | 'progress'> {
+export function gtInspectView(
+  report: GtInspectReport,
+): Omit<InspectView, 'readAtMs' | 'progress' | 'health' | 'coverage'> {
   return {
     prefix: report.prefix,
     format: report.format,

@@ -38,6 +38,8 @@ export interface PrefixViewSources {
   snapshot(at: Located): Promise<PrefixSnapshot>;
   /** What is known damaged in the prefix, placed by `catalog`. */
   damage(at: Located, catalog: ObjectCatalog | null): Promise<ObjectDamage[]>;
+  /** The prefix's State and what it covers, as the Overview derives them from `snapshot`. */
+  state?(at: Located, snapshot: PrefixSnapshot): Promise<Pick<InspectView, 'health' | 'coverage'>>;
 }
 
 /** A prefix's object lists with their damage marked, and how far its open has come. */
@@ -51,7 +53,9 @@ export class PrefixViews {
 
   async inspect(at: Located): Promise<InspectView> {
     const openInApp = this.sources.writer(at) !== undefined;
-    return inspectViewOfSnapshot(await this.sources.snapshot(at), openInApp);
+    const snapshot = await this.sources.snapshot(at);
+    const state = (await this.sources.state?.(at, snapshot)) ?? {};
+    return { ...inspectViewOfSnapshot(snapshot, openInApp), ...state };
   }
 
   async objects(

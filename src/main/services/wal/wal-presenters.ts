@@ -64,7 +64,7 @@ export function inspectViewOf(
   registerWrittenAtMs: number | null,
   openInApp: boolean,
   now = Date.now(),
-): Omit<InspectView, 'readAtMs' | 'progress'> {
+): Omit<InspectView, 'readAtMs' | 'progress' | 'health' | 'coverage'> {
   const registerAgeMs =
     registerWrittenAtMs === null ? null : Math.max(0, now - registerWrittenAtMs);
   const register = report.register;

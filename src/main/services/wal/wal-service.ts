@@ -53,7 +53,7 @@ import { registerHolderOf } from './register-holder';
 import { DamageFindings } from './scrub/damage-findings';
 import type { LedgerFile } from './scrub/ledger-file';
 import { catalogOfSnapshot } from './scrub/damage-views';
-import type { FleetDeps } from './fleet/fleet-source';
+import { fleetRowAt, type FleetDeps } from './fleet/fleet-source';
 import type { ObjectCatalog } from '../../engine/wal/catalog';
 import type { PrefixSnapshot } from './read-model/prefix-model';
 import { ReadModels } from './read-model/read-models';
@@ -84,7 +84,14 @@ export class WalService implements ConnectionUser {
     writer: (at) => this.writers.get(at.slot),
     snapshot: (at) => this.snapshotOf(at, true),
     damage: (at, catalog) => this.findings.of(at, catalog),
+    state: async (at, snapshot) => {
+      const row = await fleetRowAt(at, this.fleetDeps, 0, snapshot);
+      // A prefix opened in a view is verified first when it is not within the age.
+      if (row.coverage !== null) this.findings.noteCoverage(at, row.coverage, true);
+      return { health: row.health, coverage: row.coverage };
+    },
   });
+  private readonly fleetDeps: FleetDeps;
 
   constructor(
     private readonly connections: ConnectionStorage,
@@ -94,6 +101,8 @@ export class WalService implements ConnectionUser {
     private readonly audit: AuditSink | null = null,
     /** Where the damage found outlives the process (the data directory's); none in most tests. */
     ledgerFile: LedgerFile | null = null,
+    /** The verify age and whether the app verifies by itself what is not verified within it. */
+    verifying: { verifyMaxAgeMs?: number; backgroundScrub?: boolean } = {},
   ) {
     this.models = models;
     const deps: FleetDeps = {
@@ -102,13 +111,18 @@ export class WalService implements ConnectionUser {
       models,
       held: (slot) => this.writers.has(slot),
       damage: (at, snapshot) => this.findings.of(at, catalogOfSnapshot(snapshot)),
+      coverage: (at) => this.findings.coverageOf(at),
+      verifyMaxAgeMs: verifying.verifyMaxAgeMs,
+      noteCoverage: (at, coverage) => this.findings.noteCoverage(at, coverage, false),
     };
+    this.fleetDeps = deps;
     this.listings = new PrefixListings(deps);
     this.findings = new DamageFindings({
       fleet: deps,
       catalogOf: (at) => this.catalogOf(at),
       onPrefixScrubbed: (id, prefix) => this.listings.rereadRow(id, prefix),
       ledgerFile: ledgerFile ?? undefined,
+      ...verifying,
     });
   }
 

@@ -25,6 +25,7 @@ import { GreptimeChain } from './wal/GreptimeChain';
 import { OpenProgressNote, progressInterval } from './wal/OpenProgress';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { ScrubControls } from './wal/ScrubControls';
+import { CoverageNote } from './wal/CoverageNote';
 import './wal/wal.css';
 
 export function BatchesView() {
@@ -47,6 +48,7 @@ function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
   );
   return (
     <div className="wal-main">
+      <CoverageNote inspect={inspect.data} />
       <ScrubControls connectionId={connectionId} prefix={prefix} />
       <OpenProgressNote progress={inspect.data?.progress} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
@@ -101,6 +103,7 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
         inspect={inspect.data}
         operator={operator}
       />
+      <CoverageNote inspect={inspect.data} />
       <ScrubControls connectionId={connectionId} prefix={prefix} />
       {writer !== null ? (
         <>

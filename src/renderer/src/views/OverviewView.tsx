@@ -2,7 +2,8 @@
  * Overview: every WAL prefix under the connection's root, Cairn's and GreptimeDB's, with its
  * columns filled in as each prefix is read (the fleet pass in the main process), sortable and
  * filterable; a Verify of every prefix (a background scrub) whose findings fill the Damaged
- * and State columns; a prefix's name opens it in Batches; and for the selected prefix the
+ * and State columns, and the progress of the app's own background verify (the State says what
+ * was read whole and when: `unverified` until a verify has); a prefix's name opens it in Batches; and for the selected prefix the
  * live append-rate and ack-latency charts while the in-app load runs, and its garbage
  * collection.
  */
@@ -22,6 +23,7 @@ import { FleetTable } from './overview/FleetTable';
 import { sortRows, type FleetColumnKey, type FleetSort } from './overview/fleet-columns';
 import { useFleet } from './overview/use-fleet';
 import { ScrubControls } from './wal/ScrubControls';
+import { BackgroundVerify } from './overview/BackgroundVerify';
 import { GcControls } from './wal/GcControls';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
@@ -73,6 +75,7 @@ export function OverviewView() {
             {shown.length !== rows.length && ` · ${shown.length.toLocaleString()} shown`}
           </p>
           <ScrubControls connectionId={connectionId} prefix={null} />
+          <BackgroundVerify connectionId={connectionId} />
           <FleetFilters filter={filter} onChange={setFilter} />
           <FleetTable rows={shown} selected={prefix} sort={sort} onSort={onSort} />
         </>

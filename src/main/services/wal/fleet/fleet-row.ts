@@ -2,8 +2,10 @@
  * One fleet overview row from a prefix's read-model snapshot, in either format: chain objects
  * and bytes, the tip, the floor below which objects are gone or going (Cairn's boundary,
  * GreptimeDB's reclaim boundary) and the tip's lag behind it, orphans, damage (what recovery
- * met and what scrubs and replays found) and why an open would fail, and the State those
- * make (`prefixHealth`). Pure translation.
+ * met and what scrubs and replays found) and why an open would fail, what verifies covered
+ * (`coverageView`), and the State those make (`prefixHealth`). A prefix whose recovery failed
+ * has no chain, tip or lag: its row says what was listed and why (never a lag counted from
+ * objects it says it does not have). Pure translation.
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
 import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
@@ -12,10 +14,13 @@ import { parseCairnPrefix } from '../../../engine/wal-read/target';
 import type { GtInspectReport } from '../../../engine/greptimedb/inspect';
 import type { PrefixSnapshot } from '../read-model/prefix-model';
 import { damageFacts } from '../scrub/damage-views';
+import type { PrefixCoverage } from '../scrub/coverage-book';
+import { coverageView } from '../scrub/coverage-view';
 import { prefixHealth, type DamagedObjectFact } from './prefix-health';
 
 interface ChainSummary {
-  readonly chain: ReadonlyArray<{ readonly size: number }>;
+  readonly listed: number;
+  readonly chain: ReadonlyArray<{ readonly size: number; readonly seq: bigint }>;
   readonly tip: { readonly seq: bigint; readonly epoch: bigint } | null;
   readonly orphans: readonly unknown[];
   readonly failure: { readonly code: string; readonly message: string } | null;
@@ -28,6 +33,7 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
     format: parseCairnPrefix(prefix) === null ? null : 'cairn-v1',
     state: 'pending',
     readAtMs: null,
+    listed: null,
     objects: null,
     bytes: null,
     tipSeq: null,
@@ -50,7 +56,9 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
       orphans: null,
       newestObjectAtMs: null,
       floorLag: null,
+      coverage: null,
     }),
+    coverage: null,
   };
 }
 
@@ -68,11 +76,19 @@ function mergedFactsOf(report: GtInspectReport): MergedFacts {
   };
 }
 
+/** What the row's State covers: the prefix's verify passes, and the age they count for. */
+export interface RowCoverage {
+  readonly coverage: PrefixCoverage;
+  readonly maxAgeMs: number;
+  readonly nowMs?: number;
+}
+
 function rowOf(
   snapshot: PrefixSnapshot,
   summary: ChainSummary,
   floor: bigint,
   damaged: readonly DamagedObjectFact[],
+  verified: RowCoverage | null,
   merged: MergedFacts = { refusal: null, twoWriters: null },
 ): Omit<FleetRow, 'prefix' | 'writerHeld'> {
   const tip = summary.tip;
@@ -81,10 +97,22 @@ function rowOf(
     summary.failure === null
       ? null
       : { code: summary.failure.code, message: summary.failure.message };
+  // Without a tip there is no lag behind the floor to count (the objects are in `listed`).
+  const lagKnown = tip !== null;
+  const coverage =
+    verified === null
+      ? null
+      : coverageView(
+          verified.coverage,
+          summary.chain.map((object) => object.seq),
+          verified.nowMs ?? Date.now(),
+          verified.maxAgeMs,
+        );
   return {
     format: snapshot.format,
     state: 'read',
     readAtMs: snapshot.readAtMs,
+    listed: summary.listed,
     objects: summary.chain.length,
     bytes: summary.chain.reduce((sum, object) => sum + object.size, 0),
     tipSeq: tip?.seq ?? null,
@@ -92,9 +120,9 @@ function rowOf(
     newestObjectAtMs: snapshot.newestObjectAtMs,
     floor,
     floorLag,
-    lagObjects: snapshot.objectsAboveFloor,
+    lagObjects: lagKnown ? snapshot.objectsAboveFloor : null,
     lagMs:
-      snapshot.newestObjectAtMs === null || snapshot.floorObjectAtMs === null
+      !lagKnown || snapshot.newestObjectAtMs === null || snapshot.floorObjectAtMs === null
         ? null
         : Math.max(0, snapshot.newestObjectAtMs - snapshot.floorObjectAtMs),
     orphans: summary.orphans.length,
@@ -110,7 +138,9 @@ function rowOf(
       newestObjectAtMs: snapshot.newestObjectAtMs,
       floorLag,
       ...merged,
+      coverage,
     }),
+    coverage,
   };
 }
 
@@ -129,6 +159,7 @@ export function fleetRowOf(
   snapshot: PrefixSnapshot,
   writerHeld: boolean,
   found: readonly ObjectDamage[] = [],
+  verified: RowCoverage | null = null,
 ): FleetRow {
   if (snapshot.format === 'greptimedb-v1') {
     const { report } = snapshot;
@@ -141,6 +172,7 @@ export function fleetRowOf(
         report,
         report.reclaimBoundary,
         mergedDamage(found, recovered),
+        verified,
         mergedFactsOf(report),
       ),
     };
@@ -155,7 +187,7 @@ export function fleetRowOf(
   return {
     prefix,
     writerHeld,
-    ...rowOf(snapshot, report, report.register.boundary, mergedDamage(found, recovered)),
+    ...rowOf(snapshot, report, report.register.boundary, mergedDamage(found, recovered), verified),
   };
 }
 

@@ -4,8 +4,11 @@
  * that would fail, two writers on one merged-layout prefix, damaged objects (found by a scrub or a replay), orphans, and
  * age - a log nobody has written for `staleAfterMs` that still holds objects above its floor.
  * Each problem becomes one reason in words (`damaged: 1 object, region 1028:0 ids
- * 1500:17-1500:20`), and the State is `healthy` only when there is none, so no view can show
- * `healthy` beside a problem; the Overview's "problems only" filter is "has a reason".
+ * 1500:17-1500:20`), and the State is `healthy` only when there is none and the prefix's
+ * objects were all read whole within the verify age (its coverage), so no view can show
+ * `healthy` beside a problem or over what nobody checked: without a problem but not verified,
+ * the State is `unverified` with what it covers. The Overview's "problems only" filter is
+ * "has a reason".
  * Pure: the facts come from the read model and the damage ledger; it reads nothing itself.
  * The console's Overview and the CLI's fleet table both call it.
  */
@@ -16,6 +19,7 @@ import type {
 } from '../../../../shared/contract/wal-damage';
 import { formatEntryId, formatRegionId } from '../../../../shared/id-notation';
 import { relativeTime } from '../../../../shared/relative-time';
+import type { CoverageView } from '../../../../shared/contract/wal-coverage';
 
 /** A prefix whose newest object is older than this, with objects above its floor, is stale. */
 export const DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -27,6 +31,8 @@ export interface DamagedObjectFact {
   readonly check: string;
   /** Regions and entry ranges a replay loses to it (empty when off the chain or unknown). */
   readonly ranges: readonly DamagedRange[];
+  /** On the chain, its ranges not known where the State is derived (the CLI's inspect). */
+  readonly onChain?: boolean;
 }
 
 export interface PrefixHealthFacts {
@@ -46,6 +52,8 @@ export interface PrefixHealthFacts {
    */
   readonly refusal?: { readonly key: string; readonly rule: string } | null;
   readonly twoWriters?: string | null;
+  /** What verifies read whole and when; null when not known (never healthy then). */
+  readonly coverage: CoverageView | null;
 }
 
 export interface HealthOptions {
@@ -72,7 +80,8 @@ export function damageReason(damaged: readonly DamagedObjectFact[]): string {
   if (ranges.length > RANGES_NAMED) named.push(`${ranges.length - RANGES_NAMED} more ranges`);
   if (named.length === 0) {
     const checks = [...new Set(damaged.map((object) => object.check))].sort();
-    named.push(`off the chain (${checks.join(', ')})`);
+    const where = damaged.some((object) => object.onChain === true) ? 'on' : 'off';
+    named.push(`${where} the chain (${checks.join(', ')})`);
   }
   return `damaged: ${plural(damaged.length, 'object')}, ${named.join(', ')}`;
 }
@@ -111,5 +120,9 @@ export function prefixHealth(
   if (reasons.length > 0)
     return { state: 'unhealthy', reasons, text: reasons.map((r) => r.text).join('; ') };
   if (facts.readState === 'pending') return { state: 'reading', reasons, text: 'reading' };
+  if (facts.coverage?.state !== 'verified') {
+    const why = facts.coverage?.text ?? 'what was read whole is not known';
+    return { state: 'unverified', reasons, text: `unverified: ${why}` };
+  }
   return { state: 'healthy', reasons, text: 'healthy' };
 }

@@ -39,7 +39,13 @@ export function inspectViewOfSnapshot(snapshot: PrefixSnapshot, openInApp: boole
     snapshot.format === 'greptimedb-v1'
       ? gtInspectView(snapshot.report)
       : inspectViewOf(snapshot.inspected.report, snapshot.registerWrittenAtMs, openInApp);
-  return { ...view, readAtMs: snapshot.readAtMs, progress: progressOfSnapshot(snapshot) };
+  return {
+    ...view,
+    readAtMs: snapshot.readAtMs,
+    progress: progressOfSnapshot(snapshot),
+    health: null,
+    coverage: null,
+  };
 }
 
 const objectLists = perSnapshot((snapshot: PrefixSnapshot): ObjectLists => {

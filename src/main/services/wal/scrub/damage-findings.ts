@@ -4,7 +4,9 @@
  * or per object; and the scrubs that fill the ledger, started on a prefix the console names
  * or on the whole fleet. Owns the ledger and the scrub jobs; reads storage only through them.
  * With a ledger file the findings outlive the process: a restart shows them again once the
- * store confirms each object is still the one found damaged.
+ * store confirms each object is still the one found damaged. Beside the damage it keeps what
+ * the scrubs covered (the coverage book, in the same file), and with `backgroundScrub` it
+ * verifies by itself each prefix a view reads that is not verified within the verify age.
  */
 import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
 import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
@@ -12,10 +14,15 @@ import type { ObjectCatalog } from '../../../engine/wal/catalog';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { fleetSourceOf, type FleetDeps } from '../fleet/fleet-source';
 import { checkObjectKey, type Located } from '../wal-locate';
-import { DamageLedger } from './damage-ledger';
+import { DamageLedger, type DamageFinding } from './damage-ledger';
 import type { LedgerFile } from './ledger-file';
 import { damagesOf } from './damage-views';
 import { ScrubService } from './scrub-service';
+import { CoverageBook, type PrefixCoverage } from './coverage-book';
+import { DEFAULT_VERIFY_MAX_AGE_MS } from './coverage-view';
+import { BackgroundScrub } from './background-scrub';
+import type { CoverageView } from '../../../../shared/contract/wal-coverage';
+import { slotParts } from '../wal-locate';
 
 export interface FindingsDeps {
   /** The fleet's reads (its walk finds the prefixes a fleet scrub verifies). */
@@ -26,24 +33,44 @@ export interface FindingsDeps {
   onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
   /** Where the findings outlive the process (the app's data directory); none in most tests. */
   readonly ledgerFile?: LedgerFile;
+  /** A verify older than this no longer counts (default 24 h). */
+  readonly verifyMaxAgeMs?: number;
+  /** Verify, in the background, each prefix read that is not verified within the age. */
+  readonly backgroundScrub?: boolean;
 }
 
 export class DamageFindings {
   readonly ledger: DamageLedger;
+  readonly coverage: CoverageBook;
   readonly scrubs: ScrubService;
+  readonly maxAgeMs: number;
+  private readonly background: BackgroundScrub | null;
   /** Resolves once an earlier run's findings (the ledger file) are back in the ledger. */
   private readonly restored: Promise<void>;
 
   constructor(private readonly deps: FindingsDeps) {
     const file = deps.ledgerFile;
+    this.maxAgeMs = deps.verifyMaxAgeMs ?? DEFAULT_VERIFY_MAX_AGE_MS;
+    // Saves wait for the file's earlier state to be restored: a save never drops what it held.
     this.ledger = new DamageLedger(
       Date.now,
-      file === undefined ? undefined : () => file.save(() => this.ledger.stored()),
+      file === undefined
+        ? undefined
+        : () => void this.restored.then(() => file.save(() => this.ledger.stored())),
+    );
+    this.coverage = new CoverageBook(
+      Date.now,
+      file === undefined
+        ? undefined
+        : () => void this.restored.then(() => file.saveCoverage(() => this.coverage.stored())),
     );
     this.restored =
       file === undefined
         ? Promise.resolve()
-        : file.load().then((prefixes) => this.ledger.restore(prefixes));
+        : file.loadAll().then(({ findings, coverage }) => {
+            this.ledger.restore(findings);
+            this.coverage.restore(coverage);
+          });
     this.scrubs = new ScrubService({
       ledger: this.ledger,
       locate: (id, prefix) => deps.fleet.locate(id, prefix),
@@ -51,7 +78,38 @@ export class DamageFindings {
         await fleetSourceOf(id, deps.fleet).walk(found);
       },
       onPrefixScrubbed: (id, prefix) => deps.onPrefixScrubbed(id, prefix),
+      coverage: { book: this.coverage, maxAgeMs: this.maxAgeMs },
+      onBackgroundFailed: (id, prefix) => this.background?.failed(id, prefix),
     });
+    this.background =
+      deps.backgroundScrub === true
+        ? new BackgroundScrub({
+            start: (id, queue) => this.scrubs.startBackground(id, queue),
+          })
+        : null;
+  }
+
+  /** What verifies covered of the located prefix (restored from the file first). */
+  async coverageOf(at: Located): Promise<PrefixCoverage> {
+    await this.restored;
+    return this.coverage.of(at.slot);
+  }
+
+  /** A slot's findings (confirmed with the store) and coverage, for a prefix not located (the CLI). */
+  async atSlot(
+    slot: string,
+    io: ObjectIo,
+  ): Promise<{ findings: DamageFinding[]; coverage: PrefixCoverage }> {
+    await this.restored;
+    return { findings: await this.ledger.current(slot, io), coverage: this.coverage.of(slot) };
+  }
+
+  /**
+   * A view (`opened`) or the Overview read the prefix with this coverage: the background scrub
+   * queues it when it is not verified within the age.
+   */
+  noteCoverage(at: Located, coverage: CoverageView, opened: boolean): void {
+    this.background?.note(slotParts(at.slot).connectionId, at.prefix, coverage, opened);
   }
 
   /** The findings on a located prefix, confirmed with the store, placed by `catalog`. */
@@ -85,11 +143,14 @@ export class DamageFindings {
 
   /** Forgets a removed connection's findings and cancels its scrubs. */
   async release(connectionId: string): Promise<void> {
+    this.background?.release(connectionId);
     this.ledger.forgetConnection(connectionId);
+    this.coverage.forgetConnection(connectionId);
     await this.scrubs.release(connectionId);
   }
 
   async closeAll(): Promise<void> {
+    this.background?.closeAll();
     await this.scrubs.closeAll();
     await this.deps.ledgerFile?.settled();
   }

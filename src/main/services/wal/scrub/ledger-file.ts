@@ -5,16 +5,25 @@
  * the store confirms the object is still that one (the ledger's HEAD before a view shows it),
  * so a file from before a rewrite or a collection shows nothing stale. A file that is not this
  * format (damaged, foreign, a newer version) is never trusted: the ledger starts empty and the
- * next save replaces it, and the one warning says so.
+ * next save replaces it, and the one warning says so. Beside the findings it keeps each
+ * prefix's verify coverage (version 2; a version-1 file is read as findings without coverage),
+ * which the CLI reads and writes too: `cairn wal fleet` shares the console's memory.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFileAtomic } from '../../json-file';
 import type { DamageFinding } from './damage-ledger';
+import type { PartialPass, PrefixCoverage, VerifyPass } from './coverage-book';
 
 export const LEDGER_FILE = 'damage-ledger.json';
 const FORMAT = 'cairn-damage-ledger';
-const VERSION = 1;
+const VERSION = 2;
+
+/** One prefix's verify coverage, by slot. */
+export interface StoredCoverage {
+  readonly slot: string;
+  readonly coverage: PrefixCoverage;
+}
 
 /** One prefix's findings, by slot (connection and prefix). */
 export interface StoredPrefix {
@@ -35,12 +44,52 @@ const StoredFinding = z.object({
   source: z.enum(['scrub', 'replay']),
   foundAtMs: z.number(),
 });
+const Counts = {
+  startedAtMs: z.number(),
+  objects: z.number().int().nonnegative(),
+  bytes: z.number().nonnegative(),
+  damaged: z.number().int().nonnegative(),
+  throughSeq: Decimal.nullable(),
+};
+const StoredPass = z.object({ ...Counts, endedAtMs: z.number() });
+const StoredPartial = z.object({ ...Counts, afterKey: z.string() });
+const CoverageEntry = z.object({
+  slot: z.string(),
+  complete: StoredPass.nullable(),
+  partial: StoredPartial.nullable(),
+});
 const LedgerDocument = z.object({
   format: z.literal(FORMAT),
-  version: z.literal(VERSION),
+  version: z.union([z.literal(1), z.literal(VERSION)]),
   prefixes: z.array(z.object({ slot: z.string(), findings: z.array(StoredFinding) })),
+  coverage: z.array(CoverageEntry).default([]),
 });
 type StoredFinding = z.infer<typeof StoredFinding>;
+type CoverageEntry = z.infer<typeof CoverageEntry>;
+
+const seqText = (seq: bigint | null): string | null => (seq === null ? null : String(seq));
+const seqOf = (text: string | null): bigint | null => (text === null ? null : BigInt(text));
+
+function coverageEntryOf({ slot, coverage }: StoredCoverage): CoverageEntry {
+  const { complete, partial } = coverage;
+  return {
+    slot,
+    complete: complete === null ? null : { ...complete, throughSeq: seqText(complete.throughSeq) },
+    partial: partial === null ? null : { ...partial, throughSeq: seqText(partial.throughSeq) },
+  };
+}
+
+function coverageOf(entry: CoverageEntry): StoredCoverage {
+  const complete: VerifyPass | null =
+    entry.complete === null
+      ? null
+      : { ...entry.complete, throughSeq: seqOf(entry.complete.throughSeq) };
+  const partial: PartialPass | null =
+    entry.partial === null
+      ? null
+      : { ...entry.partial, throughSeq: seqOf(entry.partial.throughSeq) };
+  return { slot: entry.slot, coverage: { complete, partial } };
+}
 
 function toStored(finding: DamageFinding): StoredFinding {
   return {
@@ -79,7 +128,11 @@ function fromStored(stored: StoredFinding): DamageFinding {
 export class LedgerFile {
   readonly path: string;
   private saving: Promise<void> | null = null;
-  private pending: (() => readonly StoredPrefix[]) | null = null;
+  private dirty = false;
+  private findingsOf: (() => readonly StoredPrefix[]) | null = null;
+  private coverageOf: (() => readonly StoredCoverage[]) | null = null;
+  /** The coverage last read or written: kept as it is until a coverage snapshot is given. */
+  private lastCoverage: readonly StoredCoverage[] = [];
 
   constructor(
     dataDir: string,
@@ -91,23 +144,33 @@ export class LedgerFile {
 
   /** The findings the file holds; none when it is absent or not a ledger this app wrote. */
   async load(): Promise<StoredPrefix[]> {
+    return (await this.loadAll()).findings;
+  }
+
+  /** The findings and the coverage the file holds (none when absent or foreign). */
+  async loadAll(): Promise<{ findings: StoredPrefix[]; coverage: StoredCoverage[] }> {
     let document: unknown;
     try {
       document = await readJsonFile(this.path);
     } catch (error) {
       this.warn(`the damage ledger ${this.path} was not read (${String(error)}); starting empty`);
-      return [];
+      return { findings: [], coverage: [] };
     }
-    if (document === undefined) return [];
+    if (document === undefined) return { findings: [], coverage: [] };
     const parsed = LedgerDocument.safeParse(document);
     if (!parsed.success) {
       this.warn(`the damage ledger ${this.path} is not one this app wrote; starting empty`);
-      return [];
+      return { findings: [], coverage: [] };
     }
-    return parsed.data.prefixes.map((prefix) => ({
-      slot: prefix.slot,
-      findings: prefix.findings.map(fromStored),
-    }));
+    const coverage = parsed.data.coverage.map(coverageOf);
+    if (this.coverageOf === null) this.lastCoverage = coverage;
+    return {
+      findings: parsed.data.prefixes.map((prefix) => ({
+        slot: prefix.slot,
+        findings: prefix.findings.map(fromStored),
+      })),
+      coverage,
+    };
   }
 
   /**
@@ -115,7 +178,18 @@ export class LedgerFile {
    * row cost one write each time the disk is free, the last state always written.
    */
   save(snapshot: () => readonly StoredPrefix[]): void {
-    this.pending = snapshot;
+    this.findingsOf = snapshot;
+    this.changed();
+  }
+
+  /** As `save`, for the coverage: both are written together, each as last given. */
+  saveCoverage(snapshot: () => readonly StoredCoverage[]): void {
+    this.coverageOf = snapshot;
+    this.changed();
+  }
+
+  private changed(): void {
+    this.dirty = true;
     this.saving ??= this.drain();
   }
 
@@ -126,22 +200,27 @@ export class LedgerFile {
 
   private async drain(): Promise<void> {
     try {
-      for (let next = this.pending; next !== null; next = this.pending) {
-        this.pending = null;
-        await this.write(next());
+      while (this.dirty) {
+        this.dirty = false;
+        if (this.coverageOf !== null) this.lastCoverage = this.coverageOf();
+        await this.write(this.findingsOf?.() ?? [], this.lastCoverage);
       }
     } finally {
       this.saving = null;
     }
   }
 
-  private async write(prefixes: readonly StoredPrefix[]): Promise<void> {
+  private async write(
+    prefixes: readonly StoredPrefix[],
+    coverage: readonly StoredCoverage[],
+  ): Promise<void> {
     const document = {
       format: FORMAT,
       version: VERSION,
       prefixes: prefixes
         .filter((prefix) => prefix.findings.length > 0)
         .map((prefix) => ({ slot: prefix.slot, findings: prefix.findings.map(toStored) })),
+      coverage: coverage.map(coverageEntryOf),
     };
     try {
       await writeJsonFileAtomic(this.path, document);

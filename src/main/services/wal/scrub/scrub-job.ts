@@ -10,7 +10,7 @@ import { errorSummaryOf } from '../fleet/fleet-row';
 import { FoundChannel } from '../fleet/found-channel';
 import type { DamageLedger } from './damage-ledger';
 import { ScrubCancelled, ScrubGate } from './scrub-gate';
-import { emptyTally, scrubPrefix, type ScrubbedPrefix } from './scrub-prefix';
+import { emptyTally, scrubPrefix, type ScrubbedPrefix, type ScrubCoverage } from './scrub-prefix';
 
 export interface ScrubPlan {
   readonly jobId: string;
@@ -24,6 +24,12 @@ export interface ScrubPlan {
   readonly ledger: DamageLedger;
   /** Told when a prefix's scrub ended, so its views show the findings before the job goes on. */
   readonly onPrefixDone?: (prefix: string) => Promise<void>;
+  /** Told when a prefix's scrub failed (the background scrub waits before trying it again). */
+  readonly onPrefixFailed?: (prefix: string) => void;
+  /** Where each prefix's pass is recorded, so it resumes and counts as coverage. */
+  readonly coverage?: ScrubCoverage;
+  /** The app's own scrub, started because prefixes were not verified within the age. */
+  readonly background?: boolean;
 }
 
 type JobState = ScrubJobView['state'];
@@ -59,6 +65,7 @@ export class ScrubJob {
       jobId: this.plan.jobId,
       connectionId: this.plan.connectionId,
       prefix: this.plan.prefix,
+      background: this.plan.background === true,
       state: this.state,
       current: this.current,
       prefixesDone: this.prefixesDone,
@@ -133,11 +140,12 @@ export class ScrubJob {
     this.current = prefix;
     try {
       const target = await this.plan.locate(prefix);
-      await scrubPrefix(target, this.plan.ledger, this.gate, this.tally);
+      await scrubPrefix(target, this.plan.ledger, this.gate, this.tally, this.plan.coverage);
     } catch (error) {
       if (error instanceof ScrubCancelled) throw error;
       const summary = errorSummaryOf(error);
       this.failures.push({ prefix, error: summary });
+      this.plan.onPrefixFailed?.(prefix);
       if (this.plan.prefix !== null) this.error = summary;
     } finally {
       this.prefixesDone += 1;

@@ -2,15 +2,19 @@
  * The console's scrubs: background verifies of one prefix or of a connection's whole fleet,
  * by job id, at most `MAX_ACTIVE_SCRUBS` at once and one per scope (asking again for a scope
  * being scrubbed answers with the job already running); the last few ended jobs are kept so
- * their outcome still shows. Findings go to the damage ledger the WAL views read. It reads
- * storage only through the jobs, and never writes.
+ * their outcome still shows; and the background job of each connection (`startBackground`),
+ * which verifies the prefixes the background scrub queues. Findings go to the damage ledger the
+ * WAL views read, passes to the coverage book. It reads storage only through the jobs, and
+ * never writes.
  */
 import { randomUUID } from 'node:crypto';
 import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
 import type { Located } from '../wal-locate';
 import type { DamageLedger } from './damage-ledger';
 import { ScrubJobNotFoundError, TooManyScrubJobsError } from './errors';
-import { ScrubJob } from './scrub-job';
+import { ScrubJob, type ScrubPlan } from './scrub-job';
+import type { PrefixQueue } from './background-scrub';
+import type { ScrubCoverage } from './scrub-prefix';
 
 export const MAX_ACTIVE_SCRUBS = 4;
 const ENDED_KEPT = 16;
@@ -22,6 +26,10 @@ export interface ScrubDeps {
   walkFleet(connectionId: string, found: (prefix: string) => void): Promise<void>;
   /** A prefix's scrub ended: its views (the fleet row) show what it found once this resolves. */
   onPrefixScrubbed(connectionId: string, prefix: string): Promise<void>;
+  /** Where passes are recorded (coverage, resume). */
+  readonly coverage?: ScrubCoverage;
+  /** A background verify of the prefix failed. */
+  onBackgroundFailed?(connectionId: string, prefix: string): void;
 }
 
 export class ScrubService {
@@ -32,30 +40,70 @@ export class ScrubService {
   /** Starts a scrub of `prefix` (the whole fleet when null), or returns the one running on it. */
   start(connectionId: string, prefix: string | null): ScrubJobView {
     const running = [...this.jobs.values()].filter((job) => job.active);
-    const same = running.find(
-      (job) => job.view().connectionId === connectionId && job.view().prefix === prefix,
-    );
+    const same = running.find((job) => {
+      const view = job.view();
+      return view.connectionId === connectionId && view.prefix === prefix && !view.background;
+    });
     if (same !== undefined) return same.view();
-    if (running.length >= MAX_ACTIVE_SCRUBS) throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
+    if (running.filter((job) => !job.view().background).length >= MAX_ACTIVE_SCRUBS)
+      throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
     const { deps } = this;
-    const job = new ScrubJob({
-      jobId: randomUUID(),
-      connectionId,
-      prefix,
+    return this.add({
+      ...this.planOf(connectionId, prefix),
       prefixes: async (found) => {
         if (prefix === null) await deps.walkFleet(connectionId, found);
         else found(prefix);
       },
+    }).view();
+  }
+
+  /**
+   * The connection's background job over `queue`: each prefix queued is verified in turn, at the
+   * scrub's share of the link; the job ends when the queue is empty. One per connection.
+   */
+  startBackground(connectionId: string, queue: PrefixQueue): ScrubJob {
+    const running = [...this.jobs.values()].find((job) => {
+      const view = job.view();
+      return job.active && view.background && view.connectionId === connectionId;
+    });
+    if (running !== undefined) return running;
+    let verified: (() => void) | null = null;
+    const plan = this.planOf(connectionId, null);
+    return this.add({
+      ...plan,
+      background: true,
+      prefixes: (found) =>
+        queue.drain(found, () => new Promise<void>((resolve) => (verified = resolve))),
+      onPrefixDone: async (one) => {
+        await plan.onPrefixDone?.(one);
+        verified?.();
+        verified = null;
+      },
+      onPrefixFailed: (one) => this.deps.onBackgroundFailed?.(connectionId, one),
+    });
+  }
+
+  private planOf(connectionId: string, prefix: string | null): Omit<ScrubPlan, 'prefixes'> {
+    const { deps } = this;
+    return {
+      jobId: randomUUID(),
+      connectionId,
+      prefix,
       locate: async (one) => {
         const at = await deps.locate(connectionId, one);
         return { io: at.io, prefix: at.prefix, format: at.format, slot: at.slot };
       },
       ledger: deps.ledger,
+      coverage: deps.coverage,
       onPrefixDone: (one) => deps.onPrefixScrubbed(connectionId, one),
-    });
+    };
+  }
+
+  private add(plan: ScrubPlan): ScrubJob {
+    const job = new ScrubJob(plan);
     this.jobs.set(job.id, job);
     void job.finished.then(() => this.forgetOldEnded());
-    return job.view();
+    return job;
   }
 
   /** The connection's jobs, newest first. */

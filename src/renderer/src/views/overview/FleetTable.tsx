@@ -127,7 +127,13 @@ function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
       </td>
       <td>{writerText(row)}</td>
       <td
-        className={row.health.state === 'unhealthy' ? 'wal-warn' : undefined}
+        className={
+          row.health.state === 'unhealthy'
+            ? 'wal-warn'
+            : row.health.state === 'unverified'
+              ? 'wal-unverified'
+              : undefined
+        }
         title={row.openFailure?.message ?? row.error?.message}
       >
         {pending ? <Pending what={`Reading ${row.prefix}`} /> : <StateText row={row} />}
@@ -136,12 +142,27 @@ function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
   );
 }
 
-/** `healthy`, or the State with each reason on its own line (the reasons are the State). */
+/**
+ * `healthy` with when it was verified, `unverified` with why, or the State with each reason on
+ * its own line (the reasons are the State); what it covers on hover.
+ */
 function StateText({ row }: { row: FleetRow }) {
   const reasons = row.health.reasons;
-  if (reasons.length === 0) return <>{row.health.text}</>;
+  const covered = row.coverage?.text;
+  if (reasons.length === 0)
+    return (
+      <span title={covered} aria-label={`State of ${row.prefix}`}>
+        {row.health.text}
+        {row.health.state === 'healthy' && row.coverage?.verifiedAtMs != null && (
+          <span className="muted small">
+            {' '}
+            · verified <RelativeTime atMs={row.coverage.verifiedAtMs} />
+          </span>
+        )}
+      </span>
+    );
   return (
-    <ul className="fleet-reasons" aria-label={`State of ${row.prefix}`}>
+    <ul className="fleet-reasons" aria-label={`State of ${row.prefix}`} title={covered}>
       {reasons.map((reason) => (
         <li key={reason.kind}>{reason.text}</li>
       ))}

@@ -50,14 +50,17 @@ export function writerText(row: FleetRow): string {
 
 export function objectsText(row: FleetRow): string | null {
   if (row.objects === null) return null;
+  // A prefix whose recovery failed has no chain: what was listed says what is there.
+  if (row.tipSeq === null && (row.listed ?? 0) > row.objects)
+    return `${row.objects.toLocaleString()} chain of ${(row.listed ?? 0).toLocaleString()} listed`;
   return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
 }
 
 export function tipText(row: FleetRow): string {
   if (row.state === 'pending') return '';
-  return row.tipSeq === null
-    ? 'none'
-    : `seq ${String(row.tipSeq)} · epoch ${String(row.tipEpoch ?? 0n)}`;
+  if (row.tipSeq === null)
+    return row.openFailure === null ? 'none' : `none (${row.openFailure.code})`;
+  return `seq ${String(row.tipSeq)} · epoch ${String(row.tipEpoch ?? 0n)}`;
 }
 
 export const FLEET_COLUMNS: readonly FleetColumn[] = [

@@ -12,14 +12,14 @@ import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../format';
 
 /** While a scrub runs, its progress is read this often. */
-const RUNNING_POLL_MS = 500;
+export const RUNNING_POLL_MS = 500;
 /** The views whose rows show what a scrub found. */
 const SHOWS_DAMAGE = ['wal.fleet', 'wal.objects', 'wal.regions', 'wal.damage', 'wal.damage.object'];
 
-const isActive = (job: ScrubJobView | undefined): boolean =>
+export const isActive = (job: ScrubJobView | undefined): boolean =>
   job?.state === 'running' || job?.state === 'paused';
 
-function progressText(job: ScrubJobView): string {
+export function progressText(job: ScrubJobView): string {
   const scope =
     job.prefix === null
       ? `prefix ${job.prefixesDone.toLocaleString()} of ${job.prefixesFound.toLocaleString()}${job.walked ? '' : '+'} · `
@@ -46,7 +46,8 @@ export function ScrubControls({
         query.state.data?.some((job) => isActive(job)) === true ? RUNNING_POLL_MS : false,
     },
   );
-  const job = jobs.data?.find((candidate) => candidate.prefix === prefix);
+  // The app's own background scrub has its line in the Overview (`BackgroundVerify`).
+  const job = jobs.data?.find((candidate) => candidate.prefix === prefix && !candidate.background);
   const start = useApiMutation('wal.scrub.start', ['wal.scrub.jobs']);
   const pause = useApiMutation('wal.scrub.pause', ['wal.scrub.jobs']);
   const resume = useApiMutation('wal.scrub.resume', ['wal.scrub.jobs']);
