@@ -60,6 +60,12 @@ import { ReadModels } from './read-model/read-models';
 import { readOnlyLogOfSnapshot } from './read-model/snapshot-views';
 import type { SegmentPage } from './object-parts';
 import { cairnOnly, checkWritable, locatePrefix, type Located } from './wal-locate';
+import type {
+  WatermarkRequestResult,
+  WatermarkRequestsView,
+} from '../../../shared/contract/wal-watermark-requests';
+import { requestObsoleteAt } from './watermark-requests/request-obsolete';
+import { watermarkRequestsOf } from './watermark-requests/request-rows';
 
 export interface OpenWriterOptions {
   readonly takeOver: boolean;
@@ -307,6 +313,26 @@ export class WalService implements ConnectionUser {
   ): Promise<BulkObsoleteView> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete.bulk');
     return applyBulkObsolete(cairnOnly(await this.locate(connectionId, prefix)), writer, request);
+  }
+
+  /** Asks the writer holding the prefix (another process) to obsolete, without its epoch. */
+  async requestObsolete(
+    connectionId: string,
+    prefix: string,
+    region: bigint,
+    id: bigint,
+    session: Session,
+  ): Promise<WatermarkRequestResult> {
+    const at = cairnOnly(await this.locate(connectionId, prefix));
+    await checkWritable(at);
+    const writer = this.writers.get(at.slot);
+    return requestObsoleteAt(at, writer, () => this.snapshotOf(at), region, id, session);
+  }
+
+  /** The register's watermark requests and how long each waited. */
+  async watermarkRequests(connectionId: string, prefix: string): Promise<WatermarkRequestsView> {
+    const at = cairnOnly(await this.locate(connectionId, prefix));
+    return watermarkRequestsOf(at.io, at.prefix, this.writers.has(at.slot));
   }
 
   // ----- garbage collection (control.md point 5) -----
