@@ -22,6 +22,7 @@ import { isCairnError } from '../engine/errors';
 import type { AuditLog } from '../services/audit-log';
 import { auditParts, type CallOutcome } from './audit-splits';
 import { PROCESS_CALLER, type Caller, type Session } from '../services/caller';
+import { CallCredit } from '../services/audit/call-credit';
 import {
   ConfirmationRequiredError,
   InvalidInputError,
@@ -64,7 +65,9 @@ export class ApiRouter {
       throw new ConfirmationRequiredError(name, phrase);
     const handler = this.handlers[name] as (input: unknown, caller: Caller) => Promise<unknown>;
     if (declared.access === 'read') return handler(input, caller);
-    return this.audited(name, connectionId, input, caller.session, () => handler(input, caller));
+    return this.audited(name, connectionId, input, caller.session, (credit) =>
+      handler(input, { ...caller, credit }),
+    );
   }
 
   private async audited(
@@ -72,13 +75,22 @@ export class ApiRouter {
     connectionId: string | null,
     input: Record<string, unknown>,
     session: Session,
-    run: () => Promise<unknown>,
+    run: (credit: CallCredit) => Promise<unknown>,
   ): Promise<unknown> {
     const target = targetOf(input) ?? connectionId ?? '';
     // Named before the call: a removal leaves no name to look up after it.
     const subject = connectionId ?? connectionNamedBy(action, input);
     const connection = (subject === null ? null : await this.policy.nameOf(subject)) ?? undefined;
-    const entry = { connectionId, connection, session: session.name, action, target };
+    // What the call causes (the deletions after an obsolete) is audited under its id, after it.
+    const credit = new CallCredit(action, session.name, connectionId, input);
+    const entry = {
+      connectionId,
+      connection,
+      session: session.name,
+      callId: credit.callId,
+      action,
+      target,
+    };
     const record = async (outcome: CallOutcome<ProcedureName>) => {
       const parts = auditParts(action, input as ParsedInputOf<ProcedureName>, outcome);
       if (parts !== null) {
@@ -98,12 +110,15 @@ export class ApiRouter {
       );
     };
     try {
-      const result = await run();
+      const result = await run(credit);
       await record({ ok: true, output: result as OutputOf<ProcedureName> });
       return result;
     } catch (error) {
       await record({ ok: false, error: toWireError(error) });
       throw error;
+    } finally {
+      credit.markAudited();
+      await credit.settled();
     }
   }
 }

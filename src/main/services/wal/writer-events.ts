@@ -7,7 +7,8 @@
 import type { WriterView } from '../../../shared/contract/wal';
 import type { EventBus } from '../event-bus';
 import type { AppWriterListeners } from './app-writer';
-import { auditDeletion, type AuditSink } from './deletion-audit';
+import type { AuditSink } from './deletion-audit';
+import { auditCreditedDeletion } from './deletion-credit';
 
 export function publishWriterState(
   events: EventBus,
@@ -44,10 +45,10 @@ export function auditedWriterEventsOf(
   const published = writerEventsOf(events, connectionId, at.prefix);
   return {
     ...published,
-    onCollected: async (report, triggers) => {
+    onCollected: async (report, cause) => {
       if (audit !== null)
-        await auditDeletion(audit, connectionId, report, triggers, at.io.endpoint);
-      await published.onCollected(report, triggers);
+        await auditCreditedDeletion(audit, report, cause, at.io.endpoint, connectionId);
+      await published.onCollected(report, cause);
     },
   };
 }
