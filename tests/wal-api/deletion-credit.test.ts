@@ -27,7 +27,12 @@ const logInOrder = async (): Promise<AuditEntry[]> =>
 
 const paramsOf = (entry: AuditEntry) => entry.parameters as Record<string, unknown>;
 
-async function operatorWriter(regions: number, count: number, caller: Caller): Promise<void> {
+/** A writer opened in the app by `caller` in operator mode; the prefix's region rows. */
+async function operatorWriter(
+  regions: number,
+  count: number,
+  caller: Caller,
+): Promise<RegionsView['regions']> {
   app = await walApp();
   await seed(app.io, count, regions);
   await app.services.connections.setOperator(CONNECTION, true, caller.session);
@@ -36,18 +41,17 @@ async function operatorWriter(regions: number, count: number, caller: Caller): P
     { connectionId: CONNECTION, prefix: PREFIX, takeOver: true, confirm: PREFIX },
     caller,
   );
+  const view = await app.router.call(
+    'wal.regions',
+    { connectionId: CONNECTION, prefix: PREFIX },
+    caller,
+  );
+  return (view as RegionsView).regions;
 }
 
 describe('deletions credited to their cause', () => {
   it('a bulk obsolete of 8 regions: 8 region entries, then its passes, credited to the bulk call', async () => {
-    await operatorWriter(8, 160, BROWSER);
-    const rows = (
-      (await app.router.call(
-        'wal.regions',
-        { connectionId: CONNECTION, prefix: PREFIX },
-        BROWSER,
-      )) as RegionsView
-    ).regions;
+    const rows = await operatorWriter(8, 160, BROWSER);
     expect(rows).toHaveLength(8);
     const before = (await logInOrder()).length;
     const targets = rows.map((row) => ({ region: formatRegionId(row.regionId) }));
@@ -94,14 +98,7 @@ describe('deletions credited to their cause', () => {
   });
 
   it('an obsolete and a GC from a browser session are credited to that session, after their entries', async () => {
-    await operatorWriter(2, 80, BROWSER);
-    const rows = (
-      (await app.router.call(
-        'wal.regions',
-        { connectionId: CONNECTION, prefix: PREFIX },
-        BROWSER,
-      )) as RegionsView
-    ).regions;
+    const rows = await operatorWriter(2, 80, BROWSER);
     const first = rows[0]!;
     const before = (await logInOrder()).length;
     await app.router.call(
@@ -134,14 +131,7 @@ describe('deletions credited to their cause', () => {
   });
 
   it('a collection the app starts by itself says so and why', async () => {
-    await operatorWriter(2, 80, BROWSER);
-    const rows = (
-      (await app.router.call(
-        'wal.regions',
-        { connectionId: CONNECTION, prefix: PREFIX },
-        BROWSER,
-      )) as RegionsView
-    ).regions;
+    const rows = await operatorWriter(2, 80, BROWSER);
     const first = rows[0]!;
     const before = (await logInOrder()).length;
     // Another process asks the app's writer (the app is that process's "live writer").

@@ -7,7 +7,7 @@
  * Decides nothing about who may write what; never touches storage.
  */
 import type { ManifestFields } from '../../manifest/manifest-store';
-import { MalformedControlFieldError } from '../control-fields';
+import { MalformedControlFieldError, u64Of } from '../control-fields';
 import type { EntryId } from '../ids';
 import type { RegionId } from '../region-id';
 
@@ -63,19 +63,13 @@ export type RequestLog = readonly WatermarkRequest[];
 // --- decoding -------------------------------------------------------------------------------
 
 const FIELD = REQUEST_FIELDS.requests;
-const CANONICAL_DECIMAL = /^(0|[1-9]\d{0,19})$/;
-const U64_LIMIT = 1n << 64n;
 
-function malformed(reason: string, field: string = FIELD): never {
-  throw new MalformedControlFieldError(field, reason);
+function malformed(reason: string): never {
+  throw new MalformedControlFieldError(FIELD, reason);
 }
 
-function u64(value: unknown, what: string, field: string = FIELD): bigint {
-  if (typeof value !== 'string' || !CANONICAL_DECIMAL.test(value))
-    malformed(`${what} must be a decimal string, got ${JSON.stringify(value)}`, field);
-  const parsed = BigInt(value);
-  if (parsed >= U64_LIMIT) malformed(`${what} ${value} is above the u64 range`, field);
-  return parsed;
+function u64(value: unknown, what: string): bigint {
+  return u64Of(FIELD, value, what);
 }
 
 function millis(value: unknown, what: string): number {
@@ -152,7 +146,7 @@ export function decodeRequestLog(fields: ManifestFields): RequestLog {
 /** The epoch whose holder reads requests, or null when no holder ever said it does. */
 export function decodeReaderEpoch(fields: ManifestFields): bigint | null {
   const raw = fields[REQUEST_FIELDS.readerEpoch];
-  return raw === undefined ? null : u64(raw, 'the reader epoch', REQUEST_FIELDS.readerEpoch);
+  return raw === undefined ? null : u64Of(REQUEST_FIELDS.readerEpoch, raw, 'the reader epoch');
 }
 
 // --- encoding -------------------------------------------------------------------------------
