@@ -62,6 +62,8 @@ export const PROCEDURE_NAMES = [
   'wal.obsoleteAll',
   'wal.obsolete.bulk.preview',
   'wal.obsolete.bulk',
+  'wal.obsolete.request',
+  'wal.obsolete.requests',
   'wal.gc.preview',
   'wal.gc',
   'wal.namespaces.create',

@@ -15,6 +15,7 @@ const TOPIC_ID = '3f1c9a52-6b0d-4b8e-9f3a-2d7c1e5a8b40';
 const DESTRUCTIVE: ReadonlyArray<[string, Record<string, unknown>, string]> = [
   ['wal.obsolete', { prefix: PREFIX, region: '1:1', id: 1n }, '1:1'],
   ['wal.obsoleteAll', { prefix: PREFIX, region: '1:2' }, '1:2'],
+  ['wal.obsolete.request', { prefix: PREFIX, region: '1:3', id: 1n }, '1:3'],
   [
     'wal.obsolete.bulk',
     { prefix: PREFIX, regions: [{ region: '1:1' }, { region: '1:2' }] },

@@ -55,8 +55,15 @@ test('8 regions obsoleted in one confirmation, one audit entry each', async ({ p
 
   await nav.getByRole('button', { name: 'Activity' }).click();
   const audit = page.getByRole('table', { name: 'Audit log' });
-  const bulkRows = audit.locator('tbody tr').filter({ hasText: 'wal.obsolete.bulk' });
+  // The call's rows by their action (the deletion after them names the bulk call as its cause).
+  const bulkRows = audit
+    .locator('tbody tr')
+    .filter({ has: page.getByRole('cell', { name: 'wal.obsolete.bulk', exact: true }) });
   await expect(bulkRows).toHaveCount(8);
+  const deletion = audit.locator('tbody tr').filter({ hasText: 'wal.gc.delete' }).first();
+  await expect(deletion.getByRole('cell', { name: 'Deletion' })).toContainText(
+    'for wal.obsolete.bulk call',
+  );
   for (let region = 1; region <= 8; region++)
     await expect(bulkRows.getByRole('cell', { name: `1:${region}`, exact: true })).toHaveCount(1);
 

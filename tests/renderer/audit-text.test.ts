@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/shared/contract';
 import { connectionText, parametersText } from '../../src/renderer/src/views/activity/audit-text';
+import { deletionText } from '../../src/renderer/src/views/activity/deletion-text';
 
 const entry = (fields: Partial<AuditEntry>): AuditEntry => ({
   at: '2026-01-01T00:00:00.000Z',
@@ -34,5 +35,45 @@ describe('audit entry text', () => {
     );
     expect(parametersText({ connectionId: 'c-1' })).toBe('');
     expect(parametersText('plain')).toBe('"plain"');
+  });
+});
+
+describe('a deletion entry in Activity', () => {
+  const deletion = (parameters: Record<string, unknown>): AuditEntry =>
+    entry({ action: 'wal.gc.delete', parameters, callId: 'abcdef0123456789' });
+
+  it('reads its counts, keys, boundary and cause without hover', () => {
+    expect(
+      deletionText(
+        deletion({
+          objects: 500,
+          bytes: 3 * 1024 * 1024,
+          firstKey: 'p/objects/1.wal',
+          lastKey: 'p/objects/9.wal',
+          boundary: { from: '1', to: '10' },
+          remaining: 0,
+          requestedBy: [
+            { action: 'wal.obsolete.bulk', callId: 'abcdef0123456789', parameters: {} },
+          ],
+        }),
+      ),
+    ).toBe(
+      'deleted 500 objects (3.0 MiB) p/objects/1.wal … p/objects/9.wal · boundary 1 → 10 · for wal.obsolete.bulk call abcdef01',
+    );
+    expect(
+      deletionText(
+        deletion({
+          objects: 1,
+          bytes: 10,
+          firstKey: 'k',
+          lastKey: 'k',
+          remaining: 2,
+          requestedBy: [{ action: 'app', why: 'watermark requests applied by this writer' }],
+        }),
+      ),
+    ).toBe(
+      'deleted 1 object (10 B) k · 2 left · for the app (watermark requests applied by this writer)',
+    );
+    expect(deletionText(entry({}))).toBeNull();
   });
 });

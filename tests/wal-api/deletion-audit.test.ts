@@ -73,7 +73,14 @@ describe('deletions', () => {
     }).toEqual(preview.deletes);
     const entries = (await deletions()).slice(0, -before || undefined);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ connectionId: CONNECTION, target: PREFIX, result: 'ok' });
+    const call = (await app.services.audit.recent(100)).find((e) => e.action === 'wal.obsolete');
+    expect(entries[0]).toMatchObject({
+      connectionId: CONNECTION,
+      target: PREFIX,
+      result: 'ok',
+      session: call?.session,
+      callId: call?.callId,
+    });
     expect(paramsOf(entries[0]!)).toMatchObject({
       prefix: PREFIX,
       objects: report.objects.length,
@@ -81,7 +88,11 @@ describe('deletions', () => {
       firstKey: report.objects[0]?.key,
       lastKey: report.objects.at(-1)?.key,
       requestedBy: [
-        { action: 'wal.obsolete', parameters: { region: formatWalRegion(second.regionId) } },
+        {
+          action: 'wal.obsolete',
+          callId: call?.callId,
+          parameters: { prefix: PREFIX, region: second.regionId, id },
+        },
       ],
     });
   });

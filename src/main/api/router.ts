@@ -24,6 +24,7 @@ import { auditParts, type CallOutcome } from './audit-splits';
 import { writeAhead } from '../services/audit/write-ahead';
 import { processLog } from '../services/process-log';
 import { PROCESS_CALLER, type Caller, type Session } from '../services/caller';
+import { CallCredit } from '../services/audit/call-credit';
 import {
   ConfirmationRequiredError,
   InvalidInputError,
@@ -66,7 +67,9 @@ export class ApiRouter {
       throw new ConfirmationRequiredError(name, phrase);
     const handler = this.handlers[name] as (input: unknown, caller: Caller) => Promise<unknown>;
     if (declared.access === 'read') return handler(input, caller);
-    return this.audited(name, connectionId, input, caller.session, () => handler(input, caller));
+    return this.audited(name, connectionId, input, caller.session, (credit) =>
+      handler(input, { ...caller, credit }),
+    );
   }
 
   private async audited(
@@ -74,13 +77,22 @@ export class ApiRouter {
     connectionId: string | null,
     input: Record<string, unknown>,
     session: Session,
-    run: () => Promise<unknown>,
+    run: (credit: CallCredit) => Promise<unknown>,
   ): Promise<unknown> {
     const target = targetOf(input) ?? connectionId ?? '';
     // Named before the call: a removal leaves no name to look up after it.
     const subject = connectionId ?? connectionNamedBy(action, input);
     const connection = (subject === null ? null : await this.policy.nameOf(subject)) ?? undefined;
-    const entry = { connectionId, connection, session: session.name, action, target };
+    // What the call causes (the deletions after an obsolete) is audited under its id, after it.
+    const credit = new CallCredit(action, session.name, connectionId, input);
+    const entry = {
+      connectionId,
+      connection,
+      session: session.name,
+      callId: credit.callId,
+      action,
+      target,
+    };
     // Written and flushed before the call acts; refused (AuditUnavailable) when it cannot be.
     const intent = await writeAhead(this.audit, { ...entry, parameters: input });
     const outcomeEntries = (outcome: CallOutcome<ProcedureName>) => {
@@ -98,15 +110,18 @@ export class ApiRouter {
             },
       ];
     };
-    let result: unknown;
     try {
-      result = await run();
+      const result = await run(credit);
+      await intent.settle(outcomeEntries({ ok: true, output: result as OutputOf<ProcedureName> }));
+      return result;
     } catch (error) {
       await intent.settle(outcomeEntries({ ok: false, error: wireErrorOf(error) }));
       throw error;
+    } finally {
+      // The deletions the call caused are written after its own entries.
+      credit.markAudited();
+      await credit.settled();
     }
-    await intent.settle(outcomeEntries({ ok: true, output: result as OutputOf<ProcedureName> }));
-    return result;
   }
 }
 

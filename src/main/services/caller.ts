@@ -5,6 +5,7 @@
  * that acted. A caller may also have a `CallerChannel`: events meant for it alone (a replay's
  * chunks), paced by how fast it reads. Owns no state; transports make callers.
  */
+import type { CallCredit } from './audit/call-credit';
 import type { ApiEvent } from '../../shared/contract';
 
 export interface Session {
@@ -30,6 +31,8 @@ export interface Caller {
   readonly session: Session;
   /** Null: the caller reads the app's event bus (in-process callers). */
   readonly channel: CallerChannel | null;
+  /** An audited call's credit: what the call causes is audited under it (call-credit.ts). */
+  readonly credit?: CallCredit;
 }
 
 /** The process itself: the CLI, tests and in-process calls. */

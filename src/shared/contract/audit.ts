@@ -8,6 +8,11 @@ export const AuditEntrySchema = z.object({
   connection: z.string().optional(),
   /** Which session acted: a browser session, a desktop window, or the process itself. */
   session: z.string().optional(),
+  /**
+   * The call's id: every entry a call wrote or caused (one per region of a bulk, each deletion
+   * pass after it) carries it; absent on entries of older versions and of the CLI.
+   */
+  callId: z.string().optional(),
   action: z.string(),
   target: z.string(),
   parameters: z.unknown(),

@@ -29,6 +29,7 @@ const phrases: { readonly [K in ProcedureName]?: PhraseOf<K> } = {
   'wal.obsolete': (input) => formatWalRegion(input.region),
   'wal.obsoleteAll': (input) => formatWalRegion(input.region),
   'wal.obsolete.bulk': (input) => bulkObsoletePhrase(input.regions),
+  'wal.obsolete.request': (input) => formatWalRegion(input.region),
   'wal.namespaces.delete': (input) => formatWalRegion(input.region),
   'wal.gc': (input) => input.prefix,
   // Opening a writer fences others only when taking over from a live one.

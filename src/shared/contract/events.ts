@@ -22,6 +22,8 @@ export interface AuditEntry {
   readonly connection?: string;
   /** Which session acted: a browser session, a desktop window, the process (sessions-and-sockets.md). */
   readonly session?: string;
+  /** The id of the call that wrote or caused it (call-credit.ts); absent on older entries. */
+  readonly callId?: string;
   readonly action: string;
   readonly target: string;
   readonly parameters: unknown;

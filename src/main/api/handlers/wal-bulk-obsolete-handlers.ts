@@ -11,7 +11,7 @@ export function walBulkObsoleteHandlers({
   return {
     'wal.obsolete.bulk.preview': ({ connectionId, prefix, regions, upTo }) =>
       wal.previewBulkObsolete(connectionId, prefix, { regions, upTo }),
-    'wal.obsolete.bulk': ({ connectionId, prefix, regions, upTo }) =>
-      wal.bulkObsolete(connectionId, prefix, { regions, upTo }),
+    'wal.obsolete.bulk': ({ connectionId, prefix, regions, upTo }, { credit }) =>
+      wal.bulkObsolete(connectionId, prefix, { regions, upTo }, credit),
   };
 }

@@ -49,12 +49,12 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
     'wal.load.stop': ({ connectionId, prefix }) => wal.stopLoad(connectionId, prefix),
     'wal.obsolete.preview': ({ connectionId, prefix, region, id }) =>
       wal.previewObsolete(connectionId, prefix, region, id),
-    'wal.obsolete': ({ connectionId, prefix, region, id }) =>
-      wal.obsolete(connectionId, prefix, region, id),
-    'wal.obsoleteAll': ({ connectionId, prefix, region }) =>
-      wal.obsoleteAll(connectionId, prefix, region),
+    'wal.obsolete': ({ connectionId, prefix, region, id }, { credit }) =>
+      wal.obsolete(connectionId, prefix, region, id, credit),
+    'wal.obsoleteAll': ({ connectionId, prefix, region }, { credit }) =>
+      wal.obsoleteAll(connectionId, prefix, region, credit),
     'wal.gc.preview': ({ connectionId, prefix }) => wal.gcPreview(connectionId, prefix),
-    'wal.gc': ({ connectionId, prefix }) => wal.gc(connectionId, prefix),
+    'wal.gc': ({ connectionId, prefix }, { credit }) => wal.gc(connectionId, prefix, credit),
     'wal.namespaces.create': ({ connectionId, prefix, region }) =>
       wal.createNamespace(connectionId, prefix, region),
     'wal.namespaces.delete': ({ connectionId, prefix, region }) =>

@@ -4,7 +4,9 @@
  * before the next acknowledgement, so the file survives a SIGKILL. `replay` never writes.
  * `obsolete` takes the epoch, which fences a live writer: it refuses a prefix whose register
  * was written in the last 30 s unless `--take-over` is given; `obsolete --dry-run` takes
- * nothing and says what it would hide and what the collection after it would delete.
+ * nothing and says what it would hide and what the collection after it would delete;
+ * `obsolete --request` takes nothing either: it asks the live writer to apply the watermark
+ * (wal-obsolete-request.ts).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -34,6 +36,7 @@ import {
 } from './wal-config';
 import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
 import { auditedCliAction, auditStoreCollections } from './cli-audit';
+import { requestObsoleteFromCli } from './wal-obsolete-request';
 import { dataDirOf } from '../data-dir-flag';
 import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
 import type { GcReport } from '../../engine/wal/gc';
@@ -182,6 +185,11 @@ export function registerWalWriteCommands(wal: Command): void {
     .requiredOption('--to <id>', "the new watermark; at most the region's latest id")
     .option('--take-over', 'fence a writer that may be live')
     .option(
+      '--request',
+      'take nothing: ask the writer holding the prefix to apply the watermark at its next register write (it is not fenced)',
+    )
+    .option('--wait <seconds>', 'with --request: wait this long for the writer to apply it')
+    .option(
       '--dry-run',
       'take nothing: print what it would hide and what the collection after it would delete',
     )
@@ -194,9 +202,15 @@ export function registerWalWriteCommands(wal: Command): void {
             to: string;
             takeOver?: boolean;
             dryRun?: boolean;
+            request?: boolean;
+            wait?: string;
             json?: boolean;
           },
         ) => {
+          if (options.request === true && options.takeOver === true)
+            throw new UsageError('--request takes no epoch: --take-over does not go with it');
+          if (options.wait !== undefined && options.request !== true)
+            throw new UsageError('--wait goes with --request');
           const region = regionOf(options.region);
           const to = entryIdOf('--to', options.to);
           const { io, config } = await openWalTarget(options, {}, true);
@@ -211,6 +225,18 @@ export function registerWalWriteCommands(wal: Command): void {
               await obsoleteDryRun(io, log, region, to, recorded),
               options.json === true,
             );
+            return;
+          }
+          if (options.request === true) {
+            const code = await requestObsoleteFromCli(
+              io,
+              log,
+              region,
+              to,
+              options,
+              dataDirOf(options),
+            );
+            if (code !== 0) process.exitCode = code;
             return;
           }
           const trigger = { region: formatRegionId(region), to: formatEntryId(to) };

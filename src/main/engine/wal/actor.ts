@@ -34,6 +34,7 @@ import { sealWhenDue, seal } from './actor/sealing';
 import { snapshotOf, type WriterStateSnapshot } from './actor/snapshot';
 import { finishStopWhenDone, stopDurable, writeTailHint, type StopReport } from './actor/stop';
 import { maxSeq, WriteState, type WriterActorOptions } from './actor/write-state';
+import { startApplyingRequests, type AppliedRequests } from './watermark-requests/writer-apply';
 
 export { START_GAP } from './recovery/start-sequence';
 export type { WriterActorOptions } from './actor/write-state';
@@ -136,6 +137,17 @@ export class WriterActor {
           state.certified = maxSeq(state.certified, seqOf(plan.watermark));
         });
     });
+  }
+
+  /**
+   * Settles the register's pending watermark requests by one CAS, in command order
+   * (watermark-requests/writer-apply.ts); `report` hears what it settled once the CAS passed.
+   */
+  applyWatermarkRequests(report: (applied: AppliedRequests) => void): Promise<void> {
+    this.checkUsable();
+    return enqueueControl(this.writeState, 'control', () =>
+      startApplyingRequests(this.writeState, report),
+    );
   }
 
   /**

@@ -64,7 +64,8 @@ function malformed(field: string, reason: string): never {
   throw new MalformedControlFieldError(field, reason);
 }
 
-function u64Of(field: string, value: unknown, what: string): bigint {
+/** A canonical decimal u64 string of `field` (also the request fields' rule). */
+export function u64Of(field: string, value: unknown, what: string): bigint {
   if (typeof value !== 'string' || !CANONICAL_DECIMAL.test(value))
     malformed(field, `${what} must be a decimal string, got ${JSON.stringify(value)}`);
   const parsed = BigInt(value);

@@ -6,9 +6,17 @@
  * unknown outcome settled before the next), so any other version it meets means another
  * writer took the epoch - `FencedError` naming that writer - and it stays fenced.
  *
- * It must never write from a version it did not itself read or write, never retry an update
- * on Conflict (only `takeEpoch`, which holds nothing yet, re-reads and tries again), and never
- * prune unless it holds the epoch. It never lists or reads WAL objects.
+ * One kind of version it did not write does not fence it: a console's watermark request
+ * (docs/design/watermark-requests.md), a version that keeps every field but the request log
+ * and only adds pending requests to it. The holder adopts such a version as its base - at a
+ * fence read, or when it loses an update's race to one, then it re-runs the update on top -
+ * and tells its listener that requests wait. Every version it writes stamps its epoch as the
+ * one that reads requests.
+ *
+ * It must never write from a version it did not itself read, write or adopt by that rule,
+ * never retry an update on any other Conflict (only `takeEpoch`, which holds nothing yet,
+ * re-reads and tries again), and never prune unless it holds the epoch. It never lists or
+ * reads WAL objects.
  */
 import { randomUUID } from 'node:crypto';
 import { CellExistsError, ConflictError } from '../cas/errors';
@@ -29,6 +37,18 @@ import {
   normalizeSealedDirectory,
 } from './sealed-directory';
 import type { ControlState, SealRecord, WalRegister } from './session';
+import { addedRequests } from './watermark-requests/adopt';
+import {
+  decodeRequestLog,
+  pendingOf,
+  withReaderEpoch,
+  withRequestLog,
+  type PendingRequest,
+  type RequestLog,
+} from './watermark-requests/fields';
+
+/** Request versions an update may meet and re-run on top of before it gives up (transient). */
+export const MAX_REBASES = 16;
 
 /** Old register versions are pruned after this many successful holder updates. */
 export const PRUNE_EVERY_UPDATES = 64;
@@ -66,6 +86,11 @@ function ownLatestVersionOf(store: ManifestStore): number | null {
   return store instanceof CellManifestStore ? store.cell.lastWrittenVersion : null;
 }
 
+/** The fields of `control` over `previous`, stamped as read by the holder of its epoch. */
+function holderFields(control: ControlState, previous: ManifestFields): Record<string, string> {
+  return withReaderEpoch(encodeControlFields(control, previous), control.writerEpoch);
+}
+
 /** Reads the register's control state without writing anything (null: never created). */
 export async function readControl(
   store: ManifestStore,
@@ -81,8 +106,11 @@ export class EpochRegister implements WalRegister {
   private fenced: FencedError | null = null;
   /** An update failed with its outcome unknown to us: re-read before anything else. */
   private uncertain = false;
+  /** The version and fields of the update whose outcome is unknown (while `uncertain`). */
+  private attempted: { version: number; fields: ManifestFields } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private updatesSincePrune = 0;
+  private readonly requestListeners = new Set<() => void>();
 
   private constructor(
     private readonly store: ManifestStore,
@@ -108,7 +136,7 @@ export class EpochRegister implements WalRegister {
         const taken =
           current === null
             ? await store.create(
-                encodeControlFields({ ...emptyControlState(), writerEpoch: 1n, writerId }),
+                holderFields({ ...emptyControlState(), writerEpoch: 1n, writerId }, {}),
               )
             : await store.update(current.version, takeoverFields(current, writerId));
         return new EpochRegister(store, prefix, heldStateOf(taken));
@@ -141,13 +169,40 @@ export class EpochRegister implements WalRegister {
    * the new boundary and must fit the budget (`SegmentDirectoryFull`). Conflict -> `Fenced`.
    */
   update(change: (control: ControlState) => ControlState): Promise<ControlState> {
+    return this.updateWithRequests((control, log) => ({ control: change(control), log }));
+  }
+
+  /**
+   * `update`, with the request log too: `change` sees the held state and log and returns both,
+   * written by one CAS. It may run more than once (once per request version met); only the
+   * run whose CAS passed counts.
+   */
+  updateWithRequests(
+    change: (
+      control: ControlState,
+      log: RequestLog,
+    ) => { readonly control: ControlState; readonly log: RequestLog },
+  ): Promise<ControlState> {
     return this.serialize(async () => {
       await this.settle();
-      const next = this.normalized(change(this.held.control));
-      await this.write(next);
+      await this.write((held) => {
+        const next = change(held.control, decodeRequestLog(held.fields));
+        return holderFields(this.normalized(next.control), withRequestLog(held.fields, next.log));
+      });
       await this.pruneNowAndThen();
       return this.held.control;
     });
+  }
+
+  /** The requests waiting in the state this holder last wrote or adopted. */
+  pendingRequests(): PendingRequest[] {
+    return pendingOf(decodeRequestLog(this.held.fields));
+  }
+
+  /** Called (synchronously, inside the register's queue) whenever an adopted version holds pending requests. */
+  onRequests(listener: () => void): () => void {
+    this.requestListeners.add(listener);
+    return () => this.requestListeners.delete(listener);
   }
 
   /** Adds seal records (open step d, or a clean stop), reserving worst-case room for each. */
@@ -169,7 +224,9 @@ export class EpochRegister implements WalRegister {
     return this.serialize(async () => {
       await this.settle();
       if (epoch < this.held.control.writerEpoch) return this.held.control;
-      await this.write({ ...this.held.control, writerEpoch: epoch + 1n });
+      await this.write((held) =>
+        holderFields({ ...held.control, writerEpoch: epoch + 1n }, held.fields),
+      );
       return this.held.control;
     });
   }
@@ -184,8 +241,12 @@ export class EpochRegister implements WalRegister {
   retakeEpoch(writerId: string): Promise<ControlState> {
     return this.serialize(async () => {
       await this.settle();
-      const control = this.held.control;
-      await this.write({ ...control, writerEpoch: control.writerEpoch + 1n, writerId });
+      await this.write((held) =>
+        holderFields(
+          { ...held.control, writerEpoch: held.control.writerEpoch + 1n, writerId },
+          held.fields,
+        ),
+      );
       return this.held.control;
     });
   }
@@ -199,19 +260,23 @@ export class EpochRegister implements WalRegister {
     });
   }
 
-  /** The durability fence: false once another writer has written the register. */
+  /**
+   * The durability fence: false once another writer has written the register. A newer
+   * request version is adopted and counts as current: the read that found it started after
+   * the fence's objects were durable and found no other epoch's version.
+   */
   isCurrent(): Promise<boolean> {
     return this.serialize(async () => {
       if (this.fenced !== null) return false;
-      if (this.uncertain) {
-        try {
-          await this.resync();
-        } catch (error) {
-          if (error instanceof FencedError) return false;
-          throw error;
-        }
+      try {
+        if (this.uncertain) await this.resync();
+        if (await this.store.isCurrent(this.held.version)) return true;
+        await this.resync();
+        return true;
+      } catch (error) {
+        if (error instanceof FencedError) return false;
+        throw error;
       }
-      return this.store.isCurrent(this.held.version);
     });
   }
 
@@ -248,31 +313,54 @@ export class EpochRegister implements WalRegister {
     return { ...control, segments };
   }
 
-  /** One CAS from our version. Conflict: someone else wrote -> fenced. Transient: uncertain. */
-  private async write(next: ControlState): Promise<void> {
-    try {
-      const written = await this.store.update(
-        this.held.version,
-        encodeControlFields(next, this.held.fields),
-      );
-      this.held = heldStateOf(written);
-    } catch (error) {
-      if (error instanceof ConflictError) await this.resync();
-      else if (isStorageError(error)) this.uncertain = true;
-      throw error;
+  /**
+   * One CAS from our version of the fields `compute` makes from it. Conflict: a request
+   * version is adopted and the CAS re-run on top of it (bounded); anything else fences us.
+   * Transient: uncertain.
+   */
+  private async write(compute: (held: HeldState) => ManifestFields): Promise<void> {
+    for (let rebase = 0; ; rebase += 1) {
+      const fields = compute(this.held);
+      try {
+        const written = await this.store.update(this.held.version, fields);
+        this.held = heldStateOf(written);
+        return;
+      } catch (error) {
+        if (error instanceof ConflictError) {
+          await this.resync(); // adopts a request version, or throws Fenced
+          if (rebase < MAX_REBASES) continue;
+        } else if (isStorageError(error)) {
+          this.uncertain = true;
+          this.attempted = { version: this.held.version + 1, fields };
+        }
+        throw error;
+      }
     }
   }
 
   /**
-   * Reads the register and adopts it if it is still ours: our own version, or one our store
-   * reports it created (an update whose response was lost). Anything else fences us.
+   * Reads the register and adopts it if it is still ours: our own version, one our store
+   * reports it created (an update whose response was lost), or a request version on top of
+   * either. Anything else fences us.
    */
   private async resync(): Promise<void> {
     const read = await this.store.read();
     const ownLatest = ownLatestVersionOf(this.store);
+    const attempted = this.attempted;
+    this.attempted = null;
     if (read !== null && (read.version === this.held.version || read.version === ownLatest)) {
-      this.held = heldStateOf(read);
-      this.uncertain = false;
+      this.adopt(read);
+      return;
+    }
+    // Our lost update applied when the store says it created that version.
+    const base =
+      attempted !== null && ownLatest === attempted.version ? attempted.fields : this.held.fields;
+    if (
+      read !== null &&
+      read.version > this.held.version &&
+      addedRequests(base, read.fields) !== null
+    ) {
+      this.adopt(read);
       return;
     }
     this.uncertain = false;
@@ -282,6 +370,13 @@ export class EpochRegister implements WalRegister {
       control?.writerId ?? '(register gone)',
     );
     throw this.fenced;
+  }
+
+  private adopt(read: VersionedManifest): void {
+    this.held = heldStateOf(read);
+    this.uncertain = false;
+    if (this.requestListeners.size > 0 && this.pendingRequests().length > 0)
+      for (const listener of this.requestListeners) listener();
   }
 
   private async pruneNowAndThen(): Promise<void> {
@@ -295,7 +390,7 @@ export class EpochRegister implements WalRegister {
 
 function takeoverFields(current: VersionedManifest, writerId: string): Record<string, string> {
   const control = decodeControlFields(current.fields);
-  return encodeControlFields(
+  return holderFields(
     { ...control, writerEpoch: control.writerEpoch + 1n, writerId },
     current.fields,
   );

@@ -4,6 +4,7 @@
  * open hands to the actor. Types only; `control-fields.ts`, `register.ts` and `open.ts`
  * implement them, the actor and the store consume them.
  */
+import type { PendingRequest, RequestLog } from './watermark-requests/fields';
 import type { ManifestVersion } from '../manifest/manifest-store';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog } from './catalog';
@@ -62,6 +63,17 @@ export interface WalRegister {
   /** The durability fence: true iff the holder's latest version is still the register's newest.
    * Storage errors propagate (the caller retries until its round's deadline). */
   isCurrent(): Promise<boolean>;
+  /** `update` with the watermark-request log, in one CAS (watermark-requests/). */
+  updateWithRequests(
+    change: (
+      control: ControlState,
+      log: RequestLog,
+    ) => { readonly control: ControlState; readonly log: RequestLog },
+  ): Promise<ControlState>;
+  /** The requests waiting in the state the holder last wrote or adopted. */
+  pendingRequests(): readonly PendingRequest[];
+  /** Told whenever the holder adopts a requester's version that holds pending requests. */
+  onRequests(listener: () => void): () => void;
 }
 
 export interface RecoveredObject {

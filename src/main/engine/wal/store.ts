@@ -26,6 +26,8 @@ import { openWriter, type OpenOptions } from './open';
 import { regionOfProvider, type Provider, type RegionId } from './provider';
 import { readRegion, readRegionBatches, type ReaderContext, type ReadOptions } from './reader';
 import type { WriterSession } from './session';
+import { DEFAULT_REQUEST_POLL_MS, RequestWatch } from './watermark-requests/request-watch';
+import type { AppliedRequests } from './watermark-requests/writer-apply';
 
 export type { StopReport, WriterStateSnapshot } from './actor';
 export type { GcReport } from './gc';
@@ -34,6 +36,9 @@ export interface StoreOptions
   extends WriterActorOptions, Omit<OpenOptions, 'maintenance' | 'metrics'> {
   /** Run a garbage-collection pass in the background after each `obsolete` (control.md point 5). Default true. */
   readonly gcAfterObsolete?: boolean;
+  /** How often an idle writer reads the register for watermark requests; 0: only at fence
+   * reads and lost races. Default 5 s. */
+  readonly requestPollMs?: number;
 }
 
 export interface ObsoleteOptions {
@@ -47,6 +52,8 @@ export class ObjectStoreLogStore {
   private readonly reader: ReaderContext;
   private readonly collector: WriterCollector;
   private readonly gcAfterObsolete: boolean;
+  private readonly requests: RequestWatch;
+  private readonly requestListeners = new Set<(applied: AppliedRequests) => void>();
 
   private constructor(
     private readonly session: WriterSession,
@@ -64,6 +71,12 @@ export class ObjectStoreLogStore {
         control: session.register.current().control,
       }),
       raiseBoundary: (decide) => this.actor.raiseBoundary(decide),
+    });
+    this.requests = new RequestWatch({
+      register: session.register,
+      apply: (report) => this.actor.applyWatermarkRequests(report),
+      onApplied: (applied) => this.onRequestsApplied(applied),
+      pollMs: options.requestPollMs ?? DEFAULT_REQUEST_POLL_MS,
     });
     this.reader = {
       io: session.io,
@@ -229,6 +242,7 @@ export class ObjectStoreLogStore {
 
   /** Idempotent; see wal.md for both modes. Resolves with what was sealed and what was lost. */
   async stop(): Promise<StopReport> {
+    this.requests.dispose();
     const report = await this.actor.stop();
     await this.collector.idle(); // A pass past its CAS finishes its deletes before stop returns.
     return report;
@@ -240,6 +254,20 @@ export class ObjectStoreLogStore {
 
   onStateChange(listener: (state: WriterStateSnapshot) => void): () => void {
     return this.actor.onStateChange(listener);
+  }
+
+  /**
+   * Told about every apply of watermark requests whose CAS passed (the console audits it; the
+   * listener runs before the collection it starts is requested).
+   */
+  onWatermarkRequests(listener: (applied: AppliedRequests) => void): () => void {
+    this.requestListeners.add(listener);
+    return () => this.requestListeners.delete(listener);
+  }
+
+  private onRequestsApplied(applied: AppliedRequests): void {
+    for (const listener of this.requestListeners) listener(applied);
+    if (applied.raised.size > 0) this.collectAfterObsolete();
   }
 
   private collectAfterObsolete(): void {

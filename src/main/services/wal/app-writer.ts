@@ -27,10 +27,18 @@ import { LoadAlreadyRunningError, ObsoleteAboveLatestError } from './errors';
 import { runLoad, type LoadReport, type LoadSpec } from './load-generator';
 import { LoadSampler } from './load-sampler';
 import { previewObsolete } from './obsolete-preview';
-import { CollectionTriggers, type CollectionTrigger } from './deletion-audit';
+import { CallCredit, writeAfter } from '../audit/call-credit';
+import type { DeletionCause } from './deletion-credit';
+import type { AppliedRequests } from '../../engine/wal/watermark-requests/writer-apply';
 import { formatEntryId } from '../../../shared/id-notation';
 import { throttle, type Throttled } from './throttle';
 import { presentGcReport, regionRowsOf, writerStateViewOf } from './wal-presenters';
+
+/**
+ * How often the app's writer, idle, reads the register for watermark requests another
+ * process wrote (one `isCurrent`: two small requests); the console shows how long they wait.
+ */
+export const APP_REQUEST_POLL_MS = 1_000;
 
 /** How often a running load reports a sample. */
 export const LOAD_SAMPLE_INTERVAL_MS = 500;
@@ -39,10 +47,11 @@ export interface AppWriterListeners {
   onState(view: WriterView | null): void;
   onLoadSample(sample: LoadSample, running: boolean): void;
   /**
-   * A garbage-collection pass finished (after an obsolete, or asked for), answering the calls
-   * in `triggers`; the writer waits for what this returns before it reports the pass done.
+   * A garbage-collection pass finished, for `cause`: the call that asked for it (an obsolete,
+   * a bulk obsolete, a GC) or the app itself (watermark requests another process wrote were
+   * applied). Called after the call's own audit entry is written.
    */
-  onCollected(report: GcReport, triggers: readonly CollectionTrigger[]): Promise<void> | void;
+  onCollected(report: GcReport, cause: DeletionCause): Promise<void> | void;
   /** The writer re-opened itself under a new epoch (its start gap was spent). */
   onReopened(reopen: WriterReopenView): void;
 }
@@ -60,8 +69,7 @@ export class AppWriter {
   private readonly unsubscribe: () => void;
   private load: LoadRun | null = null;
   private closing: Promise<StopReport> | null = null;
-  /** The calls waiting for a collection, and the reports of passes done, in order. */
-  private readonly triggers = new CollectionTriggers();
+  /** The reports of passes the app started by itself, in order. */
   private reported: Promise<void> = Promise.resolve();
 
   private constructor(
@@ -78,16 +86,13 @@ export class AppWriter {
       }
       this.announce.push(undefined);
     });
-    const unsubscribeCollections = store.onCollection((report) => {
-      const triggers = this.triggers.take();
-      const before = this.reported.catch(() => undefined);
-      this.reported = before.then(() => listeners.onCollected(presentGcReport(report), triggers));
-      // Awaited by `gc` and `close`; a background pass's failure to report must not go unhandled.
-      void this.reported.catch(() => undefined);
+    // Watermark requests another process wrote, applied by this writer: the app collects.
+    const unsubscribeRequests = store.onWatermarkRequests((applied) => {
+      if (applied.raised.size > 0) void this.collectForRequests(applied);
     });
     this.unsubscribe = () => {
       unsubscribeState();
-      unsubscribeCollections();
+      unsubscribeRequests();
     };
   }
 
@@ -100,7 +105,13 @@ export class AppWriter {
     // The connection's store under its link: a writer's creates and register updates are its
     // commit path and must never queue behind a view's reads (see `directIo`).
     const session = await openWriter(directIo(io), config, { maintenance: false, metrics });
-    return new AppWriter(session, ObjectStoreLogStore.fromSession(session, { metrics }), listeners);
+    // Every pass is run here, for the call that caused it, so it is audited under that call.
+    const store = ObjectStoreLogStore.fromSession(session, {
+      metrics,
+      gcAfterObsolete: false,
+      requestPollMs: APP_REQUEST_POLL_MS,
+    });
+    return new AppWriter(session, store, listeners);
   }
 
   get prefix(): string {
@@ -172,38 +183,93 @@ export class AppWriter {
     );
   }
 
-  /** Raises the watermark to `id` (at most the latest durable id); returns what it hid. */
-  async obsolete(region: bigint, id: bigint): Promise<ObsoletePreview> {
+  /**
+   * Raises the watermark to `id` (at most the latest durable id), then runs the collection
+   * after it for `credit`'s call; returns what it hid.
+   */
+  async obsolete(region: bigint, id: bigint, credit?: CallCredit): Promise<ObsoletePreview> {
+    const preview = await this.raiseWatermark(region, id);
+    await this.collectAfter(credit, 'wal.obsolete', {
+      region: formatRegionId(region),
+      id: formatEntryId(id),
+    });
+    return preview;
+  }
+
+  /**
+   * The watermark alone, no collection (a bulk obsolete raises every region, then collects
+   * once: `collectAfter`).
+   */
+  async raiseWatermark(region: bigint, id: bigint): Promise<ObsoletePreview> {
     const preview = this.previewObsolete(region, id);
     if (id > preview.latestId)
       throw new ObsoleteAboveLatestError(this.prefix, formatRegionId(region), id, preview.latestId);
-    const trigger = {
-      action: 'wal.obsolete',
-      parameters: { region: formatRegionId(region), id: formatEntryId(id) },
-    };
-    await this.triggers.asking(trigger, () =>
-      this.store.obsolete(this.provider(region), region, id),
-    );
+    await this.store.obsolete(this.provider(region), region, id);
     this.announce.push(undefined);
     return preview;
   }
 
-  async obsoleteAll(region: bigint): Promise<ObsoletePreview> {
+  async obsoleteAll(region: bigint, credit?: CallCredit): Promise<ObsoletePreview> {
     const preview = this.previewObsolete(region, this.store.latestEntryId(this.provider(region)));
-    const trigger = { action: 'wal.obsoleteAll', parameters: { region: formatRegionId(region) } };
-    await this.triggers.asking(trigger, () =>
-      this.store.obsoleteAll(this.provider(region), region),
-    );
+    await this.store.obsoleteAll(this.provider(region), region);
     this.announce.push(undefined);
+    await this.collectAfter(credit, 'wal.obsoleteAll', { region: formatRegionId(region) });
     return preview;
   }
 
-  /** One garbage-collection pass, reported (audited) before it returns. */
-  async gc(): Promise<GcReport> {
-    const trigger = { action: 'wal.gc', parameters: { prefix: this.prefix } };
-    const report = await this.triggers.asking(trigger, () => this.store.gc());
+  /** One garbage-collection pass for `credit`'s call, audited under it. */
+  async gc(credit?: CallCredit): Promise<GcReport> {
+    const call = credit ?? processCredit('wal.gc', { prefix: this.prefix });
+    const report = presentGcReport(await this.store.gc());
+    await writeAfter(call, async () => {
+      await this.listeners.onCollected(report, causeOf(call));
+    });
+    return report;
+  }
+
+  /**
+   * The collection after watermark raises, for the call that made them; its audit entry is
+   * written after the call's. A pass that fails before deleting (fenced, stopped, a listing
+   * error) is left to the next one: the raise stands and nothing was deleted.
+   */
+  async collectAfter(
+    credit: CallCredit | undefined,
+    /** What the call was, when it came without the router's credit (tests, in-process). */
+    action: string,
+    parameters: Record<string, unknown>,
+  ): Promise<void> {
+    const call = credit ?? processCredit(action, parameters);
+    let report: GcReport;
+    try {
+      report = presentGcReport(await this.store.gc());
+    } catch {
+      return;
+    }
+    await writeAfter(call, async () => {
+      await this.listeners.onCollected(report, causeOf(call));
+    });
+  }
+
+  /** A pass the app starts by itself: requests another process wrote were applied here. */
+  private async collectForRequests(applied: AppliedRequests): Promise<void> {
+    const cause: DeletionCause = {
+      kind: 'app',
+      app: {
+        why: 'watermark requests applied by this writer',
+        parameters: {
+          requests: applied.settled.map((request) => request.id),
+          requestedBy: [...new Set(applied.settled.map((request) => request.requestedBy))],
+          regions: [...applied.raised.keys()].map((region) => formatRegionId(region)),
+        },
+      },
+    };
+    this.announce.push(undefined);
+    const run = this.reported.then(async () => {
+      const report = presentGcReport(await this.store.gc());
+      await this.listeners.onCollected(report, cause);
+    });
+    this.reported = run.catch(() => undefined);
     await this.reported;
-    return presentGcReport(report);
   }
 
   /** The control state the writer last persisted (watermarks, boundary, region table). */
@@ -237,12 +303,12 @@ export class AppWriter {
     return run.sampler.totals;
   }
 
-  /** Stops the load and the store; idempotent. */
+  /** Stops the load and the store (and the app's own passes); idempotent. */
   close(): Promise<StopReport> {
     this.closing ??= (async () => {
       await this.stopLoad();
       const report = await this.store.stop();
-      await this.reported.catch(() => undefined); // the passes stop awaited are reported too
+      await this.reported; // the app's own passes are reported too
       this.unsubscribe();
       this.announce.dispose();
       return report;
@@ -257,4 +323,15 @@ export class AppWriter {
     this.listeners.onLoadSample(run.sampler.sample(), false);
     if (this.closing === null) this.announce.push(undefined);
   }
+}
+
+/** A call made inside the process without the router (tests): credited to the process. */
+function processCredit(action: string, parameters: Record<string, unknown>): CallCredit {
+  const credit = new CallCredit(action, 'process', null, parameters);
+  credit.markAudited();
+  return credit;
+}
+
+function causeOf(credit: CallCredit): DeletionCause {
+  return { kind: 'call', call: credit.cause() };
 }

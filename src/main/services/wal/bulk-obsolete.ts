@@ -8,6 +8,7 @@
  * preview reads the writer's catalog, or the prefix's read model when no writer is open here.
  * Never checks access or confirmations (the router does).
  */
+import type { CallCredit } from '../audit/call-credit';
 import type { RegionRow } from '../../../shared/contract/wal';
 import type {
   BulkObsoleteRegion,
@@ -148,6 +149,7 @@ export async function applyBulkObsolete(
   at: CairnLocated,
   writer: AppWriter,
   request: BulkObsoleteRequest,
+  credit?: CallCredit,
 ): Promise<BulkObsoleteView> {
   const view = await previewBulkObsolete(
     at,
@@ -159,19 +161,28 @@ export async function applyBulkObsolete(
     id: formatEntryId(region.id),
     result: 'not-run',
   }));
-  for (const [index, region] of view.regions.entries()) {
-    const outcome = outcomes[index];
-    if (outcome === undefined) continue;
-    try {
-      if (!region.noChange) await writer.obsolete(region.region, region.id);
-      outcome.result = 'ok';
-    } catch (error) {
-      outcome.result = 'error';
-      const cause = isCairnError(error)
-        ? { code: error.code, message: error.message }
-        : { code: 'Internal', message: String(error) };
-      throw new BulkObsoleteStoppedError(at.prefix, outcome.region, cause, outcomes);
+  try {
+    for (const [index, region] of view.regions.entries()) {
+      const outcome = outcomes[index];
+      if (outcome === undefined) continue;
+      try {
+        if (!region.noChange) await writer.raiseWatermark(region.region, region.id);
+        outcome.result = 'ok';
+      } catch (error) {
+        outcome.result = 'error';
+        const cause = isCairnError(error)
+          ? { code: error.code, message: error.message }
+          : { code: 'Internal', message: String(error) };
+        throw new BulkObsoleteStoppedError(at.prefix, outcome.region, cause, outcomes);
+      }
     }
+  } finally {
+    // One collection after the regions raised (all, or those before a failure), for the call.
+    if (outcomes.some((outcome) => outcome.result === 'ok'))
+      await writer.collectAfter(credit, 'wal.obsolete.bulk', {
+        prefix: at.prefix,
+        regions: outcomes.filter((o) => o.result === 'ok').map((o) => o.region),
+      });
   }
   return view;
 }

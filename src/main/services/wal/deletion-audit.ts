@@ -2,8 +2,9 @@
  * Every deletion leaves an audit entry: one per garbage-collection pass that deleted objects
  * (or failed to), whoever ran it - an explicit GC, the collection after an obsolete, the CLI -
  * with the prefix, the key range, the count and the bytes, the boundary it moved, and the
- * calls that asked for it with their parameters. Owns the entry's shape and which calls a
- * pass answers (`CollectionTriggers`); appends through the audit log's one API.
+ * calls that asked for it with their parameters. Owns the entry's shape; which call a pass of
+ * the app's writer is credited to is deletion-credit.ts's (and call-credit.ts orders it after
+ * the call). Appends through the audit log's one API.
  */
 import type { AuditEntry } from '../../../shared/contract';
 import type { GcReport } from '../../../shared/contract/wal';
@@ -20,34 +21,6 @@ export interface CollectionTrigger {
 /** Where deletion entries go: the app's audit log (`AuditLog.record`). */
 export interface AuditSink {
   record(entry: Omit<AuditEntry, 'at'>): Promise<unknown>;
-}
-
-/**
- * The calls waiting for a pass: a pass answers every call made before it reported (passes
- * after an obsolete coalesce), and one with none was asked by nothing this app saw.
- */
-export class CollectionTriggers {
-  private pending: CollectionTrigger[] = [];
-
-  /**
-   * Runs `call` as the asker of the next pass: the trigger waits for a pass, unless the call
-   * failed before a pass took it (it asked for nothing then).
-   */
-  async asking<T>(trigger: CollectionTrigger, call: () => Promise<T>): Promise<T> {
-    this.pending.push(trigger);
-    try {
-      return await call();
-    } catch (error) {
-      this.pending = this.pending.filter((waiting) => waiting !== trigger);
-      throw error;
-    }
-  }
-
-  take(): CollectionTrigger[] {
-    const taken = this.pending;
-    this.pending = [];
-    return taken.length > 0 ? taken : [{ action: 'wal.gc.background', parameters: {} }];
-  }
 }
 
 /** The entry of one pass, or null when it deleted nothing and nothing failed. */

@@ -39,6 +39,7 @@ import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
 import type { Caller, Session } from '../caller';
+import type { CallCredit } from '../audit/call-credit';
 import { presentGcReport } from './wal-presenters';
 import { manifestOf } from './wal-reads';
 import type { AuditSink } from './deletion-audit';
@@ -60,6 +61,12 @@ import { ReadModels } from './read-model/read-models';
 import { readOnlyLogOfSnapshot } from './read-model/snapshot-views';
 import type { SegmentPage } from './object-parts';
 import { cairnOnly, checkWritable, locatePrefix, type Located } from './wal-locate';
+import type {
+  WatermarkRequestResult,
+  WatermarkRequestsView,
+} from '../../../shared/contract/wal-watermark-requests';
+import { requestObsoleteAt } from './watermark-requests/request-obsolete';
+import { watermarkRequestsOf } from './watermark-requests/request-rows';
 
 export interface OpenWriterOptions {
   readonly takeOver: boolean;
@@ -286,21 +293,23 @@ export class WalService implements ConnectionUser {
     prefix: string,
     region: bigint,
     id: bigint,
+    credit?: CallCredit,
   ): Promise<ObsoletePreview> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete');
     const { deletes } = await this.previewObsolete(connectionId, prefix, region, id);
-    return { ...(await writer.obsolete(region, id)), deletes };
+    return { ...(await writer.obsolete(region, id, credit)), deletes };
   }
 
   async obsoleteAll(
     connectionId: string,
     prefix: string,
     region: bigint,
+    credit?: CallCredit,
   ): Promise<ObsoletePreview> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.obsoleteAll');
     const latest = writer.catalog.latestEntryId(region);
     const { deletes } = await this.previewObsolete(connectionId, prefix, region, latest);
-    return { ...(await writer.obsoleteAll(region)), deletes };
+    return { ...(await writer.obsoleteAll(region, credit)), deletes };
   }
 
   /** What obsoleting several regions (or all) up to a point each hides, and what GC then deletes. */
@@ -318,9 +327,31 @@ export class WalService implements ConnectionUser {
     connectionId: string,
     prefix: string,
     request: BulkObsoleteRequest,
+    credit?: CallCredit,
   ): Promise<BulkObsoleteView> {
     const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete.bulk');
-    return applyBulkObsolete(cairnOnly(await this.locate(connectionId, prefix)), writer, request);
+    const at = cairnOnly(await this.locate(connectionId, prefix));
+    return applyBulkObsolete(at, writer, request, credit);
+  }
+
+  /** Asks the writer holding the prefix (another process) to obsolete, without its epoch. */
+  async requestObsolete(
+    connectionId: string,
+    prefix: string,
+    region: bigint,
+    id: bigint,
+    session: Session,
+  ): Promise<WatermarkRequestResult> {
+    const at = cairnOnly(await this.locate(connectionId, prefix));
+    await checkWritable(at);
+    const writer = this.writers.get(at.slot);
+    return requestObsoleteAt(at, writer, () => this.snapshotOf(at), region, id, session);
+  }
+
+  /** The register's watermark requests and how long each waited. */
+  async watermarkRequests(connectionId: string, prefix: string): Promise<WatermarkRequestsView> {
+    const at = cairnOnly(await this.locate(connectionId, prefix));
+    return watermarkRequestsOf(at.io, at.prefix, this.writers.has(at.slot));
   }
 
   // ----- garbage collection (control.md point 5) -----
@@ -337,8 +368,8 @@ export class WalService implements ConnectionUser {
   }
 
   /** One pass, only by the epoch holder: the writer opened in the app; audited before it returns. */
-  async gc(connectionId: string, prefix: string): Promise<GcReport> {
-    return (await this.writerOf(connectionId, prefix, 'wal.gc')).gc();
+  async gc(connectionId: string, prefix: string, credit?: CallCredit): Promise<GcReport> {
+    return (await this.writerOf(connectionId, prefix, 'wal.gc')).gc(credit);
   }
 
   async createNamespace(

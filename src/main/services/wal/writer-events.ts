@@ -7,7 +7,8 @@
 import type { WriterView } from '../../../shared/contract/wal';
 import type { EventBus } from '../event-bus';
 import type { AppWriterListeners } from './app-writer';
-import { auditDeletion, type AuditSink } from './deletion-audit';
+import type { AuditSink } from './deletion-audit';
+import { auditCreditedDeletion } from './deletion-credit';
 import { processLog } from '../process-log';
 
 export function publishWriterState(
@@ -45,9 +46,9 @@ export function auditedWriterEventsOf(
   const published = writerEventsOf(events, connectionId, at.prefix);
   return {
     ...published,
-    onCollected: async (report, triggers) => {
+    onCollected: async (report, cause) => {
       if (audit !== null)
-        await auditDeletion(audit, connectionId, report, triggers, at.io.endpoint).catch(
+        await auditCreditedDeletion(audit, report, cause, at.io.endpoint, connectionId).catch(
           (error: unknown) => {
             processLog.error(
               { err: error, prefix: at.prefix, objects: report.objects.length },
@@ -56,7 +57,7 @@ export function auditedWriterEventsOf(
             throw error;
           },
         );
-      await published.onCollected(report, triggers);
+      await published.onCollected(report, cause);
     },
   };
 }

@@ -5,7 +5,9 @@
  * past a page (a prefix of 300,000 regions). With a writer opened in the app and operator
  * mode: obsolete up to an id, obsolete all, and a bulk obsolete of the regions selected (or all
  * the first page holds). On a prefix this app does not write, it says so and offers to open or
- * take over the writer; on a GreptimeDB prefix, why no action applies.
+ * take over the writer, and (operator mode) to request an obsolete from the writer of another
+ * process that holds it, without fencing it, with the requests and how long each waits; on a
+ * GreptimeDB prefix, why no action applies.
  */
 import { memo, useCallback, useState } from 'react';
 import type {
@@ -24,6 +26,7 @@ import { formatBytes } from './format';
 import { FailureNotice } from './wal/OpenFailure';
 import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/RegionActions';
 import { BulkObsoleteDialog } from './wal/BulkObsoleteDialog';
+import { WatermarkRequestsPanel } from './wal/watermark-requests/WatermarkRequestsPanel';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { regionName } from './wal/wal-words';
@@ -46,6 +49,14 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
     { refetchInterval: progressInterval<InspectView>(refetchInterval) },
   );
   const actions = writer !== null && operator;
+  const foreign = writer === null && !greptime && inspect.data?.register.exists === true;
+  const requestsView = useApiQuery(
+    'wal.obsolete.requests',
+    { connectionId, prefix },
+    { enabled: foreign },
+  );
+  /** Another process's writer holds the prefix and reads requests: obsolete by request. */
+  const requests = foreign && operator && requestsView.data?.holderReads === true;
   const selectedRegion = useUiStore((state) => state.region);
   const [first, setFirst] = useState<RegionsPage | null>(null);
   const readOnlyReason = first?.readOnlyReason ?? null;
@@ -96,6 +107,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
         </p>
       )}
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
+      {foreign && <WatermarkRequestsPanel connectionId={connectionId} prefix={prefix} />}
       {actions && firstRows.length > 0 && (
         <div className="wal-bulk-bar" role="group" aria-label="Bulk obsolete">
           <span className="small" role="status" aria-label="Regions selected">
@@ -117,7 +129,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
         refetchInterval={polling}
         label={`Regions of ${prefix}`}
         pendingText="Reading regions"
-        columns={actions ? 14 : 12}
+        columns={actions ? 14 : requests ? 13 : 12}
         rowKey={(region) => String(region.regionId)}
         header={
           <tr>
@@ -133,7 +145,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
             <th>Damage</th>
             <th>Table</th>
             <th>Open</th>
-            {actions && <th>Actions</th>}
+            {(actions || requests) && <th>Actions</th>}
             {actions && (
               <th>
                 {/* Last, so the columns before it stay where scripts and readers expect them. */}
@@ -159,6 +171,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
             long={long}
             selected={regionName(region.regionId) === selectedRegion}
             actions={actions}
+            requests={requests}
             ticked={ticked.has(region.regionId)}
             onTick={tick}
             connectionId={connectionId}
@@ -211,6 +224,7 @@ const RegionRowView = memo(function RegionRowView({
   long,
   selected,
   actions,
+  requests,
   ticked,
   onTick,
   connectionId,
@@ -221,6 +235,8 @@ const RegionRowView = memo(function RegionRowView({
   long: boolean;
   selected: boolean;
   actions: boolean;
+  /** Offer a watermark request to the writer of another process. */
+  requests: boolean;
   /** Selected for a bulk obsolete. */
   ticked: boolean;
   onTick: (region: RegionRow, on: boolean) => void;
@@ -277,6 +293,16 @@ const RegionRowView = memo(function RegionRowView({
           Replay
         </button>
       </td>
+      {requests && (
+        <td className="wal-actions">
+          <ObsoleteDialog
+            connectionId={connectionId}
+            prefix={prefix}
+            region={region}
+            mode="request"
+          />
+        </td>
+      )}
       {actions && (
         <td className="wal-actions">
           <ObsoleteDialog connectionId={connectionId} prefix={prefix} region={region} />

@@ -6,6 +6,7 @@ import type { AuditEntry } from '../../../../shared/contract';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useVirtualRows } from '../../components/use-virtual-rows';
 import { connectionText, PARAMETERS_SHOWN, parametersText } from './audit-text';
+import { deletionText, shortCallId } from './deletion-text';
 
 const ROW_HEIGHT = 34;
 
@@ -54,6 +55,9 @@ function AuditRow({
   namesById: ReadonlyMap<string, string>;
 }) {
   const parameters = parametersText(entry.parameters);
+  // A deletion reads in full (counts, keys, cause); a call shows its id's start to match them.
+  const deletion = deletionText(entry);
+  const call = entry.callId === undefined ? '' : `call ${shortCallId(entry.callId)} · `;
   return (
     <tr>
       <td className="small">
@@ -63,11 +67,18 @@ function AuditRow({
       <td className="small">{entry.session ?? '—'}</td>
       <td className="mono">{entry.action}</td>
       <td className="mono">{entry.target}</td>
-      <td className="mono small activity-parameters" title={parameters}>
-        {parameters.length > PARAMETERS_SHOWN
-          ? `${parameters.slice(0, PARAMETERS_SHOWN)}…`
-          : parameters}
-      </td>
+      {deletion !== null ? (
+        <td className="small activity-deletion" aria-label="Deletion">
+          {deletion}
+        </td>
+      ) : (
+        <td className="mono small activity-parameters" title={parameters}>
+          {call}
+          {parameters.length > PARAMETERS_SHOWN
+            ? `${parameters.slice(0, PARAMETERS_SHOWN)}…`
+            : parameters}
+        </td>
+      )}
       <td>
         {entry.result === 'ok' ? (
           <span className="badge ok">ok</span>

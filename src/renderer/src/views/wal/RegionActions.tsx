@@ -2,7 +2,9 @@
  * The region actions of a writer opened in the app (operator mode): obsolete up to an id with
  * a preview of what it hides - and of what the garbage collection after it deletes - and a
  * typed confirmation (the region id), obsolete all (with the same preview), and the region
- * table's create / delete. The main process checks all of it again.
+ * table's create / delete. On a prefix a live writer of another process holds, the obsolete
+ * dialog sends a watermark request instead (`mode="request"`): the writer applies it at its
+ * next register write and is not fenced. The main process checks all of it again.
  */
 import { useState } from 'react';
 import {
@@ -22,6 +24,7 @@ import { formatEntryId } from '../../../../shared/id-notation';
 import { formatBytes } from '../format';
 
 const REFRESHES = ['wal.regions', 'wal.inspect', 'wal.manifest', 'wal.writer.state'] as const;
+const REQUEST_REFRESHES = ['wal.obsolete.requests', 'wal.manifest'] as const;
 
 function PreviewText({ preview }: { preview: ObsoletePreview }) {
   if (preview.noChange)
@@ -66,21 +69,55 @@ export function DeletesText({ deletes }: { deletes: ObsoletePreview['deletes'] }
   );
 }
 
+/**
+ * `direct`: the writer opened in the app obsoletes. `request`: the writer of another process
+ * is asked to (a watermark request; it is not fenced).
+ */
+export type ObsoleteMode = 'direct' | 'request';
+
 export function ObsoleteDialog({
   connectionId,
   prefix,
   region,
+  mode = 'direct',
 }: {
   connectionId: string;
   prefix: string;
   region: RegionRow;
+  mode?: ObsoleteMode;
 }) {
   const name = regionName(region.regionId);
   const [idText, setIdText] = useState(formatEntryId(region.latestId));
   const [preview, setPreview] = useState<ObsoletePreview | null>(null);
   const [previewError, setPreviewError] = useState<ApiError | null>(null);
-  const obsolete = useApiMutation('wal.obsolete', REFRESHES);
+  const direct = useApiMutation('wal.obsolete', REFRESHES);
+  const request = useApiMutation('wal.obsolete.request', REQUEST_REFRESHES);
+  const obsolete = mode === 'direct' ? direct : request;
   const push = useToasts((state) => state.push);
+  const confirmed = (typed: string, target: bigint): Promise<boolean> => {
+    const input = { connectionId, prefix, region: region.regionId, id: target, confirm: typed };
+    const told = (title: string, description: string) => {
+      push({ tone: 'ok', title, description });
+      return true;
+    };
+    if (mode === 'request')
+      return request.mutateAsync(input).then(
+        (done) =>
+          told(
+            `Request sent: region ${name} up to ${formatEntryId(done.request.watermark)}`,
+            `pending until the writer (epoch ${done.writerEpoch}) applies it at its next register write`,
+          ),
+        () => false,
+      );
+    return direct.mutateAsync(input).then(
+      (done) =>
+        told(
+          `Region ${name} obsolete up to ${formatEntryId(done.id)}`,
+          `${done.hiddenEntries} entries hidden`,
+        ),
+      () => false,
+    );
+  };
   const id = parseEntryId(idText);
   const tooHigh = id !== null && id > region.durableId;
 
@@ -103,9 +140,9 @@ export function ObsoleteDialog({
 
   return (
     <TypedConfirmDialog
-      title={`Obsolete region ${name}`}
+      title={mode === 'request' ? `Request obsolete of region ${name}` : `Obsolete region ${name}`}
       phrase={name}
-      actionLabel="Obsolete"
+      actionLabel={mode === 'request' ? 'Send request' : 'Obsolete'}
       pending={obsolete.isPending || preview === null || preview.id !== id}
       error={obsolete.error}
       onOpenChange={(open) => {
@@ -116,28 +153,22 @@ export function ObsoleteDialog({
         }
       }}
       trigger={
-        <button type="button" aria-label={`Obsolete region ${name}`}>
-          Obsolete…
+        <button
+          type="button"
+          aria-label={`${mode === 'request' ? 'Request obsolete of' : 'Obsolete'} region ${name}`}
+        >
+          {mode === 'request' ? 'Request obsolete…' : 'Obsolete…'}
         </button>
       }
-      onConfirm={(typed) =>
-        id === null
-          ? Promise.resolve(false)
-          : obsolete
-              .mutateAsync({ connectionId, prefix, region: region.regionId, id, confirm: typed })
-              .then(
-                (done) => {
-                  push({
-                    tone: 'ok',
-                    title: `Region ${name} obsolete up to ${formatEntryId(done.id)}`,
-                    description: `${done.hiddenEntries} entries hidden`,
-                  });
-                  return true;
-                },
-                () => false,
-              )
-      }
+      onConfirm={(typed) => (id === null ? Promise.resolve(false) : confirmed(typed, id))}
     >
+      {mode === 'request' && (
+        <p className="small" aria-label="What a request does">
+          A writer of another process holds this prefix. The request is written to its register
+          without taking its epoch: the writer applies it at its next register write and keeps
+          writing. It waits, shown under Watermark requests, until then.
+        </p>
+      )}
       <label>
         <span>
           Up to entry id, seq:position or decimal (at most the latest durable id{' '}
