@@ -4,7 +4,7 @@
  * open hands to the actor. Types only; `control-fields.ts`, `register.ts` and `open.ts`
  * implement them, the actor and the store consume them.
  */
-import type { PendingRequest, RequestLog } from './watermark-requests/fields';
+import type { PendingRequest, RequestLog } from './watermark-requests/request-types';
 import type { ManifestVersion } from '../manifest/manifest-store';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog } from './catalog';

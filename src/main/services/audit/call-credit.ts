@@ -59,7 +59,7 @@ export class CallCredit implements CallCause {
 
   /** Resolves once every follow-up handed in so far (and during the wait) is written. */
   async settled(): Promise<void> {
-    for (let seen = 0; seen < this.followUps.length; ) {
+    for (let seen = 0; seen < this.followUps.length;) {
       const batch = this.followUps.slice(seen);
       seen = this.followUps.length;
       await Promise.all(batch);

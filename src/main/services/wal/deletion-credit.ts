@@ -16,7 +16,9 @@ export type DeletionCause =
 /** The session a pass the app started by itself is credited to. */
 export const APP_SESSION = 'app';
 
-function withoutConfirmation(parameters: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function withoutConfirmation(
+  parameters: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(parameters).filter(([key]) => key !== 'confirm'));
 }
 

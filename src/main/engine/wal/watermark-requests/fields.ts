@@ -8,8 +8,12 @@
  */
 import type { ManifestFields } from '../../manifest/manifest-store';
 import { MalformedControlFieldError, u64Of } from '../control-fields';
-import type { EntryId } from '../ids';
-import type { RegionId } from '../region-id';
+import type {
+  PendingRequest,
+  RequestAsked,
+  RequestLog,
+  WatermarkRequest,
+} from './request-types';
 
 export const REQUEST_FIELDS = {
   requests: 'cairn.watermark_requests',
@@ -25,40 +29,13 @@ export const MAX_REQUEST_ID_CHARS = 64;
 export const MAX_REQUESTED_BY_CHARS = 200;
 export const MAX_REASON_CHARS = 300;
 
-export interface RequestAsked {
-  /** Random, chosen by the requester: a retried submit finds its own request by it. */
-  readonly id: string;
-  readonly region: RegionId;
-  /** Raise the region's watermark to this id (ids <= it are hidden). */
-  readonly watermark: EntryId;
-  readonly requestedAtMs: number;
-  /** Who asked (session, host): shown, never trusted for anything. */
-  readonly requestedBy: string;
-}
-
-export type RequestSettlement =
-  | {
-      readonly state: 'applied';
-      /** The epoch whose holder applied it, and when (its clock). */
-      readonly epoch: bigint;
-      readonly settledAtMs: number;
-      /** The region's watermark after the apply (the request's, or a higher one already set). */
-      readonly effective: EntryId;
-    }
-  | {
-      readonly state: 'rejected';
-      readonly epoch: bigint;
-      readonly settledAtMs: number;
-      readonly reason: string;
-    };
-
-export type WatermarkRequest =
-  (RequestAsked & { readonly state: 'pending' }) | (RequestAsked & RequestSettlement);
-
-export type PendingRequest = Extract<WatermarkRequest, { state: 'pending' }>;
-
-/** The requests in the order they were written (oldest first). */
-export type RequestLog = readonly WatermarkRequest[];
+export type {
+  PendingRequest,
+  RequestAsked,
+  RequestLog,
+  RequestSettlement,
+  WatermarkRequest,
+} from './request-types';
 
 // --- decoding -------------------------------------------------------------------------------
 
