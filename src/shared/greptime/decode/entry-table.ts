@@ -25,12 +25,19 @@ export function nameOr(names: Readonly<Record<number, string>>, value: number): 
   return names[value] ?? value;
 }
 
-/** Keys unique within the row line: fixed keys first, then the columns in their order. */
+/**
+ * Keys unique within the row line: fixed keys first, then the columns in their order. Each name
+ * remembers the next number to try, so many columns of one name take linear time.
+ */
 export function keyedColumns(columns: ReadonlyArray<Omit<GtColumnView, 'key'>>): GtColumnView[] {
   const taken = new Set<string>(ROW_FIXED_KEYS);
+  const next = new Map<string, number>();
   return columns.map((column) => {
-    let key = column.name;
-    for (let n = 2; taken.has(key); n++) key = `${column.name}#${n}`;
+    const name = column.name;
+    let key = name;
+    let n = next.get(name) ?? 2;
+    while (taken.has(key)) key = `${name}#${n++}`;
+    next.set(name, n);
     taken.add(key);
     return { ...column, key };
   });
