@@ -78,6 +78,28 @@ describe('bulk entries', () => {
     ]);
   });
 
+  it('scales Arrow decimals by their type, the scale read as an i8', () => {
+    const decimals = (scale: number): Table =>
+      new Table({
+        ts: vectorFromArray([1n, 1n], new TimestampMillisecond()),
+        d: arrow.makeVector(
+          arrow.makeData({
+            type: new arrow.Decimal(scale, 38, 128),
+            length: 2,
+            data: new Uint32Array([12345, 0, 0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff]),
+          }),
+        ),
+      });
+    const cells = (scale: number): readonly string[] => {
+      const decoded = decodedOf(bulkEntry(partsOf(decimals(scale)), 1n, 1n, 1n, 0));
+      return decoded.ok ? decoded.table.rows.map((row) => row[1]!) : [];
+    };
+    expect(cells(2)).toEqual(['"123.45"', '"-0.01"']);
+    expect(cells(-2)).toEqual(['"1234500"', '"-100"']);
+    // 100,000,002 as an i8 is 2: never a cell of 10^8 digits.
+    expect(cells(100_000_002)).toEqual(['"123.45"', '"-0.01"']);
+  });
+
   it('says when the rows’ time index is not the entry’s min_ts..max_ts', () => {
     const decoded = decodedOf(bulkEntry(partsOf(metrics), 1n, 0n, 1_767_225_660_000n, 1));
     expect(decoded.ok && decoded.time.problem).toBe(

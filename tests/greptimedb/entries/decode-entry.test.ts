@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeWalEntry } from '../../../src/shared/greptime/decode/decode-entry';
-import { entryTable } from '../../../src/shared/greptime/decode/entry-table';
+import { entryTable, keyedColumns } from '../../../src/shared/greptime/decode/entry-table';
 import type {
   GtColumnSchema,
   GtMutation,
@@ -188,6 +188,16 @@ describe('decodeWalEntry', () => {
     const table = entryTable(entry);
     expect(table.mutations[0]!.columns.map((c) => c.key)).toEqual(['region#2', 'v', 'v#2', '#4']);
     expect(table.mutations[0]!.rows[0]).toEqual(['"eu"', '1', '2', '3']);
+    // Names that collide with a numbered key, and many columns of one name (linear, not n^2).
+    const keys = keyedColumns(
+      ['a#2', 'a', 'a', 'a'].map((name) => ({ name, datatype: 'FLOAT64', semantic: 'FIELD' })),
+    ).map((c) => c.key);
+    expect(keys).toEqual(['a#2', 'a', 'a#3', 'a#4']);
+    const many = keyedColumns(
+      Array.from({ length: 20_000 }, () => ({ name: 'x', datatype: 'FLOAT64', semantic: 'FIELD' })),
+    );
+    expect(new Set(many.map((c) => c.key)).size).toBe(20_000);
+    expect(many[19_999]!.key).toBe('x#20000');
   });
 
   it('summarises bulk entries', () => {

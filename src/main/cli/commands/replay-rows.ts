@@ -1,12 +1,13 @@
 /**
  * How `cairn wal replay` prints decoded payloads (docs/design/greptimedb-entries.md):
  * `--decode` (the default on a GreptimeDB prefix) one NDJSON line per entry with its mutations
- * and rows, `--rows` one line per row (`region`, `id` with their decimals, `op`, `sequence`,
- * then the columns) or
+ * and bulk entries and their rows, `--rows` one line per row (`region`, `id` with their
+ * decimals, `op`, `sequence`, then the columns; a bulk entry's rows after the mutations') or
  * CSV with `--format csv`, filtered by `--where`, `--since` and `--until`. Row lines and CSV
  * come from src/shared/greptime, the code the console's export runs. A payload that is not a
- * `WalEntry` on a GreptimeDB prefix is printed raw with its reason (`--decode`) or named on
- * stderr (`--rows`), and the command then exits 1. Reads only.
+ * `WalEntry` on a GreptimeDB prefix, or a bulk entry there whose Arrow body gives no rows (or
+ * rows outside its time range), is printed raw with its reason (`--decode`) or named on stderr
+ * (`--rows`), and the command then exits 1. Reads only.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -237,7 +238,8 @@ export class DecodedReplayPrinter {
 
   entry(region: bigint, entry: WalEntry): void {
     const decoding = this.decode(entry);
-    if (decoding.kind === 'wal-entry')
+    // On GreptimeDB's prefixes a bulk entry without rows is damage (its replay would fail).
+    if (decoding.kind === 'wal-entry' && this.format === GT_FORMAT)
       this.damaged.push(...bulkProblems(region, entry, decoding.table));
     if (decoding.kind === 'not-wal-entry')
       this.damaged.push({

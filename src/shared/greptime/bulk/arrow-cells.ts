@@ -265,7 +265,9 @@ export function arrowCell(data: AnyData, index: number, budget: Budget, depth = 
     case Type.Decimal:
       return scaledJson(
         decimalOf(data.values as unknown as Uint32Array, at * data.stride, data.stride),
-        type.scale ?? 0,
+        // An i8, as Arrow's Rust reader (GreptimeDB's) casts it: a declared scale of 10^8
+        // would otherwise be a cell of 10^8 digits.
+        ((type.scale ?? 0) << 24) >> 24,
       );
     case Type.List:
     case Type.Map:

@@ -23,6 +23,8 @@ const SEMANTIC_MARKS: Readonly<Record<string, string>> = {
   TAG: 'tag',
   FIELD: 'field',
   TIMESTAMP: 'time index',
+  // A bulk entry's columns but its time index, values past a schema: no semantic type given.
+  '?': 'unmarked',
 };
 
 function widthOf(column: GtColumnView): number {
