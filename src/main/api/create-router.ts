@@ -11,6 +11,7 @@ import { scrubHandlers } from './handlers/scrub-handlers';
 import { walHandlers } from './handlers/wal-handlers';
 import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
 import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
+import { walPreflightHandlers } from './handlers/wal-preflight-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -25,6 +26,7 @@ export function createRouter(services: Services): ApiRouter {
     ...scrubHandlers(services),
     ...walNavigationHandlers(services),
     ...walBulkObsoleteHandlers(services),
+    ...walPreflightHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);
