@@ -24,7 +24,9 @@ function fleetRowProblems(row: FleetRow): string[] {
 }
 
 function tipText(row: FleetRow): string {
-  return row.tipSeq === null ? 'none' : `seq ${row.tipSeq}, epoch ${row.tipEpoch ?? 0n}`;
+  if (row.tipSeq === null) return 'none';
+  // GreptimeDB's merged layout has no epoch: its rows carry none.
+  return row.tipEpoch === null ? `seq ${row.tipSeq}` : `seq ${row.tipSeq}, epoch ${row.tipEpoch}`;
 }
 
 function known(value: number | bigint | null): string {

@@ -57,7 +57,8 @@ export function tipText(row: FleetRow): string {
   if (row.state === 'pending') return '';
   return row.tipSeq === null
     ? 'none'
-    : `seq ${String(row.tipSeq)} · epoch ${String(row.tipEpoch ?? 0n)}`;
+    : // GreptimeDB's merged layout has no epoch: its rows carry none.
+      `seq ${String(row.tipSeq)}${row.tipEpoch === null ? '' : ` · epoch ${String(row.tipEpoch)}`}`;
 }
 
 export const FLEET_COLUMNS: readonly FleetColumn[] = [
