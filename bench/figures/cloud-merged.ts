@@ -4,14 +4,19 @@
  * link: the raw requests any open must make (list, one 64 KiB suffix read each) at 64 in
  * flight - target <= 1.2 - and GreptimeDB's own recovery pattern (list, a 34-byte header read
  * and a 64 KiB suffix read per object, 8 objects at a time: `RECOVERY_CONCURRENCY`), whose
- * ratio is reported. `CAIRN_BENCH_CLOUD_OBJECTS` runs it smaller (a proof that it runs).
+ * ratio is reported. Also the preflight of that prefix (open, every region read, every entry
+ * decoded) / raw ranged GETs of every segment at 64 in flight - target <= 1.3.
+ * `CAIRN_BENCH_CLOUD_OBJECTS` runs it smaller (a proof that it runs).
  */
 import { ioControllerFor, linkIo } from '../../src/main/engine/objectio/link';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
 import { GT_TAIL_WINDOW_BYTES } from '../../src/main/engine/greptimedb/layout';
 import { objectKey, objectsFolder } from '../../src/main/engine/wal/keys';
+import { segmentRange } from '../../src/main/engine/wal/format';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
+import { metricsPayloads } from '../../src/main/services/demo/metrics-entries';
+import { preflightPrefix } from '../../src/main/services/wal/preflight/preflight';
 import {
   demoWriterInstance,
   encodeMergedObject,
@@ -34,7 +39,10 @@ const PREFIX = 'wal/datanodes/7/epochs/0';
 const GREPTIME_IN_FLIGHT = 8;
 const GREPTIME_HEADER_BYTES = 34;
 const REGIONS = [0, 1, 2].map((n) => makeRegionId(1025, n));
-const PAYLOAD = new Uint8Array(64).fill(7);
+/** Two metrics `WalEntry`s per region and object: preflight decodes every one. */
+const PAYLOADS = REGIONS.map(
+  (region) => metricsPayloads(Number(region & 0xffn), 0, 2, 0n).payloads,
+);
 
 function objectCount(): number {
   const asked = Number(process.env.CAIRN_BENCH_CLOUD_OBJECTS ?? CLOUD_OBJECTS);
@@ -46,7 +54,7 @@ async function writeMergedPrefix(io: ObjectIo, objects: number): Promise<void> {
   await timedPool(objects, 32, async (index) => {
     const seq = BigInt(index);
     const writer = demoWriterInstance(index < objects / 2 ? 1 : 2);
-    const regions = REGIONS.map((region) => [region, [PAYLOAD, PAYLOAD]] as const);
+    const regions = REGIONS.map((region, at) => [region, PAYLOADS[at] ?? []] as const);
     await io.putIfAbsent(objectKey(PREFIX, seq), encodeMergedObject(seq, writer, regions));
   });
 }
@@ -85,8 +93,52 @@ export async function cloudMerged(): Promise<FigureResult[]> {
     const greptimeClient = lane.remote();
     await timedSeconds(() => greptimeRecovery(greptimeClient)); // its sockets warmed, untimed
     const greptime = await timedSeconds(() => greptimeRecovery(greptimeClient));
-    return rows(lane, objects, timing, greptime, limit);
+    return [...rows(lane, objects, timing, greptime, limit), await preflightRow(lane, objects)];
   });
+}
+
+/** Preflight (a new link each pass) / raw ranged GETs of every segment at 64, best of alternating. */
+async function preflightRow(lane: CloudLane, objects: number): Promise<FigureResult> {
+  const engineClient = lane.remote();
+  const rawClient = lane.remote();
+  const segments = (await openGtReadOnly(lane.direct, PREFIX)).recovery.selection.chain.flatMap(
+    (object) => object.segments.map((segment) => ({ key: object.key, segment })),
+  );
+  let entries = 0;
+  const timing = await bestOfAlternating(
+    async () => {
+      const report = await preflightPrefix(
+        linkIo(engineClient, ioControllerFor(engineClient)),
+        PREFIX,
+      );
+      if (!report.allOpen) throw new Error('the bench prefix should open in every region');
+      entries = report.regions.reduce((sum, region) => sum + region.entries, 0);
+    },
+    () =>
+      rawPerKey(
+        segments.map((_, at) => String(at)),
+        (at) => {
+          const { key, segment } = segments[Number(at)]!;
+          return rawClient.get(key, segmentRange(segment));
+        },
+      ),
+  );
+  const ratio = timing.engine / timing.raw;
+  return {
+    figure: `cloud: preflight of ${objects.toLocaleString('en-US')} merged-layout objects (open, every region, every entry decoded) / raw ranged GETs of every segment (x${BASELINE_IN_FLIGHT})`,
+    backend: lane.backend,
+    value: ratio,
+    unit: 'x',
+    ...judged(ratio, '<=', 1.3),
+    detail: {
+      objects,
+      segments: segments.length,
+      entries,
+      preflightSeconds: rounded(timing.engine, 3),
+      rawSeconds: rounded(timing.raw, 3),
+      rttMs: lane.rttMs,
+    },
+  };
 }
 
 function rows(

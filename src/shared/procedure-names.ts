@@ -41,6 +41,7 @@ export const PROCEDURE_NAMES = [
   'wal.inspect',
   'wal.objects',
   'wal.objects.locate',
+  'wal.preflight',
   'wal.regions',
   'wal.manifest',
   'wal.verifyObject',

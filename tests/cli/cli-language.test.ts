@@ -43,7 +43,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('wal ls', () => {
   it('lists both formats from the bucket root by default, and for --root / or an empty root', () => {
     const both = [
-      { prefix: GREPTIME, format: 'greptimedb-v1', nodeId: null, generation: null },
+      // GreptimeDB's datanode layout names node and generation too.
+      { prefix: GREPTIME, format: 'greptimedb-v1', nodeId: '1', generation: 2 },
       { prefix: CAIRN, format: 'cairn-v1', nodeId: '0', generation: 0 },
     ];
     expect(listed('--store', store)).toEqual(both);

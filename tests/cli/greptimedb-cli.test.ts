@@ -57,7 +57,7 @@ describe('cairn wal on a GreptimeDB prefix', () => {
       const listed = run('ls', ...root, '--json');
       expect(listed.code).toBe(0);
       expect(JSON.parse(listed.stdout)).toEqual([
-        { prefix: PREFIX, format: 'greptimedb-v1', nodeId: null, generation: null },
+        { prefix: PREFIX, format: 'greptimedb-v1', nodeId: '1', generation: 2 },
       ]);
     }
   });

@@ -1,7 +1,8 @@
 /**
  * GreptimeDB main's merged layout (34-byte writer-instance header) in the console: the
  * Overview's State puts a prefix GreptimeDB would refuse to open first and names two writers;
- * Batches shows the open verdict and the writer runs (a restart is a new run); a replay of the
+ * Batches shows the open verdict and the writer runs (a restart is a new run) and its Preflight
+ * one line per region; a replay of the
  * region whose segment is damaged skips just that segment with a hole row, and the object
  * inspector names the layout and shows the writer instance.
  */
@@ -71,6 +72,11 @@ test('a merged-layout prefix: verdict first, writer runs, a hole of one region',
   await expect(runs.locator('tbody tr')).toHaveCount(2);
   await expect(runs.locator('tbody tr').nth(0)).toContainText(instanceHex(1));
   await expect(runs.locator('tbody tr').nth(1)).toContainText(`${instanceHex(2)}2–3`);
+  await page.getByRole('button', { name: 'Preflight', exact: true }).click();
+  const verdicts = page.getByRole('list', { name: 'Region verdicts' }).getByRole('listitem');
+  await expect(verdicts).toHaveCount(2);
+  await expect(verdicts.nth(0)).toHaveText('region 1:1  opens (3 entries)');
+  await expect(verdicts.nth(1)).toContainText('region 1:2  opens with holes: ids 2:1-2:2 of');
 
   await nav.getByRole('button', { name: 'Replay' }).click();
   const form = page.getByRole('form', { name: 'Replay a region' });

@@ -50,7 +50,7 @@ describe('a GreptimeDB prefix in the console API', () => {
     const listed = (await app.call('wal.prefixes', {})) as WalListedPrefix[];
     expect(listed.map((p) => [p.prefix, p.format, p.nodeId])).toEqual([
       [PREFIX, 'cairn-v1', 0n],
-      [GT, 'greptimedb-v1', null],
+      [GT, 'greptimedb-v1', 7n],
     ]);
     const report = (await app.call('wal.inspect', { prefix: GT })) as InspectView;
     expect(report.format).toBe('greptimedb-v1');

@@ -12,6 +12,7 @@ import { walHandlers } from './handlers/wal-handlers';
 import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
 import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
 import { walWatermarkRequestHandlers } from './handlers/wal-watermark-request-handlers';
+import { walPreflightHandlers } from './handlers/wal-preflight-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -27,6 +28,7 @@ export function createRouter(services: Services): ApiRouter {
     ...walNavigationHandlers(services),
     ...walBulkObsoleteHandlers(services),
     ...walWatermarkRequestHandlers(services),
+    ...walPreflightHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

@@ -15,6 +15,7 @@ import { walScrubProcedures } from './wal-scrub';
 import { walNavigationProcedures } from './wal-navigation';
 import { walBulkObsoleteProcedures } from './wal-bulk-obsolete';
 import { walWatermarkRequestProcedures } from './wal-watermark-requests';
+import { walPreflightProcedures } from './wal-preflight';
 
 export const contract = {
   ...appProcedures,
@@ -27,6 +28,7 @@ export const contract = {
   ...walNavigationProcedures,
   ...walBulkObsoleteProcedures,
   ...walWatermarkRequestProcedures,
+  ...walPreflightProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
 };

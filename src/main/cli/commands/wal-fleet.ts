@@ -38,9 +38,11 @@ function fleetRowProblems(row: FleetRow): string[] {
 }
 
 function tipText(row: FleetRow): string {
-  if (row.tipSeq !== null) return `seq ${row.tipSeq}, epoch ${row.tipEpoch ?? 0n}`;
-  // No tip: say why (recovery failed) rather than leave a bare "none".
-  return row.openFailure === null ? 'none' : `none (${row.openFailure.code})`;
+  if (row.tipSeq === null)
+    // No tip: say why (recovery failed) rather than leave a bare "none".
+    return row.openFailure === null ? 'none' : `none (${row.openFailure.code})`;
+  // GreptimeDB's merged layout has no epoch: its rows carry none.
+  return row.tipEpoch === null ? `seq ${row.tipSeq}` : `seq ${row.tipSeq}, epoch ${row.tipEpoch}`;
 }
 
 function known(value: number | bigint | null): string {

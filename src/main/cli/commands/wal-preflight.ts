@@ -6,37 +6,14 @@
  * damaged segments (as replay's holes), 1 when any region fails. Read-only.
  */
 import type { Command } from 'commander';
-import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
-import {
-  preflightPrefix,
-  type PreflightHole,
-  type PreflightReport,
-  type RegionPreflight,
-} from '../../services/wal/preflight/preflight';
+import { preflightPrefix, type PreflightReport } from '../../services/wal/preflight/preflight';
+import { preflightLine } from '../../services/wal/preflight/preflight-lines';
 import { EXIT_ERROR, printJson, printLines } from '../output';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { EXIT_HOLES } from './replay-damage';
 import { openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
-
-function holeText(hole: PreflightHole): string {
-  return `ids ${formatEntryId(hole.firstId)}-${formatEntryId(hole.lastId)} of ${hole.key} (${hole.check})`;
-}
-
-export function preflightLine(region: RegionPreflight): string {
-  const name = `region ${formatRegionId(region.regionId)}`;
-  const open = region.open;
-  if (open.kind === 'opens') return `${name}  opens (${region.entries} entries)`;
-  if (open.kind === 'opens-with-holes') {
-    const stop = region.failsOnDamageAt;
-    const fail = stop === null ? '' : `; with on_corrupted_segment = fail it fails at ${stop.key}`;
-    return `${name}  opens with holes: ${region.holes.map(holeText).join(', ')}${fail}`;
-  }
-  if (open.kind === 'fails-at-entry')
-    return `${name}  FAILS at entry ${formatEntryId(open.entryId)} of ${open.key}: ${open.reason} at byte ${open.offset}${open.detail === '' ? '' : ` (${open.detail})`}`;
-  return `${name}  FAILS: ${open.code}: ${open.message}`;
-}
 
 function exitCodeOf(report: PreflightReport): number {
   if (report.failure !== null || report.regions.some((r) => r.open.kind.startsWith('fails')))

@@ -33,7 +33,6 @@ export type WalErrorCode =
   | 'InvalidPrefix'
   | 'MixedFormat'
   | 'ReadOnlyFormat'
-  | 'UnsupportedLayout'
   | 'OpenRefused'
   | 'MixedLayouts'
   | 'PrefixNotFound';
@@ -383,26 +382,6 @@ export class ReadOnlyFormatError extends WalError {
       'ReadOnlyFormat',
       `WAL prefix ${prefix} is in ${format} format, which Cairn reads but never writes`,
       { prefix, format },
-    );
-  }
-}
-
-/**
- * A prefix holding objects in a layout Cairn reads per object but cannot recover as a chain
- * (GreptimeDB's writer-instance header, which names no predecessor): `key` is the first.
- */
-export class UnsupportedLayoutError extends WalError {
-  override readonly code = 'UnsupportedLayout' as const;
-  constructor(
-    readonly prefix: string,
-    readonly layout: string,
-    readonly key: string,
-    readonly objects: number,
-  ) {
-    super(
-      'UnsupportedLayout',
-      `WAL prefix ${prefix} holds ${objects} objects in the ${layout} layout (${key} the first): Cairn lists, verifies and decodes them per object, but that layout carries no chain to recover or replay`,
-      { prefix, layout, key, objects },
     );
   }
 }

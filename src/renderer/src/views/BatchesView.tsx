@@ -22,6 +22,7 @@ import { SequenceStrip } from './wal/SequenceStrip';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import { WriterControls } from './wal/WriterControls';
 import { GreptimeChain } from './wal/GreptimeChain';
+import { GreptimePreflight } from './wal/GreptimePreflight';
 import { OpenProgressNote, progressInterval } from './wal/OpenProgress';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { ScrubControls } from './wal/ScrubControls';
@@ -53,6 +54,7 @@ function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
       <OpenProgressNote progress={inspect.data?.progress} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
       {inspect.data && <GreptimeChain report={inspect.data} />}
+      <GreptimePreflight connectionId={connectionId} prefix={prefix} />
       <ObjectsAndInspector
         connectionId={connectionId}
         prefix={prefix}

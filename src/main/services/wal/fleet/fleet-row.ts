@@ -64,6 +64,7 @@ export function pendingFleetRow(prefix: string, writerHeld: boolean): FleetRow {
 
 /** What only GreptimeDB's merged layout adds to a prefix's health. */
 interface MergedFacts {
+  readonly layout: 'merged' | 'other';
   readonly refusal: { readonly key: string; readonly rule: string } | null;
   readonly twoWriters: string | null;
 }
@@ -71,6 +72,7 @@ interface MergedFacts {
 function mergedFactsOf(report: GtInspectReport): MergedFacts {
   const refusal = report.merged?.refusals[0];
   return {
+    layout: report.merged === null ? 'other' : 'merged',
     refusal: refusal === undefined ? null : { key: refusal.key, rule: refusal.rule },
     twoWriters: report.merged?.twoWriters ?? null,
   };
@@ -89,7 +91,7 @@ function rowOf(
   floor: bigint,
   damaged: readonly DamagedObjectFact[],
   verified: RowCoverage | null,
-  merged: MergedFacts = { refusal: null, twoWriters: null },
+  merged: MergedFacts = { layout: 'other', refusal: null, twoWriters: null },
 ): Omit<FleetRow, 'prefix' | 'writerHeld'> {
   const tip = summary.tip;
   const floorLag = tip === null ? null : tip.seq > floor ? tip.seq - floor : 0n;
@@ -116,7 +118,7 @@ function rowOf(
     objects: summary.chain.length,
     bytes: summary.chain.reduce((sum, object) => sum + object.size, 0),
     tipSeq: tip?.seq ?? null,
-    tipEpoch: tip?.epoch ?? null,
+    tipEpoch: merged.layout === 'merged' ? null : (tip?.epoch ?? null),
     newestObjectAtMs: snapshot.newestObjectAtMs,
     floor,
     floorLag,
@@ -137,7 +139,8 @@ function rowOf(
       orphans: summary.orphans.length,
       newestObjectAtMs: snapshot.newestObjectAtMs,
       floorLag,
-      ...merged,
+      refusal: merged.refusal,
+      twoWriters: merged.twoWriters,
       coverage,
     }),
     coverage,

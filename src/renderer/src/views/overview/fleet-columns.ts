@@ -60,7 +60,8 @@ export function tipText(row: FleetRow): string {
   if (row.state === 'pending') return '';
   if (row.tipSeq === null)
     return row.openFailure === null ? 'none' : `none (${row.openFailure.code})`;
-  return `seq ${String(row.tipSeq)} · epoch ${String(row.tipEpoch ?? 0n)}`;
+  // GreptimeDB's merged layout has no epoch: its rows carry none.
+  return `seq ${String(row.tipSeq)}${row.tipEpoch === null ? '' : ` · epoch ${String(row.tipEpoch)}`}`;
 }
 
 export const FLEET_COLUMNS: readonly FleetColumn[] = [
