@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { registerWalFleetCommand } from './wal-fleet';
 import { registerWalGcCommand } from './wal-gc';
 import { registerWalReadCommands } from './wal-read';
+import { registerWalSearchCommand } from './wal-search';
 import { registerWalWriteCommands } from './wal-write';
 
 export function registerWal(program: Command): void {
@@ -15,4 +16,5 @@ export function registerWal(program: Command): void {
   registerWalFleetCommand(wal);
   registerWalWriteCommands(wal);
   registerWalGcCommand(wal);
+  registerWalSearchCommand(wal);
 }
