@@ -11,6 +11,7 @@ import { scrubHandlers } from './handlers/scrub-handlers';
 import { walHandlers } from './handlers/wal-handlers';
 import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
 import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
+import { searchHandlers } from './handlers/search-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -25,6 +26,7 @@ export function createRouter(services: Services): ApiRouter {
     ...scrubHandlers(services),
     ...walNavigationHandlers(services),
     ...walBulkObsoleteHandlers(services),
+    ...searchHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

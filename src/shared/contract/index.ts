@@ -14,6 +14,7 @@ import { walProcedures } from './wal';
 import { walScrubProcedures } from './wal-scrub';
 import { walNavigationProcedures } from './wal-navigation';
 import { walBulkObsoleteProcedures } from './wal-bulk-obsolete';
+import { walSearchProcedures } from './wal-search';
 
 export const contract = {
   ...appProcedures,
@@ -25,6 +26,7 @@ export const contract = {
   ...walScrubProcedures,
   ...walNavigationProcedures,
   ...walBulkObsoleteProcedures,
+  ...walSearchProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
 };

@@ -8,11 +8,11 @@
  */
 import type { Command } from 'commander';
 import { openTargetReadOnly } from '../../engine/wal-read/read-side';
-import type { SearchOrder, SearchScope } from '../../engine/search/plan';
-import { filterProblem, type SearchFilter } from '../../services/wal/search/search-match';
+import { filterProblem } from '../../services/wal/search/search-match';
 import {
   newSearchCounts,
   runSearch,
+  searchRequestOfParts,
   type SearchCounts,
   type SearchRequest,
 } from '../../services/wal/search/search-run';
@@ -25,7 +25,7 @@ import {
   HitColumns,
   regionCountLine,
 } from '../../../shared/search/search-hits';
-import { parseIdRange, parseRegionList } from '../../../shared/search/search-scope-text';
+import { isSearchInputProblem, searchPartsOf } from '../../../shared/search/search-request';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
 import type { AnyReadOnlyLog } from '../../engine/wal-read/read-side';
 import type { ObjectIo } from '../../engine/objectio/object-io';
@@ -33,7 +33,7 @@ import { reportDamaged, toJsonText } from '../output';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
-import { collectFlag, rowFilterOf } from './replay-rows';
+import { collectFlag } from './replay-rows';
 import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
 import { openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
 
@@ -54,18 +54,11 @@ type SearchOptions = WalOptions &
 /** Exit code of a search that found nothing. */
 const EXIT_NO_HITS = 1;
 
-function limitOf(text: string | undefined): number | null {
-  if (text === undefined) return null;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1)
+function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(text))
     throw new UsageError(`--limit must be a positive integer, got "${text}"`);
-  return value;
-}
-
-function orderOf(text: string): SearchOrder {
-  if (text !== 'ids' && text !== 'newest')
-    throw new UsageError(`--order must be ids or newest, got "${text}"`);
-  return text;
+  return Number(text);
 }
 
 /** The request the flags make; UsageError for any flag that does not read. */
@@ -73,23 +66,11 @@ export function searchRequestOf(options: SearchOptions): {
   request: SearchRequest;
   regions: bigint[] | null;
 } {
-  const regions = parseRegionList(options.regions);
-  if (regions instanceof Error) throw new UsageError(`--regions: ${regions.message}`);
-  const ids = parseIdRange(options.ids);
-  if (ids instanceof Error) throw new UsageError(`--ids: ${ids.message}`);
   if (options.format !== 'ndjson' && options.format !== 'csv')
     throw new UsageError(`--format must be ndjson or csv, got "${options.format}"`);
-  const scope: SearchScope = {
-    regions: regions === null ? null : new Set(regions),
-    fromId: ids.from,
-    toId: ids.to,
-    order: orderOf(options.order),
-  };
-  const filter: SearchFilter = {
-    rows: rowFilterOf({ ...options, format: 'ndjson' }),
-    text: options.text ?? null,
-  };
-  return { request: { scope, filter, limit: limitOf(options.limit) }, regions };
+  const parts = searchPartsOf({ ...options, limit: limitOf(options.limit) });
+  if (isSearchInputProblem(parts)) throw new UsageError(`--${parts.flag}: ${parts.message}`);
+  return { request: searchRequestOfParts(parts), regions: parts.regions };
 }
 
 interface Printer {

@@ -7,6 +7,7 @@
  */
 import type { EntryDecodeFailure } from '../../../../shared/greptime/entry-table';
 import { regionOfHit, type SearchHit } from '../../../../shared/search/search-hits';
+import type { SearchParts } from '../../../../shared/search/search-request';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { newPlanCounts, objectReads, type SearchScope } from '../../../engine/search/plan';
 import {
@@ -49,6 +50,20 @@ export interface SearchStep {
   readonly hits: readonly SearchHit[];
   readonly holes: readonly SkippedSegment[];
   readonly failures: readonly PayloadFailure[];
+}
+
+/** What `parts` (a search as typed, read) asks of a search. */
+export function searchRequestOfParts(parts: SearchParts): SearchRequest {
+  return {
+    scope: {
+      regions: parts.regions === null ? null : new Set(parts.regions),
+      fromId: parts.ids.from,
+      toId: parts.ids.to,
+      order: parts.order,
+    },
+    filter: { rows: parts.rows, text: parts.text },
+    limit: parts.limit,
+  };
 }
 
 /** The counts of a search of `log` before it reads: what its plan will read. */
