@@ -28,7 +28,7 @@ import { ScrubControls } from './wal/ScrubControls';
 import './wal/wal.css';
 
 export function BatchesView() {
-  return <PrefixScopedView id="batches" title="Batches" Body={BatchesOf} />;
+  return <PrefixScopedView id="batches" title="Batches" Body={BatchesOf} searchable />;
 }
 
 function BatchesOf(props: PrefixBodyProps) {
