@@ -61,8 +61,10 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
   const [problem, setProblem] = useState(() => (place.run ? problemOf(place) : null));
   const rows = format !== 'cairn-v1';
 
-  const launch = (chosen: Omit<SearchPlace, 'run'>): void => {
-    void search.start({ connectionId, prefix, ...chosen, where: [...chosen.where] });
+  const launch = (chosen: Omit<SearchPlace, 'run'> & { run?: boolean }): void => {
+    const { where, since, until, regions, ids, text, limit, order } = chosen;
+    const input = { where: [...where], since, until, regions, ids, text, limit, order };
+    void search.start({ connectionId, prefix, ...input });
   };
 
   // A place that runs when opened (a link, coming back to the view) starts its search, once.

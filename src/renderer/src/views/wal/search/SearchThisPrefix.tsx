@@ -13,14 +13,14 @@ export function SearchThisPrefix({
     <button
       type="button"
       className={compact ? 'link' : undefined}
+      aria-label="Search this prefix"
       title={`Search every region of ${prefix}`}
-      aria-label={`Search ${prefix}`}
       onClick={(event) => {
         event.stopPropagation();
         showView('search', { walPrefix: prefix });
       }}
     >
-      {compact ? 'search' : 'Search this prefix'}
+      {compact ? 'Search' : 'Search this prefix'}
     </button>
   );
 }
