@@ -20,7 +20,7 @@ import {
 } from '../row-filter';
 import { scannedJson } from './cell-json';
 import { decodeEntryTable } from './decode-table';
-import type { ScannedValue } from './decode-value';
+import { VALUE_CASE, type ScannedValue } from './decode-value';
 import type { EntryReader } from './entry-reader';
 import { columnViews, nameOr } from './entry-table';
 import { walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
@@ -83,7 +83,16 @@ class RowVerdicts implements RowsBuilder<Kept> {
     const conditions = this.checks?.[index];
     const isTime = index === this.timeAt;
     if (conditions === undefined && !isTime) return;
-    const text = cellText(scannedJson(d, scanned, this.schema[index]));
+    if (conditions !== undefined && scanned.kind === VALUE_CASE.string && !isTime) {
+      this.tested += 1;
+      if (!stringHolds(d.bytes, scanned.start, scanned.end, conditions, d)) this.passing = false;
+      return;
+    }
+    // A string's text is its bytes decoded: no JSON text made and parsed back for it.
+    const text =
+      scanned.kind === VALUE_CASE.string
+        ? d.text(scanned.start, scanned.end)
+        : cellText(scannedJson(d, scanned, this.schema[index]));
     if (conditions !== undefined) {
       this.tested += 1;
       for (const condition of conditions)
@@ -119,7 +128,10 @@ class RowVerdicts implements RowsBuilder<Kept> {
       (checks[at] ??= []).push(condition);
     }
     this.checks = checks;
-    this.timeAt = this.schema.findIndex((column) => column.semanticType === TIMESTAMP_SEMANTIC);
+    const timed = this.filter.since !== null || this.filter.until !== null;
+    this.timeAt = timed
+      ? this.schema.findIndex((column) => column.semanticType === TIMESTAMP_SEMANTIC)
+      : -1;
   }
 
   private closeRow(): void {
@@ -134,9 +146,53 @@ class RowVerdicts implements RowsBuilder<Kept> {
       this.kept.push(at);
       return;
     }
-    if (!timeWithin(this.timeAt < 0 ? null : this.timeSeen, this.filter)) return;
+    if (!timeWithin(this.timeSeen, this.filter)) return;
     this.kept.push(at);
   }
+}
+
+const utf8 = new TextEncoder();
+/** Each `=` / `!=` value's UTF-8 bytes, so a string cell is compared without a text made. */
+const valueBytes = new Map<string, Uint8Array>();
+
+function bytesOf(value: string): Uint8Array {
+  let bytes = valueBytes.get(value);
+  if (bytes === undefined) {
+    if (valueBytes.size >= 256) valueBytes.clear();
+    bytes = utf8.encode(value);
+    valueBytes.set(value, bytes);
+  }
+  return bytes;
+}
+
+function sameBytes(bytes: Uint8Array, start: number, end: number, value: Uint8Array): boolean {
+  if (end - start !== value.length) return false;
+  for (let at = 0; at < value.length; at++) if (bytes[start + at] !== value[at]) return false;
+  return true;
+}
+
+/**
+ * Whether a string cell (its UTF-8 bytes) passes `conditions`: `=` and `!=` on the bytes
+ * (a string is well-formed UTF-8, so equal bytes are equal texts), the others on its text.
+ */
+function stringHolds(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  conditions: readonly RowCondition[],
+  d: EntryReader,
+): boolean {
+  let text: string | null = null;
+  for (const condition of conditions) {
+    if (condition.op === '=' || condition.op === '!=') {
+      const same = sameBytes(bytes, start, end, bytesOf(condition.value));
+      if (same !== (condition.op === '=')) return false;
+      continue;
+    }
+    text ??= d.text(start, end);
+    if (!textHolds(text, condition)) return false;
+  }
+  return true;
 }
 
 /** Keys a row line takes from the entry and mutation, never from a column. */
