@@ -130,6 +130,7 @@ describe('cairn wal search', () => {
       { format: 'xml' },
       { limit: '0' },
       { order: 'oldest' },
+      { holes: true, format: 'csv' },
     ])
       expect(() => searchRequestOf({ ...base, ...flags })).toThrow(UsageError);
     expect(search(sound, '--text', 'web').code).toBe(2);

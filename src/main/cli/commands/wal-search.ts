@@ -68,6 +68,10 @@ export function searchRequestOf(options: SearchOptions): {
 } {
   if (options.format !== 'ndjson' && options.format !== 'csv')
     throw new UsageError(`--format must be ndjson or csv, got "${options.format}"`);
+  if (options.holes === true && (options.format === 'csv' || options.count === true))
+    throw new UsageError(
+      '--holes writes hole records into NDJSON hits: not with --format csv or --count',
+    );
   const parts = searchPartsOf({ ...options, limit: limitOf(options.limit) });
   if (isSearchInputProblem(parts)) throw new UsageError(`--${parts.flag}: ${parts.message}`);
   return { request: searchRequestOfParts(parts), regions: parts.regions };
