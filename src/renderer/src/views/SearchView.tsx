@@ -53,6 +53,32 @@ function problemOf(place: Omit<SearchPlace, 'run'>): string | null {
   return isSearchInputProblem(parts) ? `${parts.flag}: ${parts.message}` : null;
 }
 
+/** One of the form's text boxes, named as the CLI's flag. */
+function TextField({
+  title,
+  name,
+  value,
+  placeholder,
+}: {
+  title: string;
+  name: string;
+  value: string;
+  placeholder: string;
+}) {
+  return (
+    <label>
+      {title}{' '}
+      <input
+        name={name}
+        className="mono"
+        defaultValue={value}
+        placeholder={placeholder}
+        autoComplete="off"
+      />
+    </label>
+  );
+}
+
 function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
   const place = useUiStore((state) => state.search);
   const setSearch = useUiStore((state) => state.setSearch);
@@ -110,59 +136,24 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
                 placeholder="host=web-6"
               />
             </label>
-            <label>
-              From (UTC){' '}
-              <input
-                name="since"
-                className="mono"
-                defaultValue={place.since}
-                placeholder="2026-01-01T10:02:00Z"
-                autoComplete="off"
-              />
-            </label>
-            <label>
-              To (UTC){' '}
-              <input
-                name="until"
-                className="mono"
-                defaultValue={place.until}
-                placeholder="exclusive"
-                autoComplete="off"
-              />
-            </label>
+            <TextField
+              title="From (UTC)"
+              name="since"
+              value={place.since}
+              placeholder="2026-01-01T10:02:00Z"
+            />
+            <TextField title="To (UTC)" name="until" value={place.until} placeholder="exclusive" />
           </>
         ) : (
-          <label>
-            Payload text{' '}
-            <input
-              name="text"
-              className="mono"
-              defaultValue={place.text}
-              placeholder="any"
-              autoComplete="off"
-            />
-          </label>
+          <TextField title="Payload text" name="text" value={place.text} placeholder="any" />
         )}
-        <label>
-          Regions{' '}
-          <input
-            name="regions"
-            className="mono"
-            defaultValue={place.regions}
-            placeholder="all or 1024:7,1024:8"
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          Ids{' '}
-          <input
-            name="ids"
-            className="mono"
-            defaultValue={place.ids}
-            placeholder="FROM..TO"
-            autoComplete="off"
-          />
-        </label>
+        <TextField
+          title="Regions"
+          name="regions"
+          value={place.regions}
+          placeholder="all or 1024:7,1024:8"
+        />
+        <TextField title="Ids" name="ids" value={place.ids} placeholder="FROM..TO" />
         <label>
           Limit{' '}
           <input name="limit" inputMode="numeric" defaultValue={place.limit} autoComplete="off" />

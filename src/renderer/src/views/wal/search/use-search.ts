@@ -13,6 +13,7 @@ import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
 import type { SearchProgress } from '../../../../../shared/contract/wal-search';
 import type { SearchHit } from '../../../../../shared/search/search-hits';
 import { api } from '../../../api/client';
+import { useCancelOnLeave } from '../use-cancel-on-leave';
 
 export type SearchStart = InputOf<'wal.search.start'>;
 
@@ -80,18 +81,7 @@ export function useSearch() {
     [apply],
   );
 
-  const live = useRef(false);
-  useEffect(() => {
-    live.current = isLiveSearch(state.progress);
-  }, [state.progress]);
-  useEffect(
-    () => () => {
-      const id = jobId.current;
-      if (id !== null && live.current)
-        void api.call('wal.search.cancel', { jobId: id }).catch(() => undefined);
-    },
-    [],
-  );
+  const live = useCancelOnLeave(jobId, isLiveSearch(state.progress), 'wal.search.cancel');
 
   const start = async (input: SearchStart) => {
     const running = jobId.current;
