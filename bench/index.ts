@@ -31,6 +31,7 @@ import { bigPrefix } from './figures/big-prefix';
 import { bigConsole } from './figures/big-console';
 import { cloudBig } from './figures/cloud-big';
 import { cloudMerged } from './figures/cloud-merged';
+import { search } from './figures/search';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -56,6 +57,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'cloud-merged': cloudMerged,
   'big-prefix': bigPrefix,
   'big-console': bigConsole,
+  search,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */

@@ -9,6 +9,7 @@ import {
   type Route,
 } from '../../src/renderer/src/state/hash-route';
 import { KEEP_CHOICES, NO_REPLAY } from '../../src/renderer/src/state/replay-place';
+import { NO_SEARCH } from '../../src/renderer/src/state/search-place';
 import { VIEWS } from '../../src/renderer/src/state/views';
 
 const PREFIX = 'wal/nodes/0/generations/1';
@@ -96,6 +97,24 @@ describe('the hash route', () => {
     });
   });
 
+  it('carries the whole search: every condition, scope, limit, order and run', () => {
+    const hash =
+      '#/search?prefix=p&where=host%3Dweb-6&where=cpu%3E5&since=2026-01-01&ids=3%3A1..&regions=1%3A1%2C1%3A2&limit=50&order=newest&run=1';
+    const route = parseHashRoute(hash);
+    expect(route.search).toEqual({
+      ...NO_SEARCH,
+      where: ['host=web-6', 'cpu>5'],
+      since: '2026-01-01',
+      regions: '1:1,1:2',
+      ids: '3:1..',
+      limit: 50,
+      order: 'newest',
+      run: true,
+    });
+    expect(formatHashRoute(route)).toBe(hash);
+    expect(parseHashRoute('#/replay?where=x').search).toEqual(NO_SEARCH);
+  });
+
   it('leaves out the filters of the replay mode not shown, and nonsense numbers', () => {
     const shown = formatHashRoute({
       ...HOME,
@@ -158,6 +177,17 @@ describe('the hash route', () => {
       until: fc.string(),
       entry: text,
     });
+    const search = fc.record({
+      where: fc.array(fc.string({ minLength: 1 })),
+      since: fc.string(),
+      until: fc.string(),
+      regions: fc.string({ minLength: 1 }),
+      ids: fc.string(),
+      text: fc.string(),
+      limit: fc.integer({ min: 1, max: 100_000_000 }),
+      order: fc.constantFrom('ids' as const, 'newest' as const),
+      run: fc.boolean(),
+    });
     fc.assert(
       fc.property(
         fc.record({
@@ -170,6 +200,7 @@ describe('the hash route', () => {
           inspected: text,
           region: text,
           replay,
+          search,
           partition: fc.option(
             fc.record(
               {

@@ -13,6 +13,7 @@ import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
 import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
 import { walWatermarkRequestHandlers } from './handlers/wal-watermark-request-handlers';
 import { walPreflightHandlers } from './handlers/wal-preflight-handlers';
+import { searchHandlers } from './handlers/search-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -29,6 +30,7 @@ export function createRouter(services: Services): ApiRouter {
     ...walBulkObsoleteHandlers(services),
     ...walWatermarkRequestHandlers(services),
     ...walPreflightHandlers(services),
+    ...searchHandlers(services),
     ...demoHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);

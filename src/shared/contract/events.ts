@@ -1,6 +1,7 @@
 /** Events the main process pushes to every subscribed renderer. */
 import type { WalEvent } from './wal';
 import type { NamespaceCreatedEvent } from './namespaces';
+import type { SearchEvent } from './wal-search';
 
 export type ApiEvent =
   /** Saved connections or a session's operator switch changed: re-read `connections.list`. */
@@ -13,7 +14,8 @@ export type ApiEvent =
       readonly partition: number;
     }
   | NamespaceCreatedEvent
-  | WalEvent;
+  | WalEvent
+  | SearchEvent;
 
 export interface AuditEntry {
   readonly at: string;

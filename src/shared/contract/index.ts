@@ -16,6 +16,7 @@ import { walNavigationProcedures } from './wal-navigation';
 import { walBulkObsoleteProcedures } from './wal-bulk-obsolete';
 import { walWatermarkRequestProcedures } from './wal-watermark-requests';
 import { walPreflightProcedures } from './wal-preflight';
+import { walSearchProcedures } from './wal-search';
 
 export const contract = {
   ...appProcedures,
@@ -29,6 +30,7 @@ export const contract = {
   ...walBulkObsoleteProcedures,
   ...walWatermarkRequestProcedures,
   ...walPreflightProcedures,
+  ...walSearchProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
 };

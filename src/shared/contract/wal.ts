@@ -79,7 +79,7 @@ export const WalPrefix = z
 
 export const JobId = z.string().min(1).max(64);
 
-const prefixFields = { connectionId: ConnectionId, prefix: WalPrefix };
+export const prefixFields = { connectionId: ConnectionId, prefix: WalPrefix };
 const PrefixInput = z.object(prefixFields).strict();
 const RegionInput = z.object({ ...prefixFields, region: WalRegionId }).strict();
 /** Inputs of destructive calls carry the phrase the user typed (`confirmations.ts`). */

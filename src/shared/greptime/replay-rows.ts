@@ -127,7 +127,7 @@ export class ColumnUnion {
   }
 }
 
-function csvField(text: string): string {
+export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -1,14 +1,16 @@
 /**
  * Which replayed rows to keep, the same in the CLI (`--where`, `--since`, `--until`) and the
- * console's column filters and time range, so an export there prints what the CLI prints for
- * the same filter. A condition compares a key's plain text (`rowText`): `key=value` equal,
- * `key!=value` not equal, `key~text` contains. The time range is on the row's time index
+ * console's column filters and time range, and by `cairn wal search` and the console's Search, so
+ * an export there prints what the CLI prints for the same filter. A condition compares a key's
+ * plain text (`rowText`): `key=value` equal, `key!=value` not equal, `key~regex` matches the
+ * regular expression anywhere (plain text: contains), `key<n` / `key>n` numerically (integers
+ * exactly, a text that is not a number never matches). The time range is on the row's time index
  * column, since inclusive, until exclusive, UTC ISO-8601 down to the nanosecond; a row with no
  * time index value is outside any range. Pure; bad input is an Error naming what is wrong.
  */
 import { cellText, rowText, type ReplayRow } from './replay-rows';
 
-export type ConditionOp = '=' | '!=' | '~';
+export type ConditionOp = '=' | '!=' | '~' | '<' | '>';
 
 export interface RowCondition {
   readonly key: string;
@@ -25,23 +27,72 @@ export interface RowFilter {
 
 export const NO_ROW_FILTER: RowFilter = { conditions: [], since: null, until: null };
 
-/** `key=value`, `key!=value` or `key~text`, split at the first operator. */
+/** `key=value`, `key!=value`, `key~regex`, `key<n` or `key>n`, split at the first operator. */
 export function parseCondition(text: string): RowCondition | Error {
-  const match = /^(.+?)(!=|=|~)(.*)$/s.exec(text);
+  const match = /^(.+?)(!=|=|~|<|>)(.*)$/s.exec(text);
   if (match === null || match[1] === undefined || match[1].trim() === '')
-    return new Error(`"${text}" is not key=value, key!=value or key~text`);
-  return { key: match[1].trim(), op: match[2] as ConditionOp, value: match[3] ?? '' };
+    return new Error(`"${text}" is not key=value, key!=value, key~regex, key<number or key>number`);
+  const condition = { key: match[1].trim(), op: match[2] as ConditionOp, value: match[3] ?? '' };
+  if (condition.op === '~' && regexOf(condition.value) === null)
+    return new Error(`"${condition.value}" is not a regular expression`);
+  if ((condition.op === '<' || condition.op === '>') && numberOf(condition.value) === null)
+    return new Error(`"${condition.value}" is not a number (${condition.op} compares numbers)`);
+  return condition;
+}
+
+/** `text` as a regular expression matching itself literally. */
+function literalRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * A console column filter's text as a condition: `=v` equal, `!=v` not equal, anything else
- * (or `~v`) contains; blank is none.
+ * A console column filter's text as a condition: `=v` equal, `!=v` not equal, `~re` a regular
+ * expression, `<n` / `>n` numeric, anything else contains; blank is none.
  */
 export function conditionOfInput(key: string, input: string): RowCondition | null {
   if (input === '') return null;
   if (input.startsWith('!=')) return { key, op: '!=', value: input.slice(2) };
   if (input.startsWith('=')) return { key, op: '=', value: input.slice(1) };
-  return { key, op: '~', value: input.startsWith('~') ? input.slice(1) : input };
+  if (input.startsWith('~')) return { key, op: '~', value: input.slice(1) };
+  if ((input.startsWith('<') || input.startsWith('>')) && numberOf(input.slice(1)) !== null)
+    return { key, op: input[0] as '<' | '>', value: input.slice(1) };
+  return { key, op: '~', value: literalRegex(input) };
+}
+
+/** Compiled regular expressions by source; null for a source that is not one. */
+const regexes = new Map<string, RegExp | null>();
+const MAX_KEPT_REGEXES = 256;
+
+function regexOf(source: string): RegExp | null {
+  let regex = regexes.get(source);
+  if (regex !== undefined) return regex;
+  try {
+    regex = new RegExp(source, 'u');
+  } catch {
+    regex = null;
+  }
+  if (regexes.size >= MAX_KEPT_REGEXES) regexes.clear();
+  regexes.set(source, regex);
+  return regex;
+}
+
+const INTEGER = /^[+-]?\d+$/;
+
+/** A number's text as a bigint (integers, exact) or a finite number; null when not a number. */
+function numberOf(text: string): bigint | number | null {
+  const trimmed = text.trim();
+  if (INTEGER.test(trimmed)) return BigInt(trimmed);
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** a - b's sign, exactly when both are integers. */
+function compareNumbers(a: bigint | number, b: bigint | number): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  const x = Number(a);
+  const y = Number(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 const UTC_TIME =
@@ -84,22 +135,43 @@ export function rowTime(row: ReplayRow): bigint | null {
   return at < 0 ? null : parseUtcTime(cellText(row.cells[at] ?? 'null'));
 }
 
-function holds(row: ReplayRow, condition: RowCondition): boolean {
-  const text = rowText(row, condition.key);
-  if (condition.op === '=') return text === condition.value;
-  if (condition.op === '!=') return text !== condition.value;
-  return text.includes(condition.value);
+/** Whether a key's plain text satisfies `condition` (the one test every filter runs). */
+export function textHolds(text: string, condition: RowCondition): boolean {
+  switch (condition.op) {
+    case '=':
+      return text === condition.value;
+    case '!=':
+      return text !== condition.value;
+    case '~': {
+      const regex = regexOf(condition.value);
+      return regex === null ? text.includes(condition.value) : regex.test(text);
+    }
+    case '<':
+    case '>': {
+      const value = numberOf(text);
+      const bound = numberOf(condition.value);
+      if (value === null || bound === null) return false;
+      const sign = compareNumbers(value, bound);
+      return condition.op === '<' ? sign < 0 : sign > 0;
+    }
+  }
 }
 
-export function rowMatches(row: ReplayRow, filter: RowFilter): boolean {
-  for (const condition of filter.conditions) if (!holds(row, condition)) return false;
+/** Whether a time index value (null: the row has none) is inside the filter's range. */
+export function timeWithin(time: bigint | null, filter: RowFilter): boolean {
   if (filter.since === null && filter.until === null) return true;
-  const time = rowTime(row);
   if (time === null) return false;
   return (
     (filter.since === null || time >= filter.since) &&
     (filter.until === null || time < filter.until)
   );
+}
+
+export function rowMatches(row: ReplayRow, filter: RowFilter): boolean {
+  for (const condition of filter.conditions)
+    if (!textHolds(rowText(row, condition.key), condition)) return false;
+  if (filter.since === null && filter.until === null) return true;
+  return timeWithin(rowTime(row), filter);
 }
 
 /** The CLI flags that select what `filter` selects (for the console's "same as" line). */

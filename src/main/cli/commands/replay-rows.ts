@@ -31,12 +31,8 @@ import {
   rowObject,
   rowsOfEntry,
 } from '../../../shared/greptime/replay-rows';
-import {
-  parseCondition,
-  parseUtcTime,
-  rowMatches,
-  type RowFilter,
-} from '../../../shared/greptime/row-filter';
+import { rowMatches, type RowFilter } from '../../../shared/greptime/row-filter';
+import { rowFilterOfText } from '../../../shared/search/search-request';
 import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
 import { reportDamaged, type DamagedPart } from '../output';
 import { UsageError } from '../usage-error';
@@ -77,25 +73,10 @@ export function replayModeOf(options: ReplayOutputOptions, format: WalFormat): R
   return mode;
 }
 
-function timeFlag(flag: string, text: string | undefined): bigint | null {
-  if (text === undefined) return null;
-  const time = parseUtcTime(text);
-  if (time === null)
-    throw new UsageError(`${flag} must be a UTC time like 2026-01-02T03:04:05.123Z, got "${text}"`);
-  return time;
-}
-
 export function rowFilterOf(options: ReplayOutputOptions): RowFilter {
-  const conditions = options.where.map((text) => {
-    const condition = parseCondition(text);
-    if (condition instanceof Error) throw new UsageError(`--where: ${condition.message}`);
-    return condition;
-  });
-  return {
-    conditions,
-    since: timeFlag('--since', options.since),
-    until: timeFlag('--until', options.until),
-  };
+  const filter = rowFilterOfText(options.where, options.since, options.until);
+  if ('flag' in filter) throw new UsageError(`--${filter.flag}: ${filter.message}`);
+  return filter;
 }
 
 /** Lines gathered into writes of about 64 KiB: one write per line is a system call per row. */

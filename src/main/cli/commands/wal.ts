@@ -4,6 +4,7 @@ import { registerWalFleetCommand } from './wal-fleet';
 import { registerWalGcCommand } from './wal-gc';
 import { registerWalPreflightCommand } from './wal-preflight';
 import { registerWalReadCommands } from './wal-read';
+import { registerWalSearchCommand } from './wal-search';
 import { registerWalWriteCommands } from './wal-write';
 
 export function registerWal(program: Command): void {
@@ -17,4 +18,5 @@ export function registerWal(program: Command): void {
   registerWalWriteCommands(wal);
   registerWalGcCommand(wal);
   registerWalPreflightCommand(wal);
+  registerWalSearchCommand(wal);
 }

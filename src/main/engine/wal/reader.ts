@@ -102,12 +102,12 @@ export interface ReadOptions {
   readonly onSkipped?: (skipped: SkippedSegment) => void;
 }
 
-type Fetched =
+export type Fetched =
   | { readonly location: SegmentLocation; readonly entries: readonly WalEntry[] }
   | { readonly location: SegmentLocation; readonly error: unknown };
 
 /** The identity the catalog knows for an object, in the shape the header check compares. */
-function identityOf(catalog: ObjectCatalog, location: SegmentLocation): ObjectTrailer | null {
+export function identityOf(catalog: ObjectCatalog, location: SegmentLocation): ObjectTrailer | null {
   const object = catalog.object(location.seq);
   if (object === undefined) return null;
   return {
@@ -153,7 +153,7 @@ async function fetchBytes(
 }
 
 /** Builds the region's entries straight from the segment's records (one object per entry). */
-type MakeEntry = (id: EntryId, data: Uint8Array) => WalEntry;
+export type MakeEntry = (id: EntryId, data: Uint8Array) => WalEntry;
 
 async function readOnce(
   context: ReaderContext,
@@ -174,7 +174,7 @@ async function readOnce(
 }
 
 /** A segment failing its checks is fetched once more before it counts as corrupt. */
-async function fetchSegment(
+export async function fetchSegment(
   context: ReaderContext,
   location: SegmentLocation,
   make: MakeEntry,
@@ -192,7 +192,7 @@ async function fetchSegment(
 }
 
 /** What a failed fetch means for the stream: skip it, or throw. */
-async function judgeFailure(
+export async function judgeFailure(
   context: ReaderContext,
   fetched: Extract<Fetched, { error: unknown }>,
   options: ReadOptions,

@@ -20,8 +20,8 @@ import {
   type ReplayProgress,
 } from '../../../shared/contract/wal';
 import type { ReplayHoleView } from '../../../shared/contract/wal-damage';
-import { isCairnError } from '../../engine/errors';
 import type { WalEntry } from '../../engine/wal/entry';
+import { JobControl } from './job-control';
 
 export interface ReplaySpec {
   readonly chunkSize: number;
@@ -56,14 +56,10 @@ const NO_HOLES: HoleSource = { take: () => [] };
 const PACED_CHUNKS_PER_SECOND = 10;
 
 export class ReplayJob {
-  private readonly abort = new AbortController();
-  private state: ReplayProgress['state'] = 'running';
+  private readonly control = new JobControl();
   private delivered = 0;
   private holes = 0;
   private lastId = 0n;
-  private error: ReplayProgress['error'] = null;
-  private cancelReason: string | null = null;
-  private resumed: { promise: Promise<void>; resolve: () => void } | null = null;
   readonly finished: Promise<void>;
 
   constructor(
@@ -79,47 +75,32 @@ export class ReplayJob {
   progress(): ReplayProgress {
     return {
       jobId: this.id,
-      state: this.state,
+      state: this.control.state,
       delivered: this.delivered,
       lastId: this.lastId,
       latestId: this.spec.latestId,
       holes: this.holes,
-      error: this.error,
-      cancelReason: this.cancelReason,
+      error: this.control.error,
+      cancelReason: this.control.cancelReason,
     };
   }
 
   get active(): boolean {
-    return this.state === 'running' || this.state === 'paused';
+    return this.control.active;
   }
 
   pause(): ReplayProgress {
-    if (this.state === 'running') {
-      this.state = 'paused';
-      let resolve = (): void => undefined;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.resumed = { promise, resolve };
-    }
+    this.control.pause();
     return this.progress();
   }
 
   resume(): ReplayProgress {
-    if (this.state === 'paused') {
-      this.state = 'running';
-      this.resumed?.resolve();
-      this.resumed = null;
-    }
+    this.control.resume();
     return this.progress();
   }
 
   cancel(reason: string): ReplayProgress {
-    if (this.active) {
-      this.state = 'cancelled';
-      this.cancelReason = reason;
-      this.abort.abort();
-      this.resumed?.resolve();
-      this.resumed = null;
-    }
+    this.control.cancel(reason);
     return this.progress();
   }
 
@@ -178,14 +159,9 @@ export class ReplayJob {
       }
       const holes = this.skipped.take();
       if ((chunk.length > 0 || holes.length > 0) && this.active) await this.deliver(chunk, holes);
-      if (this.active) this.state = 'finished';
+      this.control.finish();
     } catch (error) {
-      if (this.active) {
-        this.state = 'failed';
-        this.error = isCairnError(error)
-          ? { code: error.code, message: error.message }
-          : { code: 'Internal', message: 'the read failed (see the main process log)' };
-      }
+      this.control.fail(error);
     }
     this.sink.done(this.progress());
   }
@@ -198,29 +174,9 @@ export class ReplayJob {
     this.delivered += chunk.length;
     this.holes += holes.length;
     const taken = this.sink.chunk(chunk, this.progress(), holes);
-    if (taken !== undefined) await this.untilAborted(taken);
+    if (taken !== undefined) await this.control.untilAborted(taken);
     const rate = this.spec.ratePerSecond;
-    if (rate !== undefined) await this.sleep((chunk.length / rate) * 1000);
-    while (this.resumed !== null && this.state === 'paused') await this.resumed.promise;
-  }
-
-  /** `waiting`, or less once the job is cancelled (a reader that never reads holds no job). */
-  private untilAborted(waiting: Promise<void>): Promise<void> {
-    const signal = this.abort.signal;
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      signal.addEventListener('abort', done, { once: true });
-      void waiting.then(done, done);
-    });
-  }
-
-  private async sleep(ms: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await this.untilAborted(new Promise((resolve) => (timer = setTimeout(resolve, ms))));
-    clearTimeout(timer);
+    if (rate !== undefined) await this.control.sleep((chunk.length / rate) * 1000);
+    await this.control.whilePaused();
   }
 }

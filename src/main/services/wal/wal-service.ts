@@ -38,6 +38,8 @@ import { WriterRegistry } from './writer-registry';
 import { checkNoLiveWriter } from './live-writer';
 import type { LoadSpec } from './load-generator';
 import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
+import { SearchJobs } from './search/search-jobs';
+import type { SearchPlace } from './search/search-start';
 import type { Caller, Session } from '../caller';
 import type { CallCredit } from '../audit/call-credit';
 import { presentGcReport } from './wal-presenters';
@@ -83,6 +85,8 @@ const VIEW_MAX_AGE_MS = 0;
 export class WalService implements ConnectionUser {
   private readonly writers = new WriterRegistry();
   private readonly replays = new ReplayJobs();
+  /** Searches of whole prefixes (search/): siblings of the replays. */
+  readonly searches = new SearchJobs();
   private readonly models: ReadModels;
   private readonly listings: PrefixListings;
   /** What scrubs and replays found damaged, per connection and prefix, and the scrubs. */
@@ -412,6 +416,17 @@ export class WalService implements ConnectionUser {
     return startReplayJob(this.replays, this.events, place, request, caller);
   }
 
+  /** Where a search of the prefix reads: its read model, as a replay without a writer does. */
+  async searchPlace(connectionId: string, prefix: string): Promise<SearchPlace> {
+    const at = await this.locate(connectionId, prefix);
+    return {
+      connectionId,
+      at,
+      readOnlyLog: async () => readOnlyLogOfSnapshot(at.io, await this.snapshotOf(at)),
+      onSkipped: (skipped: SkippedSegment) => this.findings.ledger.recordSkipped(at.slot, skipped),
+    };
+  }
+
   pauseReplay(jobId: string, session: Session): ReplayProgress {
     return this.replays.get(jobId, session).pause();
   }
@@ -440,6 +455,7 @@ export class WalService implements ConnectionUser {
     await Promise.all([
       this.listings.forget(connectionId),
       this.replays.cancelOwnedBy(connectionId, CANCEL_REASONS.connectionRemoved),
+      this.searches.cancelOwnedBy(connectionId, CANCEL_REASONS.connectionRemoved),
       this.findings.release(connectionId),
     ]);
   }
@@ -448,6 +464,7 @@ export class WalService implements ConnectionUser {
   async closeAll(): Promise<void> {
     await this.listings.closeAll();
     await this.replays.cancelAll(CANCEL_REASONS.shutdown);
+    await this.searches.cancelAll(CANCEL_REASONS.shutdown);
     await this.findings.closeAll();
     await this.writers.closeAll();
     // Last: what the closing opens and writers saved to the local index is on disk.

@@ -19,6 +19,7 @@ import { OverviewView } from '../views/OverviewView';
 import { BatchesView } from '../views/BatchesView';
 import { RegionsView } from '../views/RegionsView';
 import { ReplayView } from '../views/ReplayView';
+import { SearchView } from '../views/SearchView';
 import { ManifestView } from '../views/ManifestView';
 import { api } from '../api/client';
 import { ConnectionLinkGate, useConnectionNaming } from './ConnectionLinkGate';
@@ -31,6 +32,7 @@ const VIEW_COMPONENTS: Record<ViewId, () => ReactElement> = {
   batches: BatchesView,
   regions: RegionsView,
   replay: ReplayView,
+  search: SearchView,
   namespaces: NamespacesView,
   segments: SegmentsView,
   manifest: ManifestView,

@@ -20,6 +20,7 @@ import {
   writeReplayPlace,
   type ReplayPlace,
 } from './replay-place';
+import { NO_SEARCH, readSearchPlace, writeSearchPlace, type SearchPlace } from './search-place';
 import { isViewId, type ViewId } from './views';
 
 export interface Route {
@@ -39,6 +40,8 @@ export interface Route {
   readonly region: string | null;
   /** The Replay view's inputs, filters and selection. */
   readonly replay: ReplayPlace;
+  /** The Search view's filters and scope, and whether it runs. */
+  readonly search: SearchPlace;
   /** A tiered-storage topic-partition. */
   readonly partition: {
     readonly topicId: string;
@@ -52,7 +55,14 @@ export interface Route {
 
 /** What a view's link carries besides the view and the connection. */
 export type RoutePart =
-  'walPrefix' | 'browser' | 'inspected' | 'region' | 'replay' | 'partition' | 'namespace';
+  | 'walPrefix'
+  | 'browser'
+  | 'inspected'
+  | 'region'
+  | 'replay'
+  | 'search'
+  | 'partition'
+  | 'namespace';
 
 export const VIEW_PARTS: Readonly<Record<ViewId, readonly RoutePart[]>> = {
   overview: ['walPrefix'],
@@ -60,6 +70,7 @@ export const VIEW_PARTS: Readonly<Record<ViewId, readonly RoutePart[]>> = {
   batches: ['walPrefix', 'inspected'],
   regions: ['walPrefix', 'region'],
   replay: ['walPrefix', 'region', 'replay'],
+  search: ['walPrefix', 'search'],
   namespaces: ['namespace'],
   segments: ['partition'],
   manifest: ['walPrefix'],
@@ -77,6 +88,7 @@ export const HOME: Route = {
   inspected: null,
   region: null,
   replay: NO_REPLAY,
+  search: NO_SEARCH,
   partition: null,
   namespace: null,
 };
@@ -92,6 +104,7 @@ export function viewSelection(route: Route): Partial<Route> {
     ...(parts.has('inspected') ? { inspected: route.inspected } : {}),
     ...(parts.has('region') ? { region: route.region } : {}),
     ...(parts.has('replay') ? { replay: linkedReplayPlace(route.replay) } : {}),
+    ...(parts.has('search') ? { search: route.search } : {}),
     ...(parts.has('partition') ? { partition: route.partition } : {}),
     ...(parts.has('namespace') ? { namespace: route.namespace } : {}),
   };
@@ -121,6 +134,7 @@ export function parseHashRoute(hash: string): Route {
     inspected: params.get('inspect') || null,
     region: params.get('region') || null,
     replay: readReplayPlace(params),
+    search: readSearchPlace(params),
     partition:
       topicId && Number.isSafeInteger(partition) && partition >= 0
         ? { topicId, partition, ...(topic ? { topic } : {}) }
@@ -141,6 +155,7 @@ export function formatHashRoute(route: Route): string {
   if (place.inspected !== null) params.set('inspect', place.inspected);
   if (place.region !== null) params.set('region', place.region);
   writeReplayPlace(place.replay, params);
+  writeSearchPlace(place.search, params);
   if (place.partition !== null) {
     params.set('topic-id', place.partition.topicId);
     params.set('partition', String(place.partition.partition));

@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import { EMBEDDED_LINK, sameLink, type ConnectionLink } from './connection-link';
 import { HOME, viewSelection, type Route } from './hash-route';
 import { NO_REPLAY, type ReplayPlace } from './replay-place';
+import { NO_SEARCH, type SearchPlace } from './search-place';
 import type { ViewId } from './views';
 
 export { VIEWS, type ViewId } from './views';
@@ -46,6 +47,8 @@ interface UiState extends Route {
   settle: (selection: Selection) => void;
   /** Changes the Replay view's place: a new history step, or (typing, selecting) in place. */
   setReplay: (patch: Partial<ReplayPlace>, step?: 'push' | 'replace') => void;
+  /** Changes the Search view's place (a new history step when a search is started). */
+  setSearch: (patch: Partial<SearchPlace>, step?: 'push' | 'replace') => void;
   /** Opens a place (a hash change: back, forward, a pasted link): the view's own parts. */
   goTo: (route: Route) => void;
   /** How the last change of place enters the history. */
@@ -63,6 +66,7 @@ const NO_SELECTION = {
   inspected: null,
   region: null,
   replay: NO_REPLAY,
+  search: NO_SEARCH,
   partition: null,
   namespace: null,
 } as const;
@@ -83,6 +87,7 @@ function withPrefix(state: UiState, walPrefix: string | null, picked: boolean): 
     walPrefix,
     region: null,
     replay: { ...state.replay, from: null, run: false, entry: null },
+    search: { ...state.search, run: false },
     ...follow,
   };
 }
@@ -145,6 +150,8 @@ export const useUiStore = create<UiState>((set) => ({
     set((state) => ({ ...applied(state, selection, false), historyStep: 'replace' })),
   setReplay: (patch, step = 'replace') =>
     set((state) => ({ replay: { ...state.replay, ...patch }, historyStep: step })),
+  setSearch: (patch, step = 'replace') =>
+    set((state) => ({ search: { ...state.search, ...patch }, historyStep: step })),
   goTo: (route) =>
     set((state) => {
       const selection = viewSelection(route);
@@ -175,6 +182,7 @@ export function routeOf(state: Route): Route {
     inspected: state.inspected,
     region: state.region,
     replay: state.replay,
+    search: state.search,
     partition: state.partition,
     namespace: state.namespace,
   };

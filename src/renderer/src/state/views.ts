@@ -5,6 +5,7 @@ export const VIEWS = [
   { id: 'batches', label: 'Batches', shortcut: '3' },
   { id: 'regions', label: 'Regions', shortcut: '4' },
   { id: 'replay', label: 'Replay', shortcut: '5' },
+  { id: 'search', label: 'Search', shortcut: 'k' },
   { id: 'namespaces', label: 'Namespaces', shortcut: '6' },
   { id: 'segments', label: 'Tiered segments', shortcut: '7' },
   { id: 'manifest', label: 'Manifest', shortcut: '8' },

@@ -30,7 +30,7 @@ import { CoverageNote } from './wal/CoverageNote';
 import './wal/wal.css';
 
 export function BatchesView() {
-  return <PrefixScopedView id="batches" title="Batches" Body={BatchesOf} />;
+  return <PrefixScopedView id="batches" title="Batches" Body={BatchesOf} searchable />;
 }
 
 function BatchesOf(props: PrefixBodyProps) {

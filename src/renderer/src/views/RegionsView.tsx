@@ -35,7 +35,7 @@ import { OpenProgressNote, progressInterval, PROGRESS_POLL_MS } from './wal/Open
 import './wal/wal.css';
 
 export function RegionsView() {
-  return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} />;
+  return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} searchable />;
 }
 
 function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {

@@ -10,6 +10,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { useVirtualRows } from '../../components/use-virtual-rows';
 import { useUiStore } from '../../state/ui-store';
 import { countText, formatBytes } from '../format';
+import { SearchThisPrefix } from '../wal/search/SearchThisPrefix';
 import { FormatBadge } from '../wal/FormatBadge';
 import {
   FLEET_COLUMNS,
@@ -96,7 +97,7 @@ function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
         >
           {row.prefix}
         </button>{' '}
-        <FormatBadge format={row.format} />
+        <FormatBadge format={row.format} /> <SearchThisPrefix prefix={row.prefix} compact />
       </th>
       <ChangeMarked
         as="td"

@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
 import type { WalFormat } from '../../../../shared/contract/wal';
 import { FormatBadge } from './FormatBadge';
 import { PrefixPicker } from './PrefixPicker';
+import { SearchThisPrefix } from './search/SearchThisPrefix';
 import { useSelectedPrefix } from './use-wal';
 
 export interface PrefixBodyProps {
@@ -20,10 +21,13 @@ export function PrefixScopedView({
   id,
   title,
   Body,
+  searchable = false,
 }: {
   id: string;
   title: string;
   Body: ComponentType<PrefixBodyProps>;
+  /** Offers "Search this prefix" beside the picker. */
+  searchable?: boolean;
 }) {
   const { connectionId, prefix, prefixes } = useSelectedPrefix();
   const format = prefixes.data?.find((entry) => entry.prefix === prefix)?.format ?? null;
@@ -33,6 +37,7 @@ export function PrefixScopedView({
         <h1 id={`${id}-title`}>{title}</h1>
         <PrefixPicker />
         <FormatBadge format={format} />
+        {searchable && prefix !== null && <SearchThisPrefix prefix={prefix} />}
       </header>
       {prefix !== null && (
         <Body

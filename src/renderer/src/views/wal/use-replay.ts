@@ -12,6 +12,7 @@ import type { ReplayEntryView, ReplayProgress } from '../../../../shared/contrac
 import type { ReplayHoleView } from '../../../../shared/contract/wal-damage';
 import { api } from '../../api/client';
 import { isLiveReplay, useReplayAfterDisconnect } from './use-replay-after-disconnect';
+import { useCancelOnLeave } from './use-cancel-on-leave';
 
 export interface ReplayState {
   readonly progress: ReplayProgress | null;
@@ -93,20 +94,7 @@ export function useReplay(keep: number) {
     [apply],
   );
 
-  // A job still streaming when the view goes away (another prefix, another view) is cancelled:
-  // nothing would show its chunks, and a place that runs starts its replay again when opened.
-  const live = useRef(false);
-  useEffect(() => {
-    live.current = isLiveReplay(state.progress);
-  }, [state.progress]);
-  useEffect(
-    () => () => {
-      const id = jobId.current;
-      if (id !== null && live.current)
-        void api.call('wal.replay.cancel', { jobId: id }).catch(() => undefined);
-    },
-    [],
-  );
+  useCancelOnLeave(jobId, isLiveReplay(state.progress), 'wal.replay.cancel');
 
   useReplayAfterDisconnect(
     jobId,

@@ -137,7 +137,7 @@ export function filteredItems(items: readonly RowsItem[], filter: RowFilter): Ro
   return items.filter((item) => item.kind === 'notice' || rowMatches(item.row, filter));
 }
 
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 

@@ -1,0 +1,305 @@
+/**
+ * A `RowFilter` pushed into the decoding of a `WalEntry` payload (search): the walk
+ * (walk-entry.ts) runs once making only the texts the filter reads - the cells of the columns
+ * its conditions name and the time index - and decides per row; a row that fails is never
+ * turned into cell texts. Only when some row passes is the payload walked again, making the
+ * texts of the passing rows alone, which then meet the filter whole (`rowMatches`, the very
+ * test replay runs), so a hit here is a hit there and nothing else. Where the first walk
+ * cannot decide a row exactly (a condition on a column the schema does not name, a column
+ * read after a row), it keeps the row for the whole test. Pure but for the decoders' caches.
+ */
+import type { EntryDecodeFailure, GtBulkSummary, GtColumnView } from '../entry-table';
+import { cellText, rowsOfEntry, type ReplayRow } from '../replay-rows';
+import {
+  parseUtcTime,
+  rowMatches,
+  textHolds,
+  timeWithin,
+  type RowCondition,
+  type RowFilter,
+} from '../row-filter';
+import { scannedJson } from './cell-json';
+import { decodeEntryTable } from './decode-table';
+import { VALUE_CASE, type ScannedValue } from './decode-value';
+import type { EntryReader } from './entry-reader';
+import { columnViews, nameOr } from './entry-table';
+import { walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
+import { OP_TYPE_NAMES, type GtColumnSchema } from './wal-entry';
+
+/** The time index's semantic type number (`SemanticType.TIMESTAMP`). */
+const TIMESTAMP_SEMANTIC = 2;
+
+export type FilteredEntry =
+  | {
+      readonly ok: true;
+      /** The rows that pass the whole filter, in payload order. */
+      readonly hits: ReplayRow[];
+      /** Rows the payload holds (every row looked at, passing or not). */
+      readonly rows: number;
+      readonly bulk: readonly GtBulkSummary[];
+    }
+  | { readonly ok: false; readonly failure: EntryDecodeFailure };
+
+/** Per `Rows` message of the first walk: the places of the rows kept for the whole test. */
+type Kept = number[];
+
+/** The first walk's builder: texts of the filter's columns only, a verdict per row. */
+class RowVerdicts implements RowsBuilder<Kept> {
+  private schema: readonly GtColumnSchema[] = [];
+  /** Per column place, the conditions on it; null until the first row fixes the schema. */
+  private checks: (RowCondition[] | undefined)[] | null = null;
+  private timeAt = -1;
+  /** A condition this walk cannot test exactly: every row is kept for the whole test. */
+  private undecided = false;
+  private kept: Kept = [];
+  private rows = 0;
+  private passing = true;
+  private timeSeen: bigint | null = null;
+  private tested = 0;
+  private needed = 0;
+  /** The rows kept of each `Rows` message, in the order walked (a mutation may hold two). */
+  readonly byMessage: Kept[] = [];
+
+  constructor(private readonly filter: RowFilter) {}
+
+  begin(schema: readonly GtColumnSchema[]): void {
+    this.schema = schema;
+    this.checks = null;
+    this.kept = [];
+    this.rows = 0;
+  }
+
+  row(): void {
+    if (this.rows > 0) this.closeRow();
+    if (this.checks === null) this.planChecks();
+    this.rows += 1;
+    this.passing = true;
+    this.timeSeen = null;
+    this.tested = 0;
+  }
+
+  cell(d: EntryReader, scanned: ScannedValue, index: number): void {
+    if (!this.passing || this.undecided) return;
+    const conditions = this.checks?.[index];
+    const isTime = index === this.timeAt;
+    if (conditions === undefined && !isTime) return;
+    if (conditions !== undefined && scanned.kind === VALUE_CASE.string && !isTime) {
+      this.tested += 1;
+      if (!stringHolds(d.bytes, scanned.start, scanned.end, conditions, d)) this.passing = false;
+      return;
+    }
+    // A string's text is its bytes decoded: no JSON text made and parsed back for it.
+    const text =
+      scanned.kind === VALUE_CASE.string
+        ? d.text(scanned.start, scanned.end)
+        : cellText(scannedJson(d, scanned, this.schema[index]));
+    if (conditions !== undefined) {
+      this.tested += 1;
+      for (const condition of conditions)
+        if (!textHolds(text, condition)) {
+          this.passing = false;
+          return;
+        }
+    }
+    if (isTime) this.timeSeen = parseUtcTime(text);
+  }
+
+  end(): Kept {
+    if (this.rows > 0) this.closeRow();
+    this.byMessage.push(this.kept);
+    return this.kept;
+  }
+
+  /** The conditions by column place, from the schema as the first row finds it. */
+  private planChecks(): void {
+    const views = columnViews(this.schema, this.schema.length);
+    const checks: (RowCondition[] | undefined)[] = [];
+    this.undecided = false;
+    this.needed = 0;
+    for (const condition of this.filter.conditions) {
+      if (ROW_KEYS.has(condition.key)) continue;
+      const at = views.findIndex((view) => view.key === condition.key);
+      // A key past the schema may still name a value a long row holds: the whole test decides.
+      if (at < 0) {
+        this.undecided = true;
+        continue;
+      }
+      if (checks[at] === undefined) this.needed += 1;
+      (checks[at] ??= []).push(condition);
+    }
+    this.checks = checks;
+    const timed = this.filter.since !== null || this.filter.until !== null;
+    this.timeAt = timed
+      ? this.schema.findIndex((column) => column.semanticType === TIMESTAMP_SEMANTIC)
+      : -1;
+  }
+
+  private closeRow(): void {
+    const at = this.rows - 1;
+    if (this.undecided) {
+      this.kept.push(at);
+      return;
+    }
+    if (!this.passing) return;
+    // A row short of a tested cell is left to the whole test (which reads that cell as '').
+    if (this.tested < this.needed) {
+      this.kept.push(at);
+      return;
+    }
+    if (!timeWithin(this.timeSeen, this.filter)) return;
+    this.kept.push(at);
+  }
+}
+
+const utf8 = new TextEncoder();
+/** Each `=` / `!=` value's UTF-8 bytes, so a string cell is compared without a text made. */
+const valueBytes = new Map<string, Uint8Array>();
+
+function bytesOf(value: string): Uint8Array {
+  let bytes = valueBytes.get(value);
+  if (bytes === undefined) {
+    if (valueBytes.size >= 256) valueBytes.clear();
+    bytes = utf8.encode(value);
+    valueBytes.set(value, bytes);
+  }
+  return bytes;
+}
+
+function sameBytes(bytes: Uint8Array, start: number, end: number, value: Uint8Array): boolean {
+  if (end - start !== value.length) return false;
+  for (let at = 0; at < value.length; at++) if (bytes[start + at] !== value[at]) return false;
+  return true;
+}
+
+/**
+ * Whether a string cell (its UTF-8 bytes) passes `conditions`: `=` and `!=` on the bytes
+ * (a string is well-formed UTF-8, so equal bytes are equal texts), the others on its text.
+ */
+function stringHolds(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  conditions: readonly RowCondition[],
+  d: EntryReader,
+): boolean {
+  let text: string | null = null;
+  for (const condition of conditions) {
+    if (condition.op === '=' || condition.op === '!=') {
+      const same = sameBytes(bytes, start, end, bytesOf(condition.value));
+      if (same !== (condition.op === '=')) return false;
+      continue;
+    }
+    text ??= d.text(start, end);
+    if (!textHolds(text, condition)) return false;
+  }
+  return true;
+}
+
+/** Keys a row line takes from the entry and mutation, never from a column. */
+const ROW_KEYS: ReadonlySet<string> = new Set([
+  'region',
+  'regionU64',
+  'id',
+  'idU64',
+  'op',
+  'sequence',
+]);
+
+/** The second walk's builder: the texts of the kept rows only, in their places. */
+class KeptTexts implements RowsBuilder<Map<number, string[]>> {
+  private schema: readonly GtColumnSchema[] = [];
+  private message = -1;
+  private rowAt = -1;
+  private current: string[] | null = null;
+  private built = new Map<number, string[]>();
+  private keptHere: ReadonlySet<number> = new Set();
+
+  constructor(private readonly kept: readonly Kept[]) {}
+
+  begin(schema: readonly GtColumnSchema[]): void {
+    this.schema = schema;
+    this.message += 1;
+    this.rowAt = -1;
+    this.built = new Map();
+    this.keptHere = new Set(this.kept[this.message]);
+  }
+
+  row(): void {
+    this.rowAt += 1;
+    this.current = this.keptHere.has(this.rowAt) ? [] : null;
+    if (this.current !== null) this.built.set(this.rowAt, this.current);
+  }
+
+  cell(d: EntryReader, scanned: ScannedValue, index: number): void {
+    if (this.current !== null) this.current[index] = scannedJson(d, scanned, this.schema[index]);
+  }
+
+  end(): Map<number, string[]> {
+    return this.built;
+  }
+}
+
+function rowCountOf(entry: WalkedEntry<unknown>): number {
+  return entry.mutations.reduce((sum, mutation) => sum + (mutation.rows?.shape.rows ?? 0), 0);
+}
+
+/** The hits of an entry whose cells came before its columns: the whole table, tested whole. */
+function hitsOfWholeTable(
+  bytes: Uint8Array,
+  region: bigint,
+  id: bigint,
+  filter: RowFilter,
+): ReplayRow[] {
+  const decoded = decodeEntryTable(bytes);
+  if (!decoded.ok) return [];
+  return rowsOfEntry(region, id, decoded.table).filter((row) => rowMatches(row, filter));
+}
+
+/** The kept rows made whole (their texts, ragged rows padded) and tested with `rowMatches`. */
+function hitsOfKept(
+  bytes: Uint8Array,
+  region: bigint,
+  id: bigint,
+  filter: RowFilter,
+  kept: readonly Kept[],
+): ReplayRow[] {
+  const walked = walkWalEntry(bytes, new KeptTexts(kept));
+  if (!walked.ok) return [];
+  const hits: ReplayRow[] = [];
+  for (const mutation of walked.entry.mutations) {
+    if (mutation.rows === null) continue;
+    const { shape, built } = mutation.rows;
+    const columns: GtColumnView[] = columnViews(shape.schema, shape.width);
+    const op = nameOr(OP_TYPE_NAMES, mutation.opType);
+    for (const [index, cells] of built) {
+      for (let at = 0; at < shape.width; at++) cells[at] ??= 'null';
+      const row = { region, id, op, sequence: mutation.sequence + BigInt(index), columns, cells };
+      if (rowMatches(row, filter)) hits.push(row);
+    }
+  }
+  return hits;
+}
+
+/**
+ * The rows of one payload that pass `filter`, the filter tested while the payload is walked;
+ * the typed reason when the payload is not a `WalEntry`.
+ */
+export function filterEntryRows(
+  bytes: Uint8Array,
+  region: bigint,
+  id: bigint,
+  filter: RowFilter,
+): FilteredEntry {
+  const verdicts = new RowVerdicts(filter);
+  const walked = walkWalEntry(bytes, verdicts);
+  if (!walked.ok) return walked;
+  const { entry } = walked;
+  const rows = rowCountOf(entry);
+  const bulk = entry.bulkEntries.map((walkedBulk) => walkedBulk.summary);
+  // Cells read before their column was known were judged without it: the whole test decides.
+  if (entry.mutations.some((mutation) => mutation.rows?.shape.lateSchema === true))
+    return { ok: true, hits: hitsOfWholeTable(bytes, region, id, filter), rows, bulk };
+  const kept = verdicts.byMessage;
+  if (kept.every((places) => places.length === 0)) return { ok: true, hits: [], rows, bulk };
+  return { ok: true, hits: hitsOfKept(bytes, region, id, filter, kept), rows, bulk };
+}
