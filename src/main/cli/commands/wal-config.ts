@@ -6,7 +6,7 @@
  * and a GreptimeDB prefix is refused there with `ReadOnlyFormat` before anything is written.
  */
 import type { Command } from 'commander';
-import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
+import { validateWalConfig, type ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import { walPrefix } from '../../engine/wal/keys';
 import {
   resolveReadTarget,
@@ -66,4 +66,10 @@ export async function openWalTarget(
 export async function openWalReadTarget(options: WalOptions): Promise<WalReadTarget> {
   const connection = await openWalConnection(options);
   return { ...connection, target: await resolveReadTarget(connection.io, connection.prefix) };
+}
+
+/** The prefix a Cairn WAL configuration names. */
+export function prefixOfConfig(config: ObjectStoreWalConfigInput): string {
+  const valid = validateWalConfig(config);
+  return walPrefix(valid.root, valid.nodeId, valid.generation);
 }

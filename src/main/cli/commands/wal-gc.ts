@@ -11,11 +11,10 @@
  */
 import type { Command } from 'commander';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import { validateWalConfig, type ObjectStoreWalConfigInput } from '../../engine/wal/config';
+import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import { emptyControlState } from '../../engine/wal/control-fields';
 import { collectAsMaintenance, dryRunFromRegister, type GcReport } from '../../engine/wal/gc';
 import { inspectPrefix } from '../../engine/wal/inspect';
-import { walPrefix } from '../../engine/wal/keys';
 import { openMaintenance } from '../../engine/wal/open';
 import { readControl, registerStoreOf } from '../../engine/wal/register';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
@@ -31,12 +30,16 @@ import { auditCliDeletion } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
-import { openWalTarget, withWalFlags, type WalOptions } from './wal-config';
+import { CAIRN_FORMAT } from '../../engine/wal-read/format';
+import { CommandIndex } from './command-index';
+import { openWalTarget, prefixOfConfig, withWalFlags, type WalOptions } from './wal-config';
 
 interface GcOptions extends WalOptions {
   dryRun?: boolean;
   takeOver?: boolean;
   json?: boolean;
+  /** commander's `--no-cache` sets `cache: false`. */
+  cache?: boolean;
 }
 
 /**
@@ -59,19 +62,22 @@ export function registerWalGcCommand(wal: Command): void {
     )
     .option('--take-over', 'fence a writer that may be live')
     .option('--json', 'JSON output')
+    .option('--no-cache', 'neither use nor fill the local index')
     .action(runAction(gcAction));
 }
 
 async function gcAction(options: GcOptions): Promise<void> {
   const { io, link, config } = await openWalTarget(options);
-  const valid = validateWalConfig(config);
-  const prefix = walPrefix(valid.root, valid.nodeId, valid.generation);
+  const prefix = prefixOfConfig(config);
   const register = await registerHolderOf(io, prefix, false);
+  // The check before the epoch and the writer's open recall from the local index: each object
+  // is read at most once, and not at all when an earlier command (verify, obsolete) read it.
+  const index = await CommandIndex.open(io, prefix, CAIRN_FORMAT, options.cache !== false);
   const { report, holder, epoch } = await withProgress('gc', link, async () =>
     options.dryRun
       ? { report: await dryRun(io, prefix), ...dryRunHolder(register) }
-      : await collect(io, config, prefix, options.takeOver === true),
-  );
+      : await collect(io, config, index, options.takeOver === true),
+  ).finally(() => index.done());
   if (!report.dryRun)
     await auditCliDeletion(
       report,
@@ -101,14 +107,14 @@ async function dryRun(io: ObjectIo, prefix: string): Promise<GcReport> {
   return dryRunFromRegister(io, prefix, await reread(), reread);
 }
 
-async function collect(
+export async function collect(
   io: ObjectIo,
   config: ObjectStoreWalConfigInput,
-  prefix: string,
+  index: CommandIndex,
   takeOver: boolean,
 ): Promise<{ report: GcReport; holder: Holder; epoch: bigint }> {
-  await checkNoLiveWriter(io, prefix, takeOver);
-  const opens = (await inspectPrefix(io, config)).failure === null;
+  await checkNoLiveWriter(io, prefixOfConfig(config), takeOver);
+  const opens = (await inspectPrefix(io, config, { memo: index.tailMemo() })).failure === null;
   if (!opens) {
     const session = await openMaintenance(io, config);
     return {
@@ -117,7 +123,10 @@ async function collect(
       epoch: session.epoch,
     };
   }
-  const store = await ObjectStoreLogStore.open(io, config, { gcAfterObsolete: false });
+  const store = await ObjectStoreLogStore.open(io, config, {
+    gcAfterObsolete: false,
+    scanMemo: () => index.tailMemo(),
+  });
   try {
     return { report: await store.gc(), holder: 'writer', epoch: store.epoch };
   } finally {

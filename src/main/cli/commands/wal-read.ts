@@ -9,6 +9,7 @@ import { runAction } from '../run-action';
 import { describeCairnInspect } from './wal-read-cairn';
 import { describeGtInspect } from './wal-read-greptimedb';
 import { inspectSummary } from './wal-inspect-summary';
+import { CommandIndex } from './command-index';
 import { cachedScan } from './scan-cache';
 import { openWalConnection, openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
 
@@ -83,10 +84,25 @@ export function registerWalReadCommands(wal: Command): void {
       .description('Read every object whole and check every CRC; exit 1 if any is damaged'),
   )
     .option('--json', 'JSON output')
+    .option('--no-cache', 'neither use nor fill the local index')
     .action(
-      runAction(async (options: JsonOption) => {
+      runAction(async (options: InspectOptions) => {
         const { io, link, target } = await openWalReadTarget(options);
-        const report = await withProgress('verify', link, () => verifyTarget(io, target));
+        // Each sound object's one whole read also gives what an open reads of it: kept in the
+        // local index, the next command on this prefix (inspect, obsolete, gc) reads no object.
+        const index = await CommandIndex.open(
+          io,
+          target.prefix,
+          target.format,
+          options.cache !== false,
+        );
+        const scan =
+          target.format === 'greptimedb-v1'
+            ? { greptimedb: { memo: index.gtMemo() } }
+            : { cairn: { memo: index.tailMemo() } };
+        const report = await withProgress('verify', link, () =>
+          verifyTarget(io, target, undefined, scan),
+        ).finally(() => index.done());
         if (options.json) printJson({ format: target.format, ...report });
         else {
           // GreptimeDB's objects name their layout (54-byte or writer-instance header).

@@ -25,9 +25,18 @@ import { withProgress } from '../progress';
 import { printJson, printLines, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
-import { openWalReadTarget, openWalTarget, withWalFlags, type WalOptions } from './wal-config';
+import {
+  openWalReadTarget,
+  openWalTarget,
+  prefixOfConfig,
+  withWalFlags,
+  type WalOptions,
+} from './wal-config';
 import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
 import { auditStoreCollections } from './cli-audit';
+import { CommandIndex } from './command-index';
+import { CAIRN_FORMAT } from '../../engine/wal-read/format';
+import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import { dataDirOf } from '../data-dir-flag';
 import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
 import type { GcReport } from '../../engine/wal/gc';
@@ -176,59 +185,78 @@ export function registerWalWriteCommands(wal: Command): void {
       'take nothing: print what it would hide and what the collection after it would delete',
     )
     .option('--json', 'JSON output')
+    .option('--no-cache', 'neither use nor fill the local index')
     .action(
-      runAction(
-        async (
-          options: WalOptions & {
-            region: string;
-            to: string;
-            takeOver?: boolean;
-            dryRun?: boolean;
-            json?: boolean;
-          },
-        ) => {
-          const region = regionOf(options.region);
-          const to = entryIdOf('--to', options.to);
-          const { io, config } = await openWalTarget(options);
-          // Refused before the epoch is taken: bad input writes nothing, not even a start object.
-          const log = await openReadOnly(io, config);
-          const prefix = log.prefix;
-          const recorded = log.catalog.latestEntryId(region);
-          if (to > recorded)
-            throw new ObsoleteAboveLatestError(prefix, options.region, to, recorded);
-          if (options.dryRun === true) {
-            printObsoletePreview(
-              await obsoleteDryRun(io, log, region, to, recorded),
-              options.json === true,
-            );
-            return;
-          }
-          await checkNoLiveWriter(io, prefix, options.takeOver === true);
-          const store = await ObjectStoreLogStore.open(io, config);
-          const trigger = { region: formatRegionId(region), to: formatEntryId(to) };
-          const audits = auditStoreCollections(
-            store,
-            { action: 'cli wal obsolete', parameters: { prefix, ...trigger } },
-            io.endpoint,
-            dataDirOf(options),
-          );
-          try {
-            const provider = { prefix, regionId: region };
-            const latest = store.latestEntryId(provider); // The same check, after the open.
-            if (to > latest) throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
-            await store.obsolete(provider, region, to);
-          } finally {
-            await store.stop(); // the collection after the obsolete ends before stop returns
-          }
-          const collected = collectedOf(await audits.settled());
-          if (options.json)
-            printJson({ prefix, region, watermark: to, epoch: store.epoch, collected });
-          else
-            process.stdout.write(
-              `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${store.epoch}); garbage collection deleted ${collected.objects} objects (${collected.bytes} bytes)\n`,
-            );
-        },
-      ),
+      runAction(async (options: ObsoleteOptions) => {
+        const { io, config } = await openWalTarget(options);
+        // Both opens (before the epoch and the writer's) recall from the local index: each
+        // object is read at most once, and not at all when an earlier command (verify) read it.
+        const index = await CommandIndex.open(
+          io,
+          prefixOfConfig(config),
+          CAIRN_FORMAT,
+          options.cache !== false,
+        );
+        try {
+          await obsoleteAction(io, config, index, options);
+        } finally {
+          await index.done();
+        }
+      }),
+    );
+}
+
+export type ObsoleteOptions = WalOptions & {
+  region: string;
+  to: string;
+  takeOver?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+  cache?: boolean;
+};
+
+export async function obsoleteAction(
+  io: ObjectIo,
+  config: ObjectStoreWalConfigInput,
+  index: CommandIndex,
+  options: ObsoleteOptions,
+): Promise<void> {
+  const region = regionOf(options.region);
+  const to = entryIdOf('--to', options.to);
+  // Refused before the epoch is taken: bad input writes nothing, not even a start object.
+  const log = await openReadOnly(io, config, { memo: index.tailMemo() });
+  const prefix = log.prefix;
+  const recorded = log.catalog.latestEntryId(region);
+  if (to > recorded) throw new ObsoleteAboveLatestError(prefix, options.region, to, recorded);
+  if (options.dryRun === true) {
+    printObsoletePreview(
+      await obsoleteDryRun(io, log, region, to, recorded),
+      options.json === true,
+    );
+    return;
+  }
+  await checkNoLiveWriter(io, prefix, options.takeOver === true);
+  const store = await ObjectStoreLogStore.open(io, config, { scanMemo: () => index.tailMemo() });
+  const trigger = { region: formatRegionId(region), to: formatEntryId(to) };
+  const audits = auditStoreCollections(
+    store,
+    { action: 'cli wal obsolete', parameters: { prefix, ...trigger } },
+    io.endpoint,
+    dataDirOf(options),
+  );
+  try {
+    const provider = { prefix, regionId: region };
+    const latest = store.latestEntryId(provider); // The same check, after the open.
+    if (to > latest) throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
+    await store.obsolete(provider, region, to);
+  } finally {
+    await store.stop(); // the collection after the obsolete ends before stop returns
+  }
+  const collected = collectedOf(await audits.settled());
+  if (options.json) printJson({ prefix, region, watermark: to, epoch: store.epoch, collected });
+  else
+    process.stdout.write(
+      `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${store.epoch}); garbage collection deleted ${collected.objects} objects (${collected.bytes} bytes)\n`,
     );
 }
 

@@ -99,6 +99,11 @@ async function readOtherLayout(
   tail: TailResult,
 ): Promise<GtOtherLayoutObject> {
   const bytes = tail.bytes.length === tail.size ? tail.bytes : (await io.get(listed.key)).bytes;
+  return otherLayoutOf(listed, bytes);
+}
+
+/** A whole object in the writer-instance layout, checked in it. */
+function otherLayoutOf(listed: ListedObject, bytes: Uint8Array): GtOtherLayoutObject {
   const decoded = decodeGtWriterInstanceObject(bytes, listed.key);
   return {
     key: listed.key,
@@ -151,16 +156,40 @@ async function readIndex(
       listed.key,
       new Slicer(),
     ));
-  const object = {
-    seq: header.seq,
-    epoch: header.epoch,
-    link: header.link,
-    reclaimBoundary: header.reclaimBoundary,
-    key: listed.key,
-    size: tail.size,
-    segments: index,
-  };
-  return { kind: 'read', object };
+  return { kind: 'read', object: scannedOf(header, listed.key, tail.size, index) };
+}
+
+function scannedOf(
+  header: GtHeader,
+  key: string,
+  size: number,
+  segments: readonly SegmentIndex[],
+): GtScannedObject {
+  const { seq, epoch, link, reclaimBoundary } = header;
+  return { seq, epoch, link, reclaimBoundary, key, size, segments };
+}
+
+/**
+ * What a scan would read of `listed`, taken from its whole `bytes` read for another reason (a
+ * verify): undefined when they do not check out as the scan would judge them - the scan then
+ * reads and judges the object itself.
+ */
+export function gtOutcomeOfWhole(
+  listed: ListedObject,
+  bytes: Uint8Array,
+): GtScanOutcome | undefined {
+  try {
+    if (hasMagic(bytes, 0, HEADER_MAGIC_BYTES)) return undefined;
+    if (gtBodyStart(bytes, bytes.length) === GT_WRITER_HEADER_SIZE)
+      return { kind: 'other-layout', object: otherLayoutOf(listed, bytes) };
+    const header = decodeGtHeader(bytes, listed.key, listed.seq);
+    const { segments } = decodeGtIndexFromTail(bytes, bytes.length, listed.key);
+    if (segments === null) return undefined;
+    return { kind: 'read', object: scannedOf(header, listed.key, bytes.length, segments) };
+  } catch (error) {
+    if (error instanceof CorruptObjectError) return undefined;
+    throw error;
+  }
 }
 
 /**

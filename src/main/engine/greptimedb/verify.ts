@@ -12,6 +12,8 @@ import {
   readWhole,
   verifyListedObjects,
   type ObjectVerdict,
+  type VerifyObjectOptions,
+  type VerifyPrefixOptions,
   type VerifyReport,
 } from '../wal/verify';
 import { decodeGtObjectAnyLayout, GT_LAYOUT_NAMES } from './writer-instance';
@@ -23,7 +25,7 @@ export const GT_MAX_VERIFIED_BYTES = 256 * 1024 * 1024;
 export async function verifyGtObject(
   io: ObjectIo,
   key: string,
-  options: { readonly size?: number } = {},
+  options: Pick<VerifyObjectOptions, 'size' | 'sound'> = {},
 ): Promise<ObjectVerdict> {
   return judgeObject(io, key, options.size, async (size) => {
     if (size > GT_MAX_VERIFIED_BYTES)
@@ -33,7 +35,9 @@ export async function verifyGtObject(
         `${size} bytes, more than any GreptimeDB object`,
       );
     const bytes = size === 0 ? new Uint8Array(0) : await readWhole(io, key, size);
-    return { size: bytes.length, layout: GT_LAYOUT_NAMES[decodeGtObjectAnyLayout(bytes, key)] };
+    const layout = GT_LAYOUT_NAMES[decodeGtObjectAnyLayout(bytes, key)];
+    options.sound?.(bytes);
+    return { size: bytes.length, layout };
   });
 }
 
@@ -41,6 +45,7 @@ export async function verifyGtPrefix(
   io: ObjectIo,
   rawPrefix: string,
   slots?: IoSlots,
+  options: VerifyPrefixOptions = {},
 ): Promise<VerifyReport> {
-  return verifyListedObjects(io, normalizePrefix(rawPrefix), verifyGtObject, slots);
+  return verifyListedObjects(io, normalizePrefix(rawPrefix), verifyGtObject, slots, options);
 }
