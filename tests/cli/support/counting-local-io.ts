@@ -3,16 +3,20 @@
  * `readTail`, `readRange`) is logged by key, so a test can say how many times a command read
  * each object. Everything else goes straight to the store.
  */
-import { LocalObjectIo } from '../../../src/main/engine/objectio/local-object-io';
-import type {
-  BatchDeleteResult,
-  ByteRange,
-  GetResult,
-  ListOptions,
-  ListPage,
-  ObjectIo,
-  ObjectMeta,
-  TailResult,
+import {
+  LocalObjectIo,
+  type LocalObjectIoOptions,
+} from '../../../src/main/engine/objectio/local-object-io';
+import {
+  pagesOf,
+  type BatchDeleteResult,
+  type ByteRange,
+  type GetResult,
+  type ListOptions,
+  type ListPage,
+  type ObjectIo,
+  type ObjectMeta,
+  type TailResult,
 } from '../../../src/main/engine/objectio/object-io';
 
 export class CountingLocalIo implements ObjectIo {
@@ -22,8 +26,8 @@ export class CountingLocalIo implements ObjectIo {
   /** Keys read, one entry per request. */
   readonly reads: string[] = [];
 
-  constructor(dir: string) {
-    this.store = new LocalObjectIo(dir);
+  constructor(dir: string, options: LocalObjectIoOptions = {}) {
+    this.store = new LocalObjectIo(dir, options);
     this.endpoint = this.store.endpoint;
     this.link = this.store.link;
   }
@@ -36,6 +40,7 @@ export class CountingLocalIo implements ObjectIo {
   /** Forgets what was logged (what a test's setup read). */
   reset(): void {
     this.reads.length = 0;
+    this.listings.length = 0;
   }
 
   putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
@@ -53,14 +58,21 @@ export class CountingLocalIo implements ObjectIo {
     this.reads.push(key);
     return this.store.readRange(key, start, length);
   }
+  /** Listings made, by folder (a reopen from a judged report makes none). */
+  readonly listings: string[] = [];
+
+  folderStamp(folderKey: string): Promise<string | null> {
+    return this.store.folderStamp(folderKey);
+  }
   head(key: string): Promise<ObjectMeta> {
     return this.store.head(key);
   }
   listPage(prefix: string, options?: ListOptions): Promise<ListPage> {
+    this.listings.push(prefix);
     return this.store.listPage(prefix, options);
   }
   list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage> {
-    return this.store.list(prefix, options);
+    return pagesOf(this, prefix, options);
   }
   delete(key: string): Promise<void> {
     return this.store.delete(key);

@@ -1,7 +1,12 @@
 /** `cairn wal ls | inspect | verify`: read-only views of WAL prefixes of both formats; they never write. */
 import type { Command } from 'commander';
 import { discoverPrefixes, type DiscoveredPrefix } from '../../engine/wal-read/discover';
-import { inspectTarget, verifyTarget } from '../../engine/wal-read/read-side';
+import {
+  inspectTarget,
+  verifyTarget,
+  type AnyInspectReport,
+} from '../../engine/wal-read/read-side';
+import { judgedInspect } from './judged-inspect';
 import { isListedPrefix } from '../../services/wal/fleet/fleet-source';
 import { printJson, printLines, table } from '../output';
 import { withProgress } from '../progress';
@@ -61,11 +66,16 @@ export function registerWalReadCommands(wal: Command): void {
     .action(
       runAction(async (options: InspectOptions & { chain?: boolean }) => {
         const { io, link, target } = await openWalReadTarget(options);
-        const cached = await cachedScan(io, target, options.cache !== false);
-        // The index keeps what was read, even when the inspection fails after the scan.
-        const report = await withProgress('inspect', link, () =>
-          inspectTarget(io, target, cached.scan),
-        ).finally(() => cached.done());
+        const useCache = options.cache !== false;
+        const inspect = async (): Promise<AnyInspectReport> => {
+          const cached = await cachedScan(io, target, useCache);
+          // The index keeps what was read, even when the inspection fails after the scan.
+          return withProgress('inspect', link, () =>
+            inspectTarget(io, target, cached.scan),
+          ).finally(() => cached.done());
+        };
+        // On a local directory whose prefix folders did not change, the report judged last time.
+        const report = useCache ? await judgedInspect(io, target, inspect) : await inspect();
         const withChain = options.chain === true;
         if (options.json) printJson(withChain ? report : inspectSummary(report));
         else
