@@ -5,34 +5,24 @@
  * created in the folder (an object appended, a register written) moves its stamp: the next
  * inspection judges again and equals the new cold one. A store without stamps never keeps one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { judgedInspect } from '../../src/main/cli/commands/judged-inspect';
 import { MemoryObjectIo } from '../../src/main/engine/objectio/memory-object-io';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
-import { inspectTarget, type AnyInspectReport } from '../../src/main/engine/wal-read/read-side';
+import { inspectTarget } from '../../src/main/engine/wal-read/read-side';
 import { resolveReadTarget } from '../../src/main/engine/wal-read/target';
 import { ObjectIndexStore } from '../../src/main/services/object-index/index-store';
 import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
 import { PREFIX, putChain, putObject, writeRegister } from '../wal/recovery/prefix-builder';
 import { CountingLocalIo } from './support/counting-local-io';
+import { scratchPaths, withoutDuration } from './support/scratch';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-judged-reopen-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let made = 0;
-const fresh = (name: string): string => join(dir, `${name}-${(made += 1)}`);
+const fresh = scratchPaths('judged-reopen');
 
 const GT_PREFIX = 'datanodes/6/epochs/1';
 /** Longer than a file system's timestamp tick (a jiffy, at most 10 ms). */
 const TICK_MS = 25;
-
-function withoutDuration(report: AnyInspectReport): Record<string, unknown> {
-  const { durationMs: _took, ...rest } = report;
-  return rest;
-}
 
 /** `wal inspect` in a process of its own (the index store of `dataDir` made anew). */
 async function inspectAsCli(io: CountingLocalIo | MemoryObjectIo, prefix: string, dataDir: string) {

@@ -9,10 +9,9 @@
  * - The index is keyed by the store's identity: the same directory named two ways shares it,
  *   another directory with the same prefix never does.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect } from '../../src/main/cli/commands/wal-gc';
 import { obsoleteAction } from '../../src/main/cli/commands/wal-write';
 import { CommandIndex } from '../../src/main/cli/commands/command-index';
@@ -21,7 +20,6 @@ import { makeRegionId } from '../../src/main/engine/wal/provider';
 import {
   inspectTarget,
   verifyTarget,
-  type AnyInspectReport,
   type InspectScan,
 } from '../../src/main/engine/wal-read/read-side';
 import { resolveReadTarget } from '../../src/main/engine/wal-read/target';
@@ -29,11 +27,9 @@ import { ObjectIndexStore } from '../../src/main/services/object-index/index-sto
 import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
 import { CONFIG, PREFIX, putChain, REGION_A, writeRegister } from '../wal/recovery/prefix-builder';
 import { CountingLocalIo } from './support/counting-local-io';
+import { scratchPaths, withoutDuration } from './support/scratch';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-one-read-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let made = 0;
-const fresh = (name: string): string => join(dir, `${name}-${(made += 1)}`);
+const fresh = scratchPaths('one-read');
 
 const GT_PREFIX = 'datanodes/5/epochs/1';
 const OBJECTS = 6;
@@ -82,11 +78,6 @@ function scanOf(index: CommandIndex, format: 'cairn-v1' | 'greptimedb-v1'): Insp
   return format === 'greptimedb-v1'
     ? { greptimedb: { memo: index.gtMemo() } }
     : { cairn: { memo: index.tailMemo() } };
-}
-
-function withoutDuration(report: AnyInspectReport): Record<string, unknown> {
-  const { durationMs: _took, ...rest } = report;
-  return rest;
 }
 
 describe.each([

@@ -7,19 +7,10 @@ import {
   LocalObjectIo,
   type LocalObjectIoOptions,
 } from '../../../src/main/engine/objectio/local-object-io';
-import {
-  pagesOf,
-  type BatchDeleteResult,
-  type ByteRange,
-  type GetResult,
-  type ListOptions,
-  type ListPage,
-  type ObjectIo,
-  type ObjectMeta,
-  type TailResult,
-} from '../../../src/main/engine/objectio/object-io';
+import { pagesOf } from '../../../src/main/engine/objectio/object-io';
+import type * as Io from '../../../src/main/engine/objectio/object-io';
 
-export class CountingLocalIo implements ObjectIo {
+export class CountingLocalIo implements Io.ObjectIo {
   readonly store: LocalObjectIo;
   readonly endpoint: string;
   readonly link: LocalObjectIo['link'];
@@ -46,11 +37,11 @@ export class CountingLocalIo implements ObjectIo {
   putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
     return this.store.putIfAbsent(key, bytes);
   }
-  get(key: string, range?: ByteRange): Promise<GetResult> {
+  get(key: string, range?: Io.ByteRange): Promise<Io.GetResult> {
     this.reads.push(key);
     return this.store.get(key, range);
   }
-  readTail(key: string, suffix: number, listedSize: number): Promise<TailResult> {
+  readTail(key: string, suffix: number, listedSize: number): Promise<Io.TailResult> {
     this.reads.push(key);
     return this.store.readTail(key, suffix, listedSize);
   }
@@ -64,20 +55,20 @@ export class CountingLocalIo implements ObjectIo {
   folderStamp(folderKey: string): Promise<string | null> {
     return this.store.folderStamp(folderKey);
   }
-  head(key: string): Promise<ObjectMeta> {
+  head(key: string): Promise<Io.ObjectMeta> {
     return this.store.head(key);
   }
-  listPage(prefix: string, options?: ListOptions): Promise<ListPage> {
+  listPage(prefix: string, options?: Io.ListOptions): Promise<Io.ListPage> {
     this.listings.push(prefix);
     return this.store.listPage(prefix, options);
   }
-  list(prefix: string, options?: Omit<ListOptions, 'continuation'>): AsyncIterable<ListPage> {
+  list(prefix: string, options?: Omit<Io.ListOptions, 'continuation'>): AsyncIterable<Io.ListPage> {
     return pagesOf(this, prefix, options);
   }
   delete(key: string): Promise<void> {
     return this.store.delete(key);
   }
-  deleteMany(keys: readonly string[]): Promise<BatchDeleteResult> {
+  deleteMany(keys: readonly string[]): Promise<Io.BatchDeleteResult> {
     return this.store.deleteMany(keys);
   }
 }
