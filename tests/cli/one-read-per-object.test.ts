@@ -19,8 +19,8 @@ import { objectsFolder } from '../../src/main/engine/wal/keys';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
 import {
   inspectTarget,
+  openTargetReadOnly,
   verifyTarget,
-  type InspectScan,
 } from '../../src/main/engine/wal-read/read-side';
 import { resolveReadTarget } from '../../src/main/engine/wal-read/target';
 import { ObjectIndexStore } from '../../src/main/services/object-index/index-store';
@@ -74,12 +74,6 @@ function indexOf(
   return CommandIndex.open(io, prefix, format, true, () => new ObjectIndexStore(dataDir));
 }
 
-function scanOf(index: CommandIndex, format: 'cairn-v1' | 'greptimedb-v1'): InspectScan {
-  return format === 'greptimedb-v1'
-    ? { greptimedb: { memo: index.gtMemo() } }
-    : { cairn: { memo: index.tailMemo() } };
-}
-
 describe.each([
   ['cairn-v1', PREFIX, cairnPrefix],
   ['greptimedb-v1', GT_PREFIX, gtPrefix],
@@ -93,7 +87,7 @@ describe.each([
     io.reset();
 
     const index = await indexOf(io, prefix, format, dataDir);
-    const report = await verifyTarget(io, target, undefined, scanOf(index, format));
+    const report = await verifyTarget(io, target, undefined, index.scanOf(format));
     await index.done();
     expect(report.checked).toBe(keys.length);
     expect(report.damaged).toBe(0);
@@ -102,11 +96,19 @@ describe.each([
 
     io.reset();
     const next = await indexOf(io, prefix, format, dataDir);
-    const recalled = await inspectTarget(io, target, scanOf(next, format));
+    const recalled = await inspectTarget(io, target, next.scanOf(format));
     await next.done();
     expect(io.reads.filter((key) => keys.includes(key))).toEqual([]);
     const cold = await inspectTarget(io, target);
     expect(withoutDuration(recalled)).toEqual(withoutDuration(cold));
+
+    // `wal replay`'s open recalls too: only the entries it replays are read.
+    io.reset();
+    const replaying = await indexOf(io, prefix, format, dataDir);
+    const log = await openTargetReadOnly(io, target, replaying.scanOf(format));
+    await replaying.done();
+    expect(io.reads.filter((key) => keys.includes(key))).toEqual([]);
+    expect([...log.catalog.objects()].length).toBeGreaterThan(0);
   });
 });
 
@@ -119,7 +121,7 @@ describe('wal obsolete then wal gc', () => {
       if (verifiedFirst) {
         const index = await indexOf(io, PREFIX, 'cairn-v1', dataDir);
         const target = await resolveReadTarget(io, PREFIX);
-        await verifyTarget(io, target, undefined, scanOf(index, 'cairn-v1'));
+        await verifyTarget(io, target, undefined, index.scanOf('cairn-v1'));
         await index.done();
         io.reset();
       }
@@ -153,14 +155,14 @@ describe('the local index of a command run with ad-hoc store flags', () => {
     const dataDir = fresh('data');
     const target = await resolveReadTarget(io, GT_PREFIX);
     const filled = await indexOf(io, GT_PREFIX, 'greptimedb-v1', dataDir);
-    await verifyTarget(io, target, undefined, scanOf(filled, 'greptimedb-v1'));
+    await verifyTarget(io, target, undefined, filled.scanOf('greptimedb-v1'));
     await filled.done();
     const keys = await objectKeys(io, GT_PREFIX);
 
     // The same directory, spelt relative and with a trailing slash: the same store.
     const sameStore = new CountingLocalIo(`${relative(process.cwd(), storeA)}/`);
     const same = await indexOf(sameStore, GT_PREFIX, 'greptimedb-v1', dataDir);
-    await inspectTarget(sameStore, target, scanOf(same, 'greptimedb-v1'));
+    await inspectTarget(sameStore, target, same.scanOf('greptimedb-v1'));
     expect(sameStore.reads.filter((key) => keys.includes(key))).toEqual([]);
 
     // A copy elsewhere: the same keys, another store - it recalls nothing and reads every object.
@@ -168,7 +170,7 @@ describe('the local index of a command run with ad-hoc store flags', () => {
     cpSync(storeA, storeB, { recursive: true });
     const other = new CountingLocalIo(storeB);
     const index = await indexOf(other, GT_PREFIX, 'greptimedb-v1', dataDir);
-    await inspectTarget(other, target, scanOf(index, 'greptimedb-v1'));
+    await inspectTarget(other, target, index.scanOf('greptimedb-v1'));
     await index.done();
     for (const key of keys) expect(other.readsOf(key)).toBeGreaterThan(0);
     expect(

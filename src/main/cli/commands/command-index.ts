@@ -15,6 +15,7 @@ import { newGtScanMemo, type GtScanMemo } from '../../engine/greptimedb/scan';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import { newTailScanMemo, type TailScanMemo } from '../../engine/wal/recovery';
 import type { WalFormat } from '../../engine/wal-read/format';
+import type { InspectScan } from '../../engine/wal-read/read-side';
 import { defaultDataDir } from '../../services/app-paths';
 import { ObjectIndexStore } from '../../services/object-index/index-store';
 import type { LocalPrefixIndex } from '../../services/object-index/local-prefix-index';
@@ -53,6 +54,13 @@ export class CommandIndex {
   gtMemo(): GtScanMemo {
     const recall = this.index?.recaller('greptimedb-v1');
     return this.started(newGtScanMemo(recall === undefined ? {} : { recall }));
+  }
+
+  /** A scan's options for a target of `format`, with a memo of its own. */
+  scanOf(format: WalFormat): InspectScan {
+    return format === 'greptimedb-v1'
+      ? { greptimedb: { memo: this.gtMemo() } }
+      : { cairn: { memo: this.tailMemo() } };
   }
 
   /** Keeps what the scans read (waits for the write): before the command exits. */

@@ -106,10 +106,7 @@ export function registerWalReadCommands(wal: Command): void {
           target.format,
           options.cache !== false,
         );
-        const scan =
-          target.format === 'greptimedb-v1'
-            ? { greptimedb: { memo: index.gtMemo() } }
-            : { cairn: { memo: index.tailMemo() } };
+        const scan = index.scanOf(target.format);
         const report = await withProgress('verify', link, () =>
           verifyTarget(io, target, undefined, scan),
         ).finally(() => index.done());

@@ -143,7 +143,10 @@ export function registerWalWriteCommands(wal: Command): void {
         const { io, link, target } = await openWalReadTarget(options);
         const mode = replayModeOf(options, target.format);
         await withProgress('replay', link, async () => {
-          const log = await openTargetReadOnly(io, target);
+          const index = await CommandIndex.open(io, target.prefix, target.format, true);
+          const log = await openTargetReadOnly(io, target, index.scanOf(target.format)).finally(
+            () => index.done(),
+          );
           damage.checkRegion(log, region);
           const provider = { prefix: log.prefix, regionId: region };
           if (mode !== 'raw') {

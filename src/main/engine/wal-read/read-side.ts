@@ -108,14 +108,19 @@ function anyLog(format: WalFormat, log: Omit<AnyReadOnlyLog, 'format'>): AnyRead
   };
 }
 
+/** With `scan`'s memo of the target's format, objects read before are not read again. */
 export async function openTargetReadOnly(
   io: ObjectIo,
   target: ReadTarget,
+  scan: InspectScan = {},
 ): Promise<AnyReadOnlyLog> {
   if (target.format === GT_FORMAT)
-    return anyLog(GT_FORMAT, await openGtReadOnly(io, target.prefix));
+    return anyLog(
+      GT_FORMAT,
+      await openGtReadOnly(io, target.prefix, { memo: scan.greptimedb?.memo }),
+    );
   try {
-    return anyLog(CAIRN_FORMAT, await openReadOnly(io, target.config));
+    return anyLog(CAIRN_FORMAT, await openReadOnly(io, target.config, { memo: scan.cairn?.memo }));
   } catch (error) {
     throw isWalError(error, 'CorruptObject')
       ? await explainCorruption(io, target.prefix, CAIRN_FORMAT, error)
