@@ -32,6 +32,7 @@ import { bigConsole } from './figures/big-console';
 import { cloudBig } from './figures/cloud-big';
 import { cloudMerged } from './figures/cloud-merged';
 import { search } from './figures/search';
+import { cliReopen } from './figures/cli-reopen';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -58,6 +59,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'big-prefix': bigPrefix,
   'big-console': bigConsole,
   search,
+  'cli-reopen': cliReopen,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */

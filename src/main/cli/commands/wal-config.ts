@@ -8,7 +8,7 @@
  * healthy empty answer, unless `--allow-empty` says an empty one is expected.
  */
 import type { Command } from 'commander';
-import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
+import { validateWalConfig, type ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import { walPrefix } from '../../engine/wal/keys';
 import {
   resolveReadTarget,
@@ -100,4 +100,10 @@ export async function openWalReadTarget(options: WalOptions): Promise<WalReadTar
   const connection = await openWalConnection(options);
   await checkPrefixExists(connection.io, connection.prefix, options);
   return { ...connection, target: await resolveReadTarget(connection.io, connection.prefix) };
+}
+
+/** The prefix a Cairn WAL configuration names. */
+export function prefixOfConfig(config: ObjectStoreWalConfigInput): string {
+  const valid = validateWalConfig(config);
+  return walPrefix(valid.root, valid.nodeId, valid.generation);
 }

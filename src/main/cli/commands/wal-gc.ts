@@ -13,11 +13,10 @@
  */
 import type { Command } from 'commander';
 import type { ObjectIo } from '../../engine/objectio/object-io';
-import { validateWalConfig, type ObjectStoreWalConfigInput } from '../../engine/wal/config';
+import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import { emptyControlState } from '../../engine/wal/control-fields';
 import { collectAsMaintenance, dryRunFromRegister, type GcReport } from '../../engine/wal/gc';
 import { inspectPrefix } from '../../engine/wal/inspect';
-import { walPrefix } from '../../engine/wal/keys';
 import { openMaintenance } from '../../engine/wal/open';
 import { readControl, registerStoreOf } from '../../engine/wal/register';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
@@ -33,12 +32,22 @@ import { auditCliDeletion, auditedCliAction } from './cli-audit';
 import { dataDirOf } from '../data-dir-flag';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
-import { openWalTarget, withAllowEmpty, withWalFlags, type WalOptions } from './wal-config';
+import { CAIRN_FORMAT } from '../../engine/wal-read/format';
+import { CommandIndex } from './command-index';
+import {
+  openWalTarget,
+  prefixOfConfig,
+  withAllowEmpty,
+  withWalFlags,
+  type WalOptions,
+} from './wal-config';
 
 interface GcOptions extends WalOptions {
   dryRun?: boolean;
   takeOver?: boolean;
   json?: boolean;
+  /** commander's `--no-cache` sets `cache: false`. */
+  cache?: boolean;
 }
 
 /**
@@ -60,29 +69,32 @@ export function registerWalGcCommand(wal: Command): void {
       'list what a pass would delete and the bytes freed; take and write nothing',
     )
     .option('--take-over', 'fence a writer that may be live')
-    .option('--json', 'JSON output');
+    .option('--json', 'JSON output')
+    .option('--no-cache', 'neither use nor fill the local index');
   withAllowEmpty(command).action(runAction(gcAction));
 }
 
 async function gcAction(options: GcOptions): Promise<void> {
   const { io, link, config } = await openWalTarget(options, {}, true);
-  const valid = validateWalConfig(config);
-  const prefix = walPrefix(valid.root, valid.nodeId, valid.generation);
+  const prefix = prefixOfConfig(config);
   const register = await registerHolderOf(io, prefix, false);
   const trigger = {
     action: 'cli wal gc',
     parameters: { prefix, takeOver: String(options.takeOver === true) },
   };
   const dataDir = dataDirOf(options);
+  // The check before the epoch and the writer's open recall from the local index: each object
+  // is read at most once, and not at all when an earlier command (verify, obsolete) read it.
+  const index = await CommandIndex.open(io, prefix, CAIRN_FORMAT, options.cache !== false);
   const { report, holder, epoch } = await withProgress('gc', link, async () =>
     options.dryRun
       ? { report: await dryRun(io, prefix), ...dryRunHolder(register) }
       : await auditedCliAction(dataDir, { ...trigger, target: prefix }, async () => {
-          const collected = await collect(io, config, prefix, options.takeOver === true);
+          const collected = await collect(io, config, index, options.takeOver === true);
           await auditCliDeletion(collected.report, trigger, io.endpoint, dataDir);
           return collected;
         }),
-  );
+  ).finally(() => index.done());
   if (options.json)
     printJson({ ...report, failure: report.failure?.message ?? null, holder, epoch, register });
   else
@@ -105,12 +117,13 @@ async function dryRun(io: ObjectIo, prefix: string): Promise<GcReport> {
   return dryRunFromRegister(io, prefix, await reread(), reread);
 }
 
-async function collect(
+export async function collect(
   io: ObjectIo,
   config: ObjectStoreWalConfigInput,
-  prefix: string,
+  index: CommandIndex,
   takeOver: boolean,
 ): Promise<{ report: GcReport; holder: Holder; epoch: bigint | null }> {
+  const prefix = prefixOfConfig(config);
   // Nothing to delete and no boundary to raise: no epoch is taken, no writer fenced.
   const judged = await dryRun(io, prefix);
   if (judged.objects.length === 0 && judged.boundary === judged.previousBoundary)
@@ -120,7 +133,7 @@ async function collect(
       epoch: null,
     };
   await checkNoLiveWriter(io, prefix, takeOver);
-  const opens = (await inspectPrefix(io, config)).failure === null;
+  const opens = (await inspectPrefix(io, config, { memo: index.tailMemo() })).failure === null;
   if (!opens) {
     const session = await openMaintenance(io, config);
     return {
@@ -129,7 +142,10 @@ async function collect(
       epoch: session.epoch,
     };
   }
-  const store = await ObjectStoreLogStore.open(io, config, { gcAfterObsolete: false });
+  const store = await ObjectStoreLogStore.open(io, config, {
+    gcAfterObsolete: false,
+    scanMemo: () => index.tailMemo(),
+  });
   try {
     return { report: await store.gc(), holder: 'writer', epoch: store.epoch };
   } finally {

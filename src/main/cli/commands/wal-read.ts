@@ -1,7 +1,12 @@
 /** `cairn wal ls | inspect | verify`: read-only views of WAL prefixes of both formats; they never write. */
 import type { Command } from 'commander';
 import { discoverPrefixes, type DiscoveredPrefix } from '../../engine/wal-read/discover';
-import { inspectTarget, verifyTarget } from '../../engine/wal-read/read-side';
+import {
+  inspectTarget,
+  verifyTarget,
+  type AnyInspectReport,
+} from '../../engine/wal-read/read-side';
+import { judgedInspect } from './judged-inspect';
 import { isListedPrefix } from '../../services/wal/fleet/fleet-source';
 import type { ObjectVerdict } from '../../engine/wal/verify';
 import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
@@ -13,6 +18,7 @@ import { describeGtInspect } from './wal-read-greptimedb';
 import { inspectSummary } from './wal-inspect-summary';
 import { inspectHealth, inspectHealthLines } from './inspect-health';
 import { EXIT } from '../exit-codes';
+import { CommandIndex } from './command-index';
 import { cachedScan } from './scan-cache';
 import {
   openWalConnection,
@@ -73,11 +79,16 @@ export function registerWalReadCommands(wal: Command): void {
       runAction(async (options: InspectOptions & { chain?: boolean }) => {
         const opened = await openWalReadTarget(options);
         const { io, link, target } = opened;
-        const cached = await cachedScan(io, target, options.cache !== false);
-        // The index keeps what was read, even when the inspection fails after the scan.
-        const report = await withProgress('inspect', link, () =>
-          inspectTarget(io, target, cached.scan),
-        ).finally(() => cached.done());
+        const useCache = options.cache !== false;
+        const inspect = async (): Promise<AnyInspectReport> => {
+          const cached = await cachedScan(io, target, useCache);
+          // The index keeps what was read, even when the inspection fails after the scan.
+          return withProgress('inspect', link, () =>
+            inspectTarget(io, target, cached.scan),
+          ).finally(() => cached.done());
+        };
+        // On a local directory whose prefix folders did not change, the report judged last time.
+        const report = useCache ? await judgedInspect(io, target, inspect) : await inspect();
         // The console's memory: the State, what it covers, what the damage ledger holds.
         const found = await inspectHealth(options, opened, report);
         const withChain = options.chain === true;
@@ -105,10 +116,22 @@ export function registerWalReadCommands(wal: Command): void {
     ),
   )
     .option('--json', 'JSON output')
+    .option('--no-cache', 'neither use nor fill the local index')
     .action(
-      runAction(async (options: JsonOption) => {
+      runAction(async (options: InspectOptions) => {
         const { io, link, target } = await openWalReadTarget(options);
-        const report = await withProgress('verify', link, () => verifyTarget(io, target));
+        // Each sound object's one whole read also gives what an open reads of it: kept in the
+        // local index, the next command on this prefix (inspect, obsolete, gc) reads no object.
+        const index = await CommandIndex.open(
+          io,
+          target.prefix,
+          target.format,
+          options.cache !== false,
+        );
+        const scan = index.scanOf(target.format);
+        const report = await withProgress('verify', link, () =>
+          verifyTarget(io, target, undefined, scan),
+        ).finally(() => index.done());
         if (options.json) printJson({ format: target.format, ...report });
         else {
           // GreptimeDB's objects name their layout (54-byte or writer-instance header).

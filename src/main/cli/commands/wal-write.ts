@@ -30,6 +30,7 @@ import { UsageError } from '../usage-error';
 import {
   openWalReadTarget,
   openWalTarget,
+  prefixOfConfig,
   withAllowEmpty,
   withWalFlags,
   type WalOptions,
@@ -37,6 +38,9 @@ import {
 import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
 import { auditedCliAction, auditStoreCollections } from './cli-audit';
 import { requestObsoleteFromCli } from './wal-obsolete-request';
+import { CommandIndex } from './command-index';
+import { CAIRN_FORMAT } from '../../engine/wal-read/format';
+import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import { dataDirOf } from '../data-dir-flag';
 import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
 import type { GcReport } from '../../engine/wal/gc';
@@ -145,7 +149,10 @@ export function registerWalWriteCommands(wal: Command): void {
         const { io, link, target } = await openWalReadTarget(options);
         const mode = replayModeOf(options, target.format);
         await withProgress('replay', link, async () => {
-          const log = await openTargetReadOnly(io, target);
+          const index = await CommandIndex.open(io, target.prefix, target.format, true);
+          const log = await openTargetReadOnly(io, target, index.scanOf(target.format)).finally(
+            () => index.done(),
+          );
           damage.checkRegion(log, region);
           const provider = { prefix: log.prefix, regionId: region };
           if (mode !== 'raw') {
@@ -194,80 +201,94 @@ export function registerWalWriteCommands(wal: Command): void {
       'take nothing: print what it would hide and what the collection after it would delete',
     )
     .option('--json', 'JSON output')
+    .option('--no-cache', 'neither use nor fill the local index')
     .action(
-      runAction(
-        async (
-          options: WalOptions & {
-            region: string;
-            to: string;
-            takeOver?: boolean;
-            dryRun?: boolean;
-            request?: boolean;
-            wait?: string;
-            json?: boolean;
-          },
-        ) => {
-          if (options.request === true && options.takeOver === true)
-            throw new UsageError('--request takes no epoch: --take-over does not go with it');
-          if (options.wait !== undefined && options.request !== true)
-            throw new UsageError('--wait goes with --request');
-          const region = regionOf(options.region);
-          const to = entryIdOf('--to', options.to);
-          const { io, config } = await openWalTarget(options, {}, true);
-          // Refused before the epoch is taken: bad input writes nothing, not even a start object.
-          const log = await openReadOnly(io, config);
-          const prefix = log.prefix;
-          const recorded = log.catalog.latestEntryId(region);
-          if (to > recorded)
-            throw new ObsoleteAboveLatestError(prefix, options.region, to, recorded);
-          if (options.dryRun === true) {
-            printObsoletePreview(
-              await obsoleteDryRun(io, log, region, to, recorded),
-              options.json === true,
-            );
-            return;
-          }
-          if (options.request === true) {
-            const code = await requestObsoleteFromCli(
-              io,
-              log,
-              region,
-              to,
-              options,
-              dataDirOf(options),
-            );
-            if (code !== 0) process.exitCode = code;
-            return;
-          }
-          const trigger = { region: formatRegionId(region), to: formatEntryId(to) };
-          const command = { action: 'cli wal obsolete', parameters: { prefix, ...trigger } };
-          const dataDir = dataDirOf(options);
-          const { epoch, collected } = await auditedCliAction(
-            dataDir,
-            { ...command, target: prefix },
-            async () => {
-              await checkNoLiveWriter(io, prefix, options.takeOver === true);
-              const store = await ObjectStoreLogStore.open(io, config);
-              const audits = auditStoreCollections(store, command, io.endpoint, dataDir);
-              try {
-                const provider = { prefix, regionId: region };
-                const latest = store.latestEntryId(provider); // The same check, after the open.
-                if (to > latest)
-                  throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
-                await store.obsolete(provider, region, to);
-              } finally {
-                await store.stop(); // the collection after the obsolete ends before stop returns
-              }
-              return { epoch: store.epoch, collected: collectedOf(await audits.settled()) };
-            },
-          );
-          if (options.json) printJson({ prefix, region, watermark: to, epoch, collected });
-          else
-            process.stdout.write(
-              `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${epoch}); garbage collection deleted ${collected.objects} objects (${collected.bytes} bytes)\n`,
-            );
-        },
-      ),
+      runAction(async (options: ObsoleteOptions) => {
+        if (options.request === true && options.takeOver === true)
+          throw new UsageError('--request takes no epoch: --take-over does not go with it');
+        if (options.wait !== undefined && options.request !== true)
+          throw new UsageError('--wait goes with --request');
+        const { io, config } = await openWalTarget(options, {}, true);
+        // Both opens (before the epoch and the writer's) recall from the local index: each
+        // object is read at most once, and not at all when an earlier command (verify) read it.
+        const index = await CommandIndex.open(
+          io,
+          prefixOfConfig(config),
+          CAIRN_FORMAT,
+          options.cache !== false,
+        );
+        try {
+          await obsoleteAction(io, config, index, options);
+        } finally {
+          await index.done();
+        }
+      }),
+    );
+}
+
+export type ObsoleteOptions = WalOptions & {
+  region: string;
+  to: string;
+  takeOver?: boolean;
+  dryRun?: boolean;
+  request?: boolean;
+  wait?: string;
+  json?: boolean;
+  cache?: boolean;
+};
+
+export async function obsoleteAction(
+  io: ObjectIo,
+  config: ObjectStoreWalConfigInput,
+  index: CommandIndex,
+  options: ObsoleteOptions,
+): Promise<void> {
+  const region = regionOf(options.region);
+  const to = entryIdOf('--to', options.to);
+  // Refused before the epoch is taken: bad input writes nothing, not even a start object.
+  const log = await openReadOnly(io, config, { memo: index.tailMemo() });
+  const prefix = log.prefix;
+  const recorded = log.catalog.latestEntryId(region);
+  if (to > recorded) throw new ObsoleteAboveLatestError(prefix, options.region, to, recorded);
+  if (options.dryRun === true) {
+    printObsoletePreview(
+      await obsoleteDryRun(io, log, region, to, recorded),
+      options.json === true,
+    );
+    return;
+  }
+  if (options.request === true) {
+    const code = await requestObsoleteFromCli(io, log, region, to, options, dataDirOf(options));
+    if (code !== 0) process.exitCode = code;
+    return;
+  }
+  const trigger = { region: formatRegionId(region), to: formatEntryId(to) };
+  const command = { action: 'cli wal obsolete', parameters: { prefix, ...trigger } };
+  const dataDir = dataDirOf(options);
+  const { epoch, collected } = await auditedCliAction(
+    dataDir,
+    { ...command, target: prefix },
+    async () => {
+      await checkNoLiveWriter(io, prefix, options.takeOver === true);
+      const store = await ObjectStoreLogStore.open(io, config, {
+        scanMemo: () => index.tailMemo(),
+      });
+      const audits = auditStoreCollections(store, command, io.endpoint, dataDir);
+      try {
+        const provider = { prefix, regionId: region };
+        const latest = store.latestEntryId(provider); // The same check, after the open.
+        if (to > latest) throw new ObsoleteAboveLatestError(prefix, options.region, to, latest);
+        await store.obsolete(provider, region, to);
+      } finally {
+        await store.stop(); // the collection after the obsolete ends before stop returns
+      }
+      return { epoch: store.epoch, collected: collectedOf(await audits.settled()) };
+    },
+  );
+  if (options.json) printJson({ prefix, region, watermark: to, epoch, collected });
+  else
+    process.stdout.write(
+      `watermark of region ${formatRegionId(region)} raised to ${formatEntryId(to)} (epoch ${epoch}); garbage collection deleted ${collected.objects} objects (${collected.bytes} bytes)\n`,
     );
 }
 

@@ -8,6 +8,7 @@
 import { linkedIo } from '../objectio/link';
 import type { ObjectIo } from '../objectio/object-io';
 import type { ObjectCatalog } from '../wal/catalog';
+import type { GtScanMemo } from './scan';
 import type { OnCorruptedSegment } from '../wal/config';
 import type { WalEntry } from '../wal/entry';
 import { NoCompleteChainError } from '../wal/errors';
@@ -37,10 +38,11 @@ export interface GtReadOnlyLog {
 export async function openGtReadOnly(
   storage: ObjectIo,
   rawPrefix: string,
-  options: { readonly onCorruptedSegment?: OnCorruptedSegment } = {},
+  options: { readonly onCorruptedSegment?: OnCorruptedSegment; readonly memo?: GtScanMemo } = {},
 ): Promise<GtReadOnlyLog> {
   const io = linkedIo(storage);
-  return gtReadOnlyLogOf(io, await recoverGtPrefix(io, normalizePrefix(rawPrefix)), options);
+  const recovery = await recoverGtPrefix(io, normalizePrefix(rawPrefix), { memo: options.memo });
+  return gtReadOnlyLogOf(io, recovery, options);
 }
 
 /** Region reads over a recovery already made; its typed failure when it does not replay. */

@@ -178,14 +178,42 @@ async function indexOf(
       new Slicer(),
       headerSize,
     ));
-  return {
-    ...header,
-    key: listed.key,
-    size: tail.size,
-    layout,
-    lastModifiedMs: listed.lastModifiedMs ?? null,
-    segments: index,
-  };
+  return scannedOf(header, listed, tail.size, layout, index);
+}
+
+function scannedOf(
+  header: ReturnType<typeof headerOf>,
+  listed: ListedObject,
+  size: number,
+  layout: GtLayout,
+  segments: readonly SegmentIndex[],
+): GtScannedObject {
+  const lastModifiedMs = listed.lastModifiedMs ?? null;
+  return { ...header, key: listed.key, size, layout, lastModifiedMs, segments };
+}
+
+/**
+ * What a scan would read of `listed`, taken from its whole `bytes` read for another reason (a
+ * verify): undefined when they do not check out as the scan would judge them - the scan then
+ * reads and judges the object itself.
+ */
+export function gtOutcomeOfWhole(
+  listed: ListedObject,
+  bytes: Uint8Array,
+): GtScanOutcome | undefined {
+  try {
+    if (hasMagic(bytes, 0, HEADER_MAGIC_BYTES)) return undefined;
+    const ends = { head: bytes, tail: { bytes, size: bytes.length } };
+    const layout = layoutOfEnds(ends);
+    const header = headerOf(bytes, listed, layout);
+    const headerSize = layout === 'chain-header' ? GT_HEADER_SIZE : GT_WRITER_HEADER_SIZE;
+    const { segments } = decodeGtIndexFromTail(bytes, bytes.length, listed.key, headerSize);
+    if (segments === null) return undefined;
+    return { kind: 'read', object: scannedOf(header, listed, bytes.length, layout, segments) };
+  } catch (error) {
+    if (error instanceof CorruptObjectError) return undefined;
+    throw error;
+  }
 }
 
 async function readIndex(

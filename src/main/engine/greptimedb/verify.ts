@@ -13,6 +13,8 @@ import {
   readWhole,
   verifyListedObjects,
   type ObjectVerdict,
+  type VerifyObjectOptions,
+  type VerifyPrefixOptions,
   type VerifyReport,
 } from '../wal/verify';
 import { decodeGtObjectAnyLayout, GT_LAYOUT_NAMES } from './writer-instance';
@@ -25,7 +27,7 @@ export const GT_MAX_VERIFIED_BYTES = 256 * 1024 * 1024;
 export async function verifyGtObject(
   io: ObjectIo,
   key: string,
-  options: { readonly size?: number } = {},
+  options: Pick<VerifyObjectOptions, 'size' | 'sound'> = {},
 ): Promise<ObjectVerdict> {
   let read: Uint8Array | null = null;
   const verdict = await judgeObject(io, key, options.size, async (size) => {
@@ -37,7 +39,9 @@ export async function verifyGtObject(
       );
     const bytes = size === 0 ? new Uint8Array(0) : await readWhole(io, key, size);
     read = bytes;
-    return { size: bytes.length, layout: GT_LAYOUT_NAMES[decodeGtObjectAnyLayout(bytes, key)] };
+    const layout = GT_LAYOUT_NAMES[decodeGtObjectAnyLayout(bytes, key)];
+    options.sound?.(bytes);
+    return { size: bytes.length, layout };
   });
   if (verdict.ok || read === null) return verdict;
   const lost = gtSegmentLosses(read, key);
@@ -48,6 +52,7 @@ export async function verifyGtPrefix(
   io: ObjectIo,
   rawPrefix: string,
   slots?: IoSlots,
+  options: VerifyPrefixOptions = {},
 ): Promise<VerifyReport> {
-  return verifyListedObjects(io, normalizePrefix(rawPrefix), verifyGtObject, slots);
+  return verifyListedObjects(io, normalizePrefix(rawPrefix), verifyGtObject, slots, options);
 }

@@ -52,7 +52,7 @@ import {
   zeroUnread,
   type FileStamp,
 } from './local-files';
-import { keyProblem } from './local-keys';
+import { isValidDirKey, keyProblem } from './local-keys';
 import { listSortedPage } from './sorted-listing';
 import { LocalListing } from './local-listing';
 import { SortedDirs } from './local-sorted-dirs';
@@ -67,7 +67,12 @@ export interface LocalObjectIoOptions {
   readonly readThread?: LocalReadThread | null;
   /** The folders' sorted names kept between listings (tests pass one with a short settle). */
   readonly sortedDirs?: SortedDirs;
+  /** How long a folder must have been unchanged before it has a stamp (tests: 0). */
+  readonly quietFolderMs?: number;
 }
+
+/** How long a folder must have been unchanged before it has a stamp (`folderStamp`). */
+export const QUIET_FOLDER_MS = 2000;
 
 export class LocalObjectIo implements ObjectIo {
   readonly endpoint: string;
@@ -77,10 +82,12 @@ export class LocalObjectIo implements ObjectIo {
   private readonly listing: LocalListing;
   private readonly creates: LocalCreates;
   private readonly confinement: LocalConfinement;
+  private readonly quietFolderMs: number;
 
   constructor(rootDir: string, options: LocalObjectIoOptions = {}) {
     this.root = path.resolve(rootDir);
     this.endpoint = this.root;
+    this.quietFolderMs = options.quietFolderMs ?? QUIET_FOLDER_MS;
     this.confinement = new LocalConfinement(this.root, this.endpoint);
     this.creates = new LocalCreates(this.root, this.endpoint, this.confinement);
     this.listing = new LocalListing(
@@ -332,6 +339,26 @@ export class LocalObjectIo implements ObjectIo {
       if (stats === null) return this.metaOf(key, true); // Gone, or an error only the pool maps.
       return stats.isFile ? metaFrom(key, stats) : null;
     });
+  }
+
+  /**
+   * The folder's device, inode and change times (ns): a key created, deleted or renamed in it
+   * moves its mtime. A folder changed in the last `QUIET_FOLDER_MS` has none yet: a file
+   * system's clock ticks coarser than a nanosecond, and a create in the same tick would not
+   * move it. A symbolic link is not followed (`lstat`), as keys never cross one.
+   */
+  async folderStamp(folderKey: string): Promise<string | null> {
+    if (!folderKey.endsWith('/') || !isValidDirKey(folderKey)) return null;
+    try {
+      const stats = await lstat(path.join(this.root, folderKey), { bigint: true });
+      if (!stats.isDirectory()) return null;
+      const changedNs = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
+      if (Date.now() - Number(changedNs / 1_000_000n) < this.quietFolderMs) return null;
+      return `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw this.storageError(error, folderKey);
+    }
   }
 
   // --- keys and errors -------------------------------------------------------------------------

@@ -101,6 +101,13 @@ export interface ObjectIo {
    */
   readTail?(key: string, suffix: number, listedSize: number): Promise<TailResult>;
   /**
+   * Optional: a stamp of the folder `folderKey` (`a/b/`) that changes whenever a key directly
+   * in it is created, deleted or renamed - a local directory's identity and change times, one
+   * `stat`; null when the folder is absent. A store without folders (S3) has none: callers go
+   * through `folderStampOf`, which answers null.
+   */
+  folderStamp?(folderKey: string): Promise<string | null>;
+  /**
    * Optional: the bytes of `get(key, { start, end: start + length - 1 })` less the ETag and
    * size, for a span the caller knows the object holds - a segment its catalog located, what
    * replay reads. A backend that saves work implements it (the local directory skips the stat
@@ -191,4 +198,9 @@ export async function* objectsUnder(
   startAfter?: string,
 ): AsyncIterable<ObjectMeta> {
   for await (const page of io.list(prefix, { startAfter })) yield* page.objects;
+}
+
+/** `io`'s stamp of `folderKey` (see `ObjectIo.folderStamp`); null where the store keeps none. */
+export async function folderStampOf(io: ObjectIo, folderKey: string): Promise<string | null> {
+  return (await io.folderStamp?.(folderKey)) ?? null;
 }

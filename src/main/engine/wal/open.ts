@@ -28,7 +28,13 @@ import { encodeStartObject, type ObjectLink } from './format';
 import type { Seq } from './ids';
 import { objectKey, walPrefix } from './keys';
 import type { WalMetrics } from './metrics';
-import { recoverFromScan, scanPrefix, startSequenceFor, type Recovery } from './recovery';
+import {
+  recoverFromScan,
+  scanPrefix,
+  startSequenceFor,
+  type Recovery,
+  type TailScanMemo,
+} from './recovery';
 import { EpochRegister, newWriterId, registerStoreOf } from './register';
 import { highestSealedEpoch, takeoverRecords } from './sealed-directory';
 import type { ControlState, WriterSession } from './session';
@@ -45,6 +51,12 @@ export interface OpenOptions {
   readonly probe?: boolean;
   /** The sealed directory's budget (`ManifestStore.maxDirectoryBytes`), 64 KiB by default. */
   readonly maxDirectoryBytes?: number;
+  /**
+   * A new memo for each recovery scan: it lists the prefix whole every time (a writer trusts no
+   * earlier listing) but recalls what was read of an object still listed with the same size and
+   * ETag - a CLI command that read the prefix before it took the epoch reads no object twice.
+   */
+  readonly scanMemo?: () => TailScanMemo;
 }
 
 /** A held epoch without recovery: for GC and obsolete on a prefix that does not open. */
@@ -92,7 +104,7 @@ export async function openWriter(
     const { control } = register.current();
     return { io, prefix, config, register, epoch: register.epoch, writerId, control };
   }
-  return openAsHolder(io, config, prefix, register, options.metrics);
+  return openAsHolder(io, config, prefix, register, options);
 }
 
 /**
@@ -118,7 +130,7 @@ export async function reopenWriter(
   await register.update((control) =>
     withStoppedSeal(control, earlier, committed?.seq ?? null, register.directoryBudget),
   );
-  return openAsHolder(session.io, session.config, session.prefix, register, metrics);
+  return openAsHolder(session.io, session.config, session.prefix, register, { metrics });
 }
 
 /** A maintenance open: step (a) only. */
@@ -135,10 +147,10 @@ async function openAsHolder(
   config: ObjectStoreWalConfig,
   prefix: string,
   register: EpochRegister,
-  metrics: WalMetrics | undefined,
+  { metrics, scanMemo }: Pick<OpenOptions, 'metrics' | 'scanMemo'>,
 ): Promise<WriterSession> {
   for (let attempt = 1; ; attempt++) {
-    const recovery = await recoverAsHolder(io, prefix, register); // (b), (c)
+    const recovery = await recoverAsHolder(io, prefix, register, scanMemo?.()); // (b), (c)
     metrics?.recoverySeconds.set(recovery.summary.durationMs / 1000);
     metrics?.recoveryObjects.set(recovery.summary.listed);
     await sealEarlierEpochs(register, recovery); // (d)
@@ -174,9 +186,10 @@ async function recoverAsHolder(
   io: ObjectIo,
   prefix: string,
   register: EpochRegister,
+  memo: TailScanMemo | undefined,
 ): Promise<Recovery> {
   const startedAt = performance.now();
-  const scan = await scanPrefix(io, prefix, register.current().control.boundary);
+  const scan = await scanPrefix(io, prefix, register.current().control.boundary, { memo });
   let control = await register.refresh();
   const highestEpoch = scan.objects.reduce((high, o) => (o.epoch > high ? o.epoch : high), -1n);
   if (highestEpoch >= register.epoch) control = await register.raiseEpochAbove(highestEpoch);

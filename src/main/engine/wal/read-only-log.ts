@@ -20,7 +20,13 @@ import { walPrefix } from './keys';
 import { createWalMetrics, type WalMetrics } from './metrics';
 import { regionOfProvider, type Provider, type RegionId } from './provider';
 import { readRegion, readRegionBatches, type ReaderContext, type ReadOptions } from './reader';
-import { recoverFromScan, scanPrefix, type Recovery } from './recovery';
+import {
+  recoverFromScan,
+  scanPrefix,
+  type Recovery,
+  type ScanOptions,
+  type TailOutcome,
+} from './recovery';
 import { readControl, registerStoreOf } from './register';
 import type { ControlState, RecoverySummary } from './session';
 
@@ -64,16 +70,18 @@ export function readOnlyTarget(
   return { config, prefix, store, startedAt: performance.now(), reread };
 }
 
+/** With `options.memo`, what was read of an object before (same key, size, ETag) is not read again. */
 export async function openReadOnly(
   storage: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
+  options: Pick<ScanOptions<TailOutcome>, 'memo'> = {},
 ): Promise<ReadOnlyLog> {
   const io = linkedIo(storage);
   const target = readOnlyTarget(io, configInput);
   const { prefix, startedAt, reread } = target;
   // The register before the listing, as a writer's open: what it names was durable by then.
   const control = await reread();
-  const scan = await scanPrefix(io, prefix, control.boundary);
+  const scan = await scanPrefix(io, prefix, control.boundary, { memo: options.memo });
   return readOnlyLogOf(
     io,
     target,

@@ -34,7 +34,7 @@ import {
 import type { EntryId, Seq } from './ids';
 import { seqOfAnyObjectKey, walPrefix } from './keys';
 import type { RegionId } from './region-id';
-import { listObjectsFrom } from './recovery';
+import { compareSeq, listObjectPagesInRanges, type ListedObject } from './recovery';
 
 /**
  * Objects up to this size are read whole, in one request (the writer's batches are far below
@@ -87,6 +87,16 @@ export interface VerifyObjectOptions {
   readonly wholeReadBytes?: number;
   /** Bytes per ranged read when reading piece by piece. */
   readonly chunkBytes?: number;
+  /**
+   * Told the bytes of an object read whole that passed every check, so a caller can take what
+   * recovery needs of it from the same read (never for an object checked in pieces).
+   */
+  readonly sound?: (bytes: Uint8Array) => void;
+}
+
+export interface VerifyPrefixOptions {
+  /** Told each listed object read whole that passed every check, with its bytes. */
+  readonly sound?: (listed: ListedObject, bytes: Uint8Array) => void;
 }
 
 /**
@@ -144,6 +154,7 @@ export async function verifyObject(
     }
     const bytes = await readWhole(io, key, size);
     decodeObject(bytes, key);
+    options.sound?.(bytes);
     return bytes.length;
   });
 }
@@ -288,17 +299,27 @@ class SegmentCheck {
 
 /**
  * Verifies every listed object of `prefix` with `verifyOne`, ascending by sequence, every
- * request in a slot of `slots` (a connection's link; a new one for `io` when absent).
+ * request in a slot of `slots` (a connection's link; a new one for `io` when absent): one
+ * read of each object, the listing made in key ranges at once.
  */
 export async function verifyListedObjects(
   io: ObjectIo,
   prefix: string,
   verifyOne: (io: ObjectIo, key: string, options: VerifyObjectOptions) => Promise<ObjectVerdict>,
   slots: IoSlots = slotsOf(io),
+  options: VerifyPrefixOptions = {},
 ): Promise<VerifyReport> {
   const linked = linkIo(io, slots);
-  const listed = await listObjectsFrom(linked, prefix);
-  const objects = await fanOut(listed, slots, (o) => verifyOne(linked, o.key, { size: o.size }));
+  const listed: ListedObject[] = [];
+  for await (const page of listObjectPagesInRanges(linked, prefix)) listed.push(...page);
+  listed.sort(compareSeq);
+  const told = options.sound;
+  const objects = await fanOut(listed, slots, (o) =>
+    verifyOne(linked, o.key, {
+      size: o.size,
+      ...(told === undefined ? {} : { sound: (bytes: Uint8Array) => told(o, bytes) }),
+    }),
+  );
   const gone = objects.filter((o) => o.gone === true).length;
   return {
     prefix,
@@ -314,8 +335,9 @@ export async function verifyPrefix(
   io: ObjectIo,
   configInput: ObjectStoreWalConfigInput,
   slots?: IoSlots,
+  options: VerifyPrefixOptions = {},
 ): Promise<VerifyReport> {
   const config = validateWalConfig(configInput);
   const prefix = walPrefix(config.root, config.nodeId, config.generation);
-  return verifyListedObjects(io, prefix, verifyObject, slots);
+  return verifyListedObjects(io, prefix, verifyObject, slots, options);
 }

@@ -33,6 +33,7 @@ import {
 export const INDEX_FOLDER = 'object-index';
 export const DEFAULT_INDEX_BUDGET_BYTES = 1024 * 1024 * 1024;
 const SUFFIX = '.idx';
+const REPORT_SUFFIX = '.report';
 
 /** `CAIRN_INDEX_CACHE_MIB` when set to a positive number, else the default (1 GiB). */
 export function indexBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
@@ -70,6 +71,11 @@ export class ObjectIndexStore {
       .update(`${identity.store}\n${identity.prefix}`)
       .digest('hex');
     return join(this.folder, `${digest.slice(0, 40)}${SUFFIX}`);
+  }
+
+  /** The judged report kept beside the file of a store's prefix (`judged-reports.ts`). */
+  reportFileOf(identity: Pick<IndexIdentity, 'store' | 'prefix'>): string {
+    return `${this.fileOf(identity).slice(0, -SUFFIX.length)}${REPORT_SUFFIX}`;
   }
 
   /**
@@ -132,10 +138,17 @@ export class ObjectIndexStore {
     return infos;
   }
 
-  /** Removes every file of the index; returns how many and their bytes. */
+  /**
+   * Removes every file of the index and the judged report beside each; returns how many index
+   * files and the bytes of all.
+   */
   async clear(): Promise<{ files: number; bytes: number }> {
-    let files = 0;
     let bytes = 0;
+    for (const report of await this.files(REPORT_SUFFIX)) {
+      await rm(report.file, { force: true });
+      bytes += report.bytes;
+    }
+    let files = 0;
     for (const file of await this.files()) {
       await rm(file.file, { force: true });
       files += 1;
@@ -157,10 +170,10 @@ export class ObjectIndexStore {
   }
 
   /** The index's files with their sizes and last use, the most recently used first. */
-  private async files(): Promise<Array<Omit<IndexFileInfo, 'header'>>> {
+  private async files(suffix = SUFFIX): Promise<Array<Omit<IndexFileInfo, 'header'>>> {
     let names: string[];
     try {
-      names = (await readdir(this.folder)).filter((name) => name.endsWith(SUFFIX));
+      names = (await readdir(this.folder)).filter((name) => name.endsWith(suffix));
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return [];
       throw error;

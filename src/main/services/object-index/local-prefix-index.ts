@@ -3,7 +3,8 @@
  * loaded once from its file, it recalls what an earlier process read of an object while the
  * listing shows the same key, size and ETag - an object deleted is simply not listed, one
  * rewritten shows another size or ETag and is read again - and keeps what this process read,
- * saved in the background one write at a time. A file that cannot be trusted recalls nothing
+ * saved in the background one write at a time; what it keeps is recalled by the next scan of
+ * the same process as well. A file that cannot be trusted recalls nothing
  * and is replaced by the next save. Only read outcomes are kept: damage is read again.
  */
 import type { GtScanMemo, GtScanOutcome, GtScannedObject } from '../../engine/greptimedb/scan';
@@ -119,6 +120,8 @@ export class LocalPrefixIndex implements PrefixIndex {
       if (outcome.kind !== 'read' || read.etag === undefined) continue;
       if (read.etag.length > MAX_ETAG_BYTES) continue;
       const object = outcome.object;
+      // Recalled by this process's next scan too (a CLI command that opens twice reads once).
+      this.byKey.set(read.key, { size: read.size, etag: read.etag, outcome });
       objects.push({
         seq: object.seq,
         size: read.size,

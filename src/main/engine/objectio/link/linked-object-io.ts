@@ -16,6 +16,7 @@ import {
   readRange,
   readRangeChecksummed,
   readTail,
+  folderStampOf,
   type BatchDeleteResult,
   type ByteRange,
   type GetResult,
@@ -68,6 +69,11 @@ export class LinkedObjectIo implements ObjectIo {
 
   delete(key: string): Promise<void> {
     return withSlot(this.slots, { kind: 'delete' }, () => this.inner.delete(key));
+  }
+
+  /** One `stat` of a local folder, no request of the link's: outside its slots. */
+  folderStamp(folderKey: string): Promise<string | null> {
+    return folderStampOf(this.inner, folderKey);
   }
 
   readTail(key: string, suffix: number, listedSize: number): Promise<TailResult> {

@@ -7,6 +7,7 @@ export { listObjectsFrom, listObjectPages, compareSeq, type ListedObject } from 
 export {
   readObjectIndex,
   readObjectIndexes,
+  tailOutcomeOfWhole,
   newTailScanMemo,
   type ScannedObject,
   type TailOutcome,

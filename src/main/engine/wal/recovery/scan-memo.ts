@@ -156,6 +156,15 @@ export class ScanMemo<T> {
     const known = this.recall(object);
     if (known !== undefined) return known;
     const value = await fetch();
+    this.remember(object, value);
+    return value;
+  }
+
+  /**
+   * Remembers `value` as what was read of `object` as listed: the outcome of a read made for
+   * another reason (a verify reads each object whole, which holds all a scan reads).
+   */
+  remember(object: ListedObject, value: T): void {
     this.changeCount += 1;
     if (this.keep(value)) {
       this.reads.set(object.key, { size: object.size, etag: object.etag, value });
@@ -163,7 +172,6 @@ export class ScanMemo<T> {
       this.reads.delete(object.key);
       this.known = null;
     }
-    return value;
   }
 
   /** Outcomes remembered. */

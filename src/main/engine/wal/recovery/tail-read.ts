@@ -79,18 +79,45 @@ async function outcomeOf(io: ObjectIo, listed: ListedObject): Promise<TailOutcom
         listed.key,
         new Slicer(),
       ));
-    const object: ScannedObject = {
-      key: listed.key,
-      seq: listed.seq,
-      size: tail.size,
-      epoch: trailer.epoch,
-      link: trailer.link,
-      segments: index,
-    };
-    return { kind: 'read', object };
+    return { kind: 'read', object: scannedOf(listed, tail.size, trailer, index) };
   } catch (error) {
     if (isStorageError(error, 'NotFound')) return { kind: 'missing', listed };
     if (error instanceof CorruptObjectError) return { kind: 'corrupt', error };
+    throw error;
+  }
+}
+
+function scannedOf(
+  listed: ListedObject,
+  size: number,
+  trailer: { readonly epoch: bigint; readonly link: ObjectLink | null },
+  segments: readonly SegmentIndex[],
+): ScannedObject {
+  return {
+    key: listed.key,
+    seq: listed.seq,
+    size,
+    epoch: trailer.epoch,
+    link: trailer.link,
+    segments,
+  };
+}
+
+/**
+ * What a scan would read of `listed`, taken from its whole `bytes` read for another reason (a
+ * verify): undefined when they do not check out as the scan would judge them - the scan then
+ * reads and judges the object itself.
+ */
+export function tailOutcomeOfWhole(
+  listed: ListedObject,
+  bytes: Uint8Array,
+): TailOutcome | undefined {
+  try {
+    const { trailer, segments } = decodeIndexFromTail(bytes, bytes.length, listed.key, listed.seq);
+    if (segments === null) return undefined;
+    return { kind: 'read', object: scannedOf(listed, bytes.length, trailer, segments) };
+  } catch (error) {
+    if (error instanceof CorruptObjectError) return undefined;
     throw error;
   }
 }
