@@ -30,6 +30,7 @@ import { cloudConsole } from './figures/cloud-console';
 import { bigPrefix } from './figures/big-prefix';
 import { bigConsole } from './figures/big-console';
 import { cloudBig } from './figures/cloud-big';
+import { cliStart } from './figures/cli-start';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -54,6 +55,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'cloud-big': cloudBig,
   'big-prefix': bigPrefix,
   'big-console': bigConsole,
+  'cli-start': cliStart,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */
