@@ -8,6 +8,7 @@
  * `WalEntry` on a GreptimeDB prefix is printed raw with its reason (`--decode`) or named on
  * stderr (`--rows`), and the command then exits 1. Reads only.
  */
+import { counted } from '../../../shared/plural';
 import { createHash } from 'node:crypto';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
 import { decodePayload } from '../../../shared/greptime/decode/detect-payload';
@@ -193,7 +194,7 @@ export class DecodedReplayPrinter {
     }
     if (decoding.table.bulk.length > 0)
       process.stderr.write(
-        `cairn: entry ${formatEntryId(entry.id)} holds ${decoding.table.bulk.length} bulk entries (Arrow IPC): their rows are not decoded; --decode shows their summary\n`,
+        `cairn: entry ${formatEntryId(entry.id)} holds ${counted(decoding.table.bulk.length, 'bulk entry', 'bulk entries')} (Arrow IPC): their rows are not decoded; --decode shows their summary\n`,
       );
     for (const row of rowsOfEntry(region, entry.id, decoding.table)) {
       if (!rowMatches(row, this.filter)) continue;

@@ -3,6 +3,7 @@
  * counts, instances, damage and each region with its ids as the console shows them; the chain,
  * orphans and objects below the boundary only when asked (`--chain`).
  */
+import { counted } from '../../../shared/plural';
 import type { GtInspectReport, GtObjectRow } from '../../engine/greptimedb/inspect';
 import { table } from '../output';
 import { regionTable } from './wal-inspect-regions';
@@ -32,8 +33,8 @@ export function describeGtInspect(report: GtInspectReport, withChain: boolean): 
     `prefix          ${report.prefix} (greptimedb-v1, read-only)`,
     `tip             ${report.tip ? `seq ${report.tip.seq} (epoch ${report.tip.epoch})` : 'none'}`,
     `reclaim bound.  ${report.reclaimBoundary}${report.reclaimedLink ? ' (objects below it already deleted)' : ''}`,
-    `objects         ${report.listed} listed, ${report.chain.length} on the chain, ${report.orphans.length} orphans, ${report.belowBoundary.length} below the boundary, ${report.damaged.length} damaged`,
-    `instances       ${report.instances.map((i) => `epoch ${i.epoch} (start ${i.startSeq ?? 'gone'}, ${i.objects} objects)`).join(', ') || 'none'}`,
+    `objects         ${report.listed} listed, ${report.chain.length} on the chain, ${counted(report.orphans.length, 'orphan')}, ${report.belowBoundary.length} below the boundary, ${report.damaged.length} damaged`,
+    `instances       ${report.instances.map((i) => `epoch ${i.epoch} (start ${i.startSeq ?? 'gone'}, ${counted(i.objects, 'object')})`).join(', ') || 'none'}`,
   ];
   if (report.failure)
     lines.push(`REPLAY WOULD FAIL  ${report.failure.code}: ${report.failure.message}`);
@@ -43,7 +44,7 @@ export function describeGtInspect(report: GtInspectReport, withChain: boolean): 
     );
   for (const other of report.otherLayout)
     lines.push(
-      `OTHER LAYOUT  ${other.key}: ${other.layout} (writer instance ${other.writerInstance}, ${other.segments} segments, ${other.entries} entries)`,
+      `OTHER LAYOUT  ${other.key}: ${other.layout} (writer instance ${other.writerInstance}, ${counted(other.segments, 'segment')}, ${counted(other.entries, 'entry')})`,
     );
   if (withChain)
     lines.push(

@@ -26,6 +26,7 @@ import { useReplay } from './wal/use-replay';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
+import { counted } from '../../../shared/plural';
 
 export function ReplayView() {
   return <PrefixScopedView id="replay" title="Replay" Body={ReplayOf} />;
@@ -238,13 +239,9 @@ function ReplayProgressBar({
         value={progress.state === 'finished' ? 1 : fraction}
       />
       <span role="status" aria-label="Replay status">
-        {progress.state} · {progress.delivered.toLocaleString()} entries
+        {progress.state} · {counted(progress.delivered, 'entry')}
         {progress.holes > 0 && (
-          <span className="wal-warn">
-            {' '}
-            · {progress.holes.toLocaleString()} damaged segment{progress.holes === 1 ? '' : 's'}{' '}
-            skipped
-          </span>
+          <span className="wal-warn"> · {counted(progress.holes, 'damaged segment')} skipped</span>
         )}{' '}
         · last id {formatEntryId(progress.lastId)} of {formatEntryId(progress.latestId)}
         {progress.cancelReason !== null && ` · ${progress.cancelReason}`}

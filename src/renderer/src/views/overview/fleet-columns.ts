@@ -6,6 +6,7 @@
 import type { FleetRow } from '../../../../shared/contract/wal';
 import { lagText } from '../../../../shared/lag-text';
 import { formatBytes } from '../format';
+import { counted } from '../../../../shared/plural';
 
 export { lagText };
 
@@ -50,7 +51,7 @@ export function writerText(row: FleetRow): string {
 
 export function objectsText(row: FleetRow): string | null {
   if (row.objects === null) return null;
-  return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
+  return `${row.objects.toLocaleString()} chain · ${counted(row.orphans ?? 0, 'orphan')}`;
 }
 
 export function tipText(row: FleetRow): string {
