@@ -11,6 +11,7 @@ import { scrubHandlers } from './handlers/scrub-handlers';
 import { walHandlers } from './handlers/wal-handlers';
 import { walNavigationHandlers } from './handlers/wal-navigation-handlers';
 import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
+import { uiPlaceHandlers } from './handlers/ui-place-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -26,6 +27,7 @@ export function createRouter(services: Services): ApiRouter {
     ...walNavigationHandlers(services),
     ...walBulkObsoleteHandlers(services),
     ...demoHandlers(services),
+    ...uiPlaceHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);
 }

@@ -14,6 +14,7 @@ import { walProcedures } from './wal';
 import { walScrubProcedures } from './wal-scrub';
 import { walNavigationProcedures } from './wal-navigation';
 import { walBulkObsoleteProcedures } from './wal-bulk-obsolete';
+import { uiPlaceProcedures } from './ui-place';
 
 export const contract = {
   ...appProcedures,
@@ -27,6 +28,7 @@ export const contract = {
   ...walBulkObsoleteProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
+  ...uiPlaceProcedures,
 };
 
 export type Contract = typeof contract;
