@@ -21,6 +21,7 @@ import { RowsMode, type ReplayedRange } from './wal/replay/RowsMode';
 import { EntriesMode } from './wal/replay/EntriesMode';
 import { FromIdPicker, RegionPicker } from './wal/replay/RegionPicker';
 import { checkFromId } from './wal/replay/from-id-check';
+import { replayFraction } from './wal/replay/replay-fraction';
 import { useRegionChoices, type RegionChoices } from './wal/replay/use-region-choices';
 import { useReplay } from './wal/use-replay';
 import { regionName } from './wal/wal-words';
@@ -160,6 +161,11 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
           {problem ?? regionProblem ?? (from.ok ? null : from.problem)}
         </p>
       )}
+      {from.ok && from.notice !== undefined && (
+        <p role="status" aria-label="Replay start" className="small wal-warn">
+          {from.notice}
+        </p>
+      )}
       {choices.error && <ErrorPanel error={choices.error} />}
       {replay.error && <ErrorPanel error={replay.error} />}
       {progress && <ReplayProgressBar progress={progress} />}
@@ -228,9 +234,7 @@ function ReplayProgressBar({
 }: {
   progress: NonNullable<ReturnType<typeof useReplay>['progress']>;
 }) {
-  // Ids are not dense across objects, so progress is shown as ids reached of the latest id.
-  const fraction =
-    progress.latestId === 0n ? 1 : Number((progress.lastId * 1000n) / progress.latestId) / 1000;
+  const fraction = replayFraction(progress);
   return (
     <div className="wal-replay-progress">
       <progress
