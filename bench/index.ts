@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { printTable, writeResults, type FigureResult } from './harness';
-import { describeMachine, machineCosts } from './machine';
+import { describeMachine, describeMachineHardware, machineCosts } from './machine';
 import { projectRoot } from '../src/main/project-root';
 import { batching } from './figures/batching';
 import { catalog } from './figures/catalog';
@@ -85,7 +85,11 @@ async function main(): Promise<void> {
   printTable(results);
   console.log(`\nV8 flags: ${process.execArgv.join(' ') || 'none'}`);
   console.log(describeMachine(machine));
-  const file = writeResults(results, join(projectRoot(), 'bench', 'results'), { machine });
+  const file = writeResults(results, join(projectRoot(), 'bench', 'results'), {
+    machine,
+    machineLine: `${describeMachineHardware()}; ${describeMachine(machine)}`,
+    figures: names,
+  });
   console.log(`\nresults: ${file}`);
 }
 
