@@ -5,9 +5,7 @@
  * redirected stderr gets nothing (as `progress.ts` does for the reading commands).
  */
 import { counted } from '../../shared/plural';
-import type { ProgressStream } from './progress';
-
-const EVERY_MS = 250;
+import { showLine } from './progress-line';
 
 export interface CountSoFar {
   readonly done: number;
@@ -21,19 +19,5 @@ export function countLine(label: string, noun: string, verb: string, now: CountS
   return `cairn ${label}: ${now.done.toLocaleString('en-US')} of ${counted(now.total, noun)} ${verb} · ${counted(rate, noun)}/s`;
 }
 
-/** Shows the count from `read` until the returned function is called (which erases the line). */
-export function showCount(line: () => string, stream: ProgressStream = process.stderr): () => void {
-  if (stream.isTTY !== true) return () => undefined;
-  let shown = 0;
-  const draw = (): void => {
-    const text = line();
-    stream.write(`\r${text.padEnd(shown)}`);
-    shown = text.length;
-  };
-  const timer = setInterval(draw, EVERY_MS);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    if (shown > 0) stream.write(`\r${' '.repeat(shown)}\r`);
-  };
-}
+/** Shows the count's line until the returned function is called (which erases it). */
+export const showCount = showLine;
