@@ -56,7 +56,10 @@ export function GcControls(props: {
 
   return (
     <section aria-label="Garbage collection" className="wal-panel">
-      <h2>Garbage collection</h2>
+      {/* The panel says which prefix it acts on: the Overview shows it for the selected one. */}
+      <h2>
+        Garbage collection of <span className="mono">{prefix}</span>
+      </h2>
       <button
         type="button"
         onClick={() => dryRun.mutate({ connectionId, prefix }, { onSuccess: setPreview })}
