@@ -31,18 +31,30 @@ export function judged(
   return { target: `${comparison} ${bound}`, met };
 }
 
-export function printTable(results: readonly FigureResult[]): void {
+/** The table of `results`: its header, one row per result (the value with its unit), and widths. */
+export function resultCells(
+  results: readonly FigureResult[],
+  words: { readonly notMet: string; readonly metTitle: string } = {
+    notMet: 'NOT MET',
+    metTitle: '',
+  },
+): { header: string[]; rows: string[][]; widths: number[] } {
   const rows = results.map((result) => [
     result.figure,
     result.backend,
     formatValue(result.value, result.unit),
     result.target || 'report',
-    result.met === null ? '-' : result.met ? 'met' : 'NOT MET',
+    result.met === null ? '-' : result.met ? 'met' : words.notMet,
   ]);
-  const header = ['figure', 'backend', 'value', 'target', ''];
+  const header = ['figure', 'backend', 'value', 'target', words.metTitle];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]!.length)),
   );
+  return { header, rows, widths };
+}
+
+export function printTable(results: readonly FigureResult[]): void {
+  const { header, rows, widths } = resultCells(results);
   const line = (cells: string[]) =>
     cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ');
   console.log(line(header));

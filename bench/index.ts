@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { printTable, writeResults, type FigureResult } from './harness';
-import { describeMachine, machineCosts } from './machine';
+import { describeMachine, describeMachineHardware, machineCosts } from './machine';
 import { projectRoot } from '../src/main/project-root';
 import { batching } from './figures/batching';
 import { catalog } from './figures/catalog';
@@ -33,6 +33,7 @@ import { cloudBig } from './figures/cloud-big';
 import { cloudMerged } from './figures/cloud-merged';
 import { search } from './figures/search';
 import { cliReopen } from './figures/cli-reopen';
+import { cliStart } from './figures/cli-start';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -60,6 +61,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'big-console': bigConsole,
   search,
   'cli-reopen': cliReopen,
+  'cli-start': cliStart,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */
@@ -89,7 +91,11 @@ async function main(): Promise<void> {
   printTable(results);
   console.log(`\nV8 flags: ${process.execArgv.join(' ') || 'none'}`);
   console.log(describeMachine(machine));
-  const file = writeResults(results, join(projectRoot(), 'bench', 'results'), { machine });
+  const file = writeResults(results, join(projectRoot(), 'bench', 'results'), {
+    machine,
+    machineLine: `${describeMachineHardware()}; ${describeMachine(machine)}`,
+    figures: names,
+  });
   console.log(`\nresults: ${file}`);
 }
 

@@ -8,7 +8,7 @@
  * paravirtualized guest every page fault and system call leaves the guest's kernel.
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus, totalmem, type as osType, release } from 'node:os';
 import { startScriptThread } from '../src/main/engine/objectio/script-thread';
 
 export interface MachineCosts {
@@ -80,4 +80,11 @@ export function describeMachine(costs: MachineCosts): string {
     `machine: ${costs.cores} cores; first touch of a 4 KiB page ${costs.pageFirstTouchUs} us, ` +
     `fstat ${costs.fstatUs} us, worker-thread round trip ${costs.threadRoundTripUs} us`
   );
+}
+
+/** The hardware and system a run was on, in one line: CPU model, cores, memory, kernel, Node. */
+export function describeMachineHardware(): string {
+  const model = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const memory = `${Math.round(totalmem() / 2 ** 30)} GiB`;
+  return `${model}, ${availableParallelism()} cores, ${memory}, ${osType()} ${release()}, Node ${process.versions.node}`;
 }

@@ -13,5 +13,7 @@ if (bundle !== null) require(bundle);
 else {
   const { register } = await import('tsx/cjs/api');
   register();
+  // The CLI loads each command group with import() (command-groups.ts): TypeScript there too.
+  (await import('tsx/esm/api')).register();
   require('../src/main/cli/main.ts');
 }

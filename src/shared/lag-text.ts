@@ -3,6 +3,7 @@
  * the objects the tip runs ahead of the floor, and the age of the oldest of them, each with its
  * unit - `12 objects · 3.0 s`. Pure.
  */
+import { counted } from './plural';
 
 /** A duration in the unit that reads best: `850 ms`, `3.0 s`, `12 min`, `5 h`. */
 export function ageText(ms: number): string {
@@ -15,6 +16,6 @@ export function ageText(ms: number): string {
 /** `12 objects · 3.0 s`, `1 object`, or '' while the lag is not known. */
 export function lagText(lag: { lagObjects: number | null; lagMs: number | null }): string {
   if (lag.lagObjects === null) return '';
-  const objects = `${lag.lagObjects.toLocaleString('en-US')} object${lag.lagObjects === 1 ? '' : 's'}`;
+  const objects = counted(lag.lagObjects, 'object');
   return lag.lagMs === null ? objects : `${objects} · ${ageText(lag.lagMs)}`;
 }

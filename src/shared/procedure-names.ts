@@ -81,6 +81,8 @@ export const PROCEDURE_NAMES = [
   'wal.scrub.cancel',
   'wal.damage',
   'wal.damage.object',
+  'ui.place.get',
+  'ui.place.save',
 ] as const;
 
 export type ProcedureNameList = (typeof PROCEDURE_NAMES)[number];

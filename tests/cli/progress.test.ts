@@ -16,6 +16,7 @@ const STATS: IoLinkStats = {
   waiting: 3,
   answered: 900,
   work: { done: 1_200, total: 2_000 },
+  roundTripMs: 50.1,
 };
 
 function stream(isTTY: boolean): { isTTY: boolean; written: string[]; write(text: string): void } {

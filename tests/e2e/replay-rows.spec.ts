@@ -48,6 +48,10 @@ test('the demo GreptimeDB region replays as rows, filtered and exported as the C
   await expect(shown).toHaveText('6 rows shown from 29 decoded entries');
   const command = page.getByLabel('Same rows from the CLI');
   await expect(command).toContainText('--where host=web-1 --since 2026-01-01T00:03:00Z');
+  // It names the store, so it runs as pasted: the connection's flags, then the prefix.
+  await expect(command).toContainText(
+    `cairn wal replay ${store.kind === 'local' ? '--store ' : '--bucket '}`,
+  );
 
   // The DELETE row's entry: decoded shows its mutation, raw its bytes.
   await grid.getByRole('row').filter({ hasText: 'DELETE' }).click();

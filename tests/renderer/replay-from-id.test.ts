@@ -26,10 +26,12 @@ describe("Replay's start, checked against its region", () => {
     expect(checkFromId('', REGION)).toEqual({ ok: true, id: null });
   });
 
-  it('names the bound an id falls outside of', () => {
+  it('starts an id below the first entry at the first, saying so; names the latest bound', () => {
     expect(checkFromId('0:5', REGION)).toEqual({
-      ok: false,
-      problem: "From id 0:5 is before region 1:2's first entry 1:1",
+      ok: true,
+      id: (1n << 20n) | 1n,
+      notice:
+        "From id 0:5 is before region 1:2's first entry: the replay starts at its first entry 1:1",
     });
     expect(checkFromId('3:25', REGION)).toEqual({
       ok: false,

@@ -14,6 +14,7 @@ import { walBulkObsoleteHandlers } from './handlers/wal-bulk-obsolete-handlers';
 import { walWatermarkRequestHandlers } from './handlers/wal-watermark-request-handlers';
 import { walPreflightHandlers } from './handlers/wal-preflight-handlers';
 import { searchHandlers } from './handlers/search-handlers';
+import { uiPlaceHandlers } from './handlers/ui-place-handlers';
 import { ApiRouter, type Handlers } from './router';
 
 export function createRouter(services: Services): ApiRouter {
@@ -32,6 +33,7 @@ export function createRouter(services: Services): ApiRouter {
     ...walPreflightHandlers(services),
     ...searchHandlers(services),
     ...demoHandlers(services),
+    ...uiPlaceHandlers(services),
   };
   return new ApiRouter(handlers, services.connections, services.audit);
 }

@@ -1,16 +1,14 @@
 /**
  * The `cairn` command line over the same services as the app. Exit 0 on success, 1 on a
  * typed error (its name and fields on stderr), 2 on bad usage.
+ *
+ * It starts at once: only the group the command line names is loaded (`command-groups.ts`);
+ * `--version` and `--help` load none, and show the others as their one help line.
  */
 import { Command, CommanderError } from 'commander';
-import { registerConnections } from './commands/connections';
-import { registerObjects } from './commands/objects';
-import { registerServe, PROJECT_ROOT } from './commands/serve';
-import { registerWal } from './commands/wal';
-import { registerSegments } from './commands/segments';
-import { registerNamespaces } from './commands/namespaces';
-import { registerCache } from './commands/cache';
 import { appVersion } from '../services/app-version';
+import { projectRoot } from '../project-root';
+import { COMMAND_GROUPS, groupNamed } from './command-groups';
 import { EXIT_USAGE } from './output';
 import { runtimeNotice, silenceSdkVersionNotice } from './runtime-notice';
 
@@ -25,21 +23,21 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const program = new Command('cairn')
-  .description('Cairn: admin console and tools for an object-store write-ahead log')
-  .version(appVersion(PROJECT_ROOT))
-  .showHelpAfterError('(run with --help for usage)')
-  .exitOverride();
+async function main(args: readonly string[]): Promise<void> {
+  const program = new Command('cairn')
+    .description('Cairn: admin console and tools for an object-store write-ahead log')
+    .version(appVersion(projectRoot()))
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  const running = groupNamed(args.slice(2));
+  for (const group of COMMAND_GROUPS) {
+    if (group === running) (await group.load())(program);
+    else program.command(group.name).description(group.description);
+  }
+  await program.parseAsync(args);
+}
 
-registerServe(program);
-registerConnections(program);
-registerObjects(program);
-registerSegments(program);
-registerNamespaces(program);
-registerWal(program);
-registerCache(program);
-
-program.parseAsync(process.argv).catch((error: unknown) => {
+main(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
     return;

@@ -6,13 +6,9 @@
  * touched, and a piped or redirected stderr gets nothing at all.
  */
 import type { IoLinkStats } from '../engine/objectio/link';
+import { showLine, type ProgressStream } from './progress-line';
 
-const EVERY_MS = 250;
-
-export interface ProgressStream {
-  readonly isTTY?: boolean;
-  write(text: string): unknown;
-}
+export type { ProgressStream } from './progress-line';
 
 /** The progress line for `stats` (without the carriage return). */
 export function progressLine(label: string, stats: IoLinkStats): string {
@@ -35,19 +31,7 @@ export function showProgress(
   link: { stats(): IoLinkStats },
   stream: ProgressStream = process.stderr,
 ): () => void {
-  if (stream.isTTY !== true) return () => undefined;
-  let shown = 0;
-  const draw = (): void => {
-    const line = progressLine(label, link.stats());
-    stream.write(`\r${line.padEnd(shown)}`);
-    shown = line.length;
-  };
-  const timer = setInterval(draw, EVERY_MS);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    if (shown > 0) stream.write(`\r${' '.repeat(shown)}\r`);
-  };
+  return showLine(() => progressLine(label, link.stats()), stream);
 }
 
 /** Runs `work` with `label`'s progress shown meanwhile. */

@@ -6,7 +6,10 @@
  * stderr sees the command's own words only. Never refuses to run.
  */
 
-/** The oldest Node Cairn supports: package.json's `engines.node` range starts here. */
+/**
+ * The oldest Node the CLI and browser mode run on. Developing needs more (package.json's
+ * `engines`: Electron 45 and the test tools want 22.13+); the README states both.
+ */
 export const OLDEST_SUPPORTED_NODE = '20.19.0';
 
 /** The SDK reads this before each client it makes warns; set before any client is made. */

@@ -83,7 +83,9 @@ export type ConnectionTest = z.infer<typeof ConnectionTest>;
 
 /** The connection's link as its I/O controller last measured it (the console's header). */
 export const LinkView = z.object({
-  /** Latency of its recent answers; null before any. */
+  /** The link's round trip: its fastest answer so far, no queueing in it; null before any. */
+  roundTripMs: z.number().nonnegative().nullable(),
+  /** Latency of its recent answers (queueing and transfer included); null before any. */
   p50Ms: z.number().nonnegative().nullable(),
   p99Ms: z.number().nonnegative().nullable(),
   inFlight: z.number().int().nonnegative(),

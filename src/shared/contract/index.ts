@@ -17,6 +17,7 @@ import { walBulkObsoleteProcedures } from './wal-bulk-obsolete';
 import { walWatermarkRequestProcedures } from './wal-watermark-requests';
 import { walPreflightProcedures } from './wal-preflight';
 import { walSearchProcedures } from './wal-search';
+import { uiPlaceProcedures } from './ui-place';
 
 export const contract = {
   ...appProcedures,
@@ -33,6 +34,7 @@ export const contract = {
   ...walSearchProcedures,
   ...namespaceProcedures,
   ...demoProcedures,
+  ...uiPlaceProcedures,
 };
 
 export type Contract = typeof contract;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { Confirmation, ConnectionId } from './common';
 import { procedure } from './procedure';
 import { formatWalRegion, ObsoletePreview, WalEntryId, WalPrefix, WalRegionId } from './wal';
+import { nounFor } from '../plural';
 
 /** Where a region is obsoleted up to. */
 export const ObsoletePoint = z.discriminatedUnion('kind', [
@@ -78,7 +79,7 @@ export type BulkObsoleteView = z.infer<typeof BulkObsoleteView>;
 /** What a user types to confirm a bulk obsolete: `obsolete 8 regions`, `obsolete all regions`. */
 export function bulkObsoletePhrase(regions: 'all' | readonly unknown[]): string {
   if (regions === 'all') return 'obsolete all regions';
-  return `obsolete ${regions.length} region${regions.length === 1 ? '' : 's'}`;
+  return `obsolete ${regions.length} ${nounFor(regions.length, 'region')}`; // typed: no digit grouping
 }
 
 export const walBulkObsoleteProcedures = {

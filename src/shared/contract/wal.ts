@@ -550,6 +550,8 @@ export const ReplayProgress = z.object({
   state: z.enum(['running', 'paused', 'finished', 'cancelled', 'failed']),
   delivered: z.number(),
   lastId: z.bigint(),
+  /** The id the replay started from: progress counts from it (not from the region's start). */
+  fromId: z.bigint(),
   /** The region's latest id when the job started: progress runs towards it. */
   latestId: z.bigint(),
   /** Damaged segments skipped so far (each a hole row, `wal.replay.chunk`'s `holes`). */

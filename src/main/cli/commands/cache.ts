@@ -5,6 +5,7 @@
  * store: the next open reads the objects again.
  */
 import type { Command } from 'commander';
+import { groupDescription } from '../command-groups';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
 import { indexStoreOfCli } from './scan-cache';
@@ -14,11 +15,7 @@ function megabytes(bytes: number): string {
 }
 
 export function registerCache(program: Command): void {
-  const cache = program
-    .command('cache')
-    .description(
-      'The local index of big prefixes (what recovery read of each object), shared with the app',
-    );
+  const cache = program.command('cache').description(groupDescription('cache'));
 
   cache
     .command('ls')

@@ -1,5 +1,6 @@
 /** `cairn connections`: the same saved profiles the app shows (in the app data directory). */
 import type { Command } from 'commander';
+import { groupDescription } from '../command-groups';
 import type { Connection } from '../../../shared/contract';
 import { NewConnectionSpec, type ConnectionSpec } from '../../../shared/contract/connections';
 import { ConnectionsService } from '../../services/connections/connections-service';
@@ -30,9 +31,7 @@ function validSpec(candidate: unknown): ConnectionSpec {
 }
 
 export function registerConnections(program: Command): void {
-  const connections = program
-    .command('connections')
-    .description('Saved connection profiles (shared with the app)');
+  const connections = program.command('connections').description(groupDescription('connections'));
   const common = (command: Command) => withDataDirFlag(command).option('--json', 'JSON output');
 
   common(connections.command('ls').description('List saved connections')).action(

@@ -5,6 +5,7 @@
  * fields, a NotOwner also explained in words.
  */
 import type { Command } from 'commander';
+import { groupDescription } from '../command-groups';
 import { explainNotOwner, shardLabel } from '../../../shared/contract/namespaces';
 import {
   checkConfig,
@@ -192,9 +193,7 @@ function placementOf(options: PlacementFlags): NamespacePlacement {
 }
 
 export function registerNamespaces(program: Command): void {
-  const ns = program
-    .command('ns')
-    .description('The namespace registry: records, placement, shard ownership');
+  const ns = program.command('ns').description(groupDescription('ns'));
 
   withConnectionFlags(ns.command('ls').description('Every namespace, oldest first'))
     .option('--json', 'one JSON array')

@@ -1,13 +1,14 @@
 /** `cairn objects ls|get`: raw keys and bytes of a store, paged, never a whole prefix at once. */
 import { once } from 'node:events';
 import type { Command } from 'commander';
+import { groupDescription } from '../command-groups';
 import { readRanges } from '../../engine/objectio/ranged-read';
 import { openConnection, withConnectionFlags, type ConnectionOptions } from '../connection-flags';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
 
 export function registerObjects(program: Command): void {
-  const objects = program.command('objects').description('Browse raw objects of a store');
+  const objects = program.command('objects').description(groupDescription('objects'));
 
   withConnectionFlags(
     objects.command('ls').description('List keys under a prefix (NDJSON with --json)'),

@@ -4,6 +4,7 @@
  * the API contract's own schemas (bad usage exits 2); the engine's typed errors exit 1.
  */
 import type { Command } from 'commander';
+import { groupDescription } from '../command-groups';
 import type { z } from 'zod';
 import {
   leaderEpochsFromText,
@@ -119,9 +120,7 @@ function withPartitionFlags(command: Command): Command {
 }
 
 export function registerSegments(program: Command): void {
-  const segments = program
-    .command('segments')
-    .description('Tiered-storage segment metadata (KIP-405)');
+  const segments = program.command('segments').description(groupDescription('segments'));
 
   withPartitionFlags(
     segments.command('ls').description('List partitions, or the segments of one partition'),

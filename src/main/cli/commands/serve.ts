@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { groupDescription } from '../command-groups';
 import { createRouter } from '../../api/create-router';
 import { appVersion } from '../../services/app-version';
 import { createServices } from '../../services/services';
@@ -14,14 +15,10 @@ import { eitherSpelling, withOldSpelling } from '../old-spelling';
 import { printJson } from '../output';
 import { runAction } from '../run-action';
 
-export const PROJECT_ROOT = projectRoot();
+const PROJECT_ROOT = projectRoot();
 
 export function registerServe(program: Command): void {
-  const serve = program
-    .command('serve')
-    .description(
-      'Run the console in browser mode on 127.0.0.1 (prints the URL with its access token)',
-    );
+  const serve = program.command('serve').description(groupDescription('serve'));
   withDataDirFlag(
     serve,
     "app data directory; its embedded store is DATA_DIR/cairn-data (default: CAIRN_DATA_DIR, else the desktop app's)",

@@ -11,6 +11,7 @@
  * epoch (a live writer is never fenced for nothing) and says so. A pass that deleted anything
  * appends one entry to the app's audit log.
  */
+import { counted } from '../../../shared/plural';
 import type { Command } from 'commander';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
@@ -179,6 +180,8 @@ function describe(report: GcReport, holder: Holder, epoch: bigint | null): strin
       `the chain could not be judged (${report.unjudged.code}): the boundary did not move`,
     );
   if (report.failure !== null)
-    lines.push(`${report.remaining} objects left for the next pass: ${report.failure.message}`);
+    lines.push(
+      `${counted(report.remaining, 'object')} left for the next pass: ${report.failure.message}`,
+    );
   return lines;
 }

@@ -3,6 +3,7 @@
  * what would stop an open, then each region with its ids as the console shows them; the
  * objects on the chain, the orphans and the excluded only when asked (`--chain`).
  */
+import { counted } from '../../../shared/plural';
 import type { InspectReport } from '../../engine/wal/inspect';
 import type { RecoveredObject } from '../../engine/wal/session';
 import { table } from '../output';
@@ -29,7 +30,7 @@ export function describeCairnInspect(report: InspectReport, withChain: boolean):
     `boundary      ${register.boundary}`,
     `tip           ${report.tip ? `seq ${report.tip.seq} (epoch ${report.tip.epoch})` : 'none'}`,
     `next start    ${report.nextSeq ?? 'exhausted'}`,
-    `objects       ${report.listed} listed, ${report.chain.length} on the chain, ${report.orphans.length} orphans, ${report.excluded.length} excluded`,
+    `objects       ${report.listed} listed, ${report.chain.length} on the chain, ${counted(report.orphans.length, 'orphan')}, ${report.excluded.length} excluded`,
     `sealed epochs ${register.sealed.map((s) => `${s.firstEpoch === s.lastEpoch ? s.lastEpoch : `${s.firstEpoch}-${s.lastEpoch}`}:${s.lastSeq ?? 'none'} (${s.reason})`).join(', ') || 'none'}`,
   ];
   if (report.failure)

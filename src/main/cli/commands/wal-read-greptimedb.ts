@@ -7,6 +7,7 @@
  */
 import type { GtInspectReport, GtMergedReport, GtObjectRow } from '../../engine/greptimedb/inspect';
 import { GT_PREFIX_LAYOUT_NAMES } from '../../engine/greptimedb/merged/prefix-layout';
+import { counted } from '../../../shared/plural';
 import { table } from '../output';
 import { regionTable } from './wal-inspect-regions';
 
@@ -77,8 +78,8 @@ export function describeGtInspect(report: GtInspectReport, withChain: boolean): 
     `prefix          ${report.prefix} (greptimedb-v1, read-only)`,
     `tip             ${report.tip ? `seq ${report.tip.seq} (epoch ${report.tip.epoch})` : 'none'}`,
     `reclaim bound.  ${report.reclaimBoundary}${report.reclaimedLink ? ' (objects below it already deleted)' : ''}`,
-    `objects         ${report.listed} listed, ${report.chain.length} on the chain, ${report.orphans.length} orphans, ${report.belowBoundary.length} below the boundary, ${report.damaged.length} damaged`,
-    `instances       ${report.instances.map((i) => `epoch ${i.epoch} (start ${i.startSeq ?? 'gone'}, ${i.objects} objects)`).join(', ') || 'none'}`,
+    `objects         ${report.listed} listed, ${report.chain.length} on the chain, ${counted(report.orphans.length, 'orphan')}, ${report.belowBoundary.length} below the boundary, ${report.damaged.length} damaged`,
+    `instances       ${report.instances.map((i) => `epoch ${i.epoch} (start ${i.startSeq ?? 'gone'}, ${counted(i.objects, 'object')})`).join(', ') || 'none'}`,
   ];
   if (report.failure)
     lines.push(`REPLAY WOULD FAIL  ${report.failure.code}: ${report.failure.message}`);

@@ -1,4 +1,5 @@
 /** `cairn wal ls | inspect | verify`: read-only views of WAL prefixes of both formats; they never write. */
+import { counted } from '../../../shared/plural';
 import type { Command } from 'commander';
 import { discoverPrefixes, type DiscoveredPrefix } from '../../engine/wal-read/discover';
 import {
@@ -150,7 +151,7 @@ export function registerWalReadCommands(wal: Command): void {
           );
           printLines([
             ...report.objects.flatMap((o) => (o.lost === undefined ? [] : [gtLossLine(o)])),
-            `${report.checked} objects checked, ${report.damaged} damaged, ${report.gone} gone`,
+            `${counted(report.checked, 'object')} checked, ${report.damaged} damaged, ${report.gone} gone`,
           ]);
         }
         if (report.damaged > 0) process.exitCode = EXIT.unhealthy;

@@ -24,6 +24,8 @@ import { ObsoleteAboveLatestError } from '../../services/wal/errors';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
 import { directIo } from '../../engine/objectio/link';
 import { withProgress } from '../progress';
+import { countLine, showCount } from '../count-progress';
+import { counted } from '../../../shared/plural';
 import { printJson, printLines, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
@@ -86,6 +88,7 @@ interface AppendOptions extends WalOptions {
   ack: string;
   flushMs: string;
   acksOut?: string;
+  printAcks?: boolean;
   json?: boolean;
 }
 
@@ -94,7 +97,7 @@ export function registerWalWriteCommands(wal: Command): void {
     wal
       .command('append')
       .description(
-        'Load generator: append random entries and print every acknowledgement (takes the epoch)',
+        'Load generator: append random entries, show progress and a summary; acknowledgements to --acks-out or, with --print-acks, stdout (takes the epoch)',
       ),
   )
     .option('--regions <n>', 'regions written (table 1, regions 1..n)', '4')
@@ -105,8 +108,9 @@ export function registerWalWriteCommands(wal: Command): void {
     .option('--flush-ms <ms>', 'flush interval', '20')
     .option(
       '--acks-out <file>',
-      'append each acknowledgement as an NDJSON line {region,regionU64,id,idU64,sha256} to this file (default: stdout)',
+      'append each acknowledgement as an NDJSON line {region,regionU64,id,idU64,sha256} to this file',
     )
+    .option('--print-acks', 'print each acknowledgement (as --acks-out writes it) to stdout')
     .option('--json', 'print the summary as JSON')
     .action(runAction(appendAction));
 
@@ -323,7 +327,7 @@ function printObsoletePreview(
   printLines([
     preview.noChange
       ? `dry run: nothing changes, the watermark of region ${region} is already ${watermark}`
-      : `dry run: raising the watermark of region ${region} from ${watermark} to ${formatEntryId(preview.id)} hides ${preview.hiddenEntries} entries (${preview.hiddenObjects} objects wholly)`,
+      : `dry run: raising the watermark of region ${region} from ${watermark} to ${formatEntryId(preview.id)} hides ${counted(preview.hiddenEntries, 'entry')} (${counted(preview.hiddenObjects, 'object')} wholly)`,
     deletes === null
       ? 'the garbage collection after it deletes no object'
       : `the garbage collection after it deletes ${deletes.objects} objects (${deletes.bytes} bytes), ${deletes.firstKey} to ${deletes.lastKey}; the boundary moves to ${deletes.boundary}`,
@@ -338,6 +342,14 @@ function collectedOf(reports: readonly GcReport[]): { objects: number; bytes: nu
   };
 }
 
+const STDOUT_FD = 1;
+
+/** Where acknowledgements go: a file (appended), stdout, or nowhere (the default). */
+function ackSink(options: AppendOptions): number | null {
+  if (options.printAcks === true) return STDOUT_FD;
+  return options.acksOut === undefined ? null : openSync(options.acksOut, 'a');
+}
+
 async function appendAction(options: AppendOptions): Promise<void> {
   const spec = {
     regions: positiveInt('--regions', options.regions, 1_000_000),
@@ -348,15 +360,28 @@ async function appendAction(options: AppendOptions): Promise<void> {
   if (options.ack !== 'durable' && options.ack !== 'enqueued')
     throw new UsageError(`--ack must be durable or enqueued, got "${options.ack}"`);
   const flushIntervalMs = positiveInt('--flush-ms', options.flushMs, 3_600_000);
+  if (options.acksOut !== undefined && options.printAcks === true)
+    throw new UsageError('give either --acks-out or --print-acks, not both');
   const { io, config } = await openWalTarget(options, { ackMode: options.ack, flushIntervalMs });
   // A load generator measures the writer: it runs on the store itself, not on the link.
   const store = await ObjectStoreLogStore.open(directIo(io), config);
-  const out = options.acksOut === undefined ? 1 : openSync(options.acksOut, 'a');
+  const out = ackSink(options);
+  let acknowledged = 0;
+  const started = performance.now();
+  const stopProgress = showCount(() =>
+    countLine('append', 'entry', 'acknowledged', {
+      done: acknowledged,
+      total: spec.count,
+      seconds: (performance.now() - started) / 1000,
+    }),
+  );
   const report = await runLoad(store, spec, (ack) => {
-    writeSync(out, toJsonText({ region: ack.region, id: ack.id, sha256: ack.sha256 }) + '\n');
-  });
+    acknowledged += 1;
+    if (out !== null)
+      writeSync(out, toJsonText({ region: ack.region, id: ack.id, sha256: ack.sha256 }) + '\n');
+  }).finally(stopProgress);
   const stopped = await store.stop();
-  if (out !== 1) closeSync(out);
+  if (out !== null && out !== STDOUT_FD) closeSync(out);
   const summary = {
     prefix: store.prefix,
     epoch: store.epoch,
@@ -368,8 +393,9 @@ async function appendAction(options: AppendOptions): Promise<void> {
   };
   const text = options.json
     ? toJsonText(summary)
-    : `${summary.acknowledged} acknowledged, ${summary.failed} failed in ${summary.seconds.toFixed(2)} s (${summary.entriesPerSecond.toFixed(0)} entries/s) on ${summary.prefix}, epoch ${summary.epoch}`;
-  (options.acksOut === undefined ? process.stderr : process.stdout).write(text + '\n');
+    : `${counted(summary.acknowledged, 'entry', 'entries')} acknowledged, ${summary.failed.toLocaleString('en-US')} failed in ${summary.seconds.toFixed(2)} s (${counted(Math.round(summary.entriesPerSecond), 'entry', 'entries')}/s) on ${summary.prefix}, epoch ${summary.epoch}`;
+  // Acknowledgements on stdout keep it NDJSON: the summary then goes to stderr.
+  (out === STDOUT_FD ? process.stderr : process.stdout).write(text + '\n');
   if (report.firstError !== undefined)
     throw report.firstError instanceof Error
       ? report.firstError

@@ -152,6 +152,7 @@ export class ConnectionsService {
   async link(id: string): Promise<LinkView> {
     const stats = (await this.opening(id, await this.profile(id))).link.stats();
     return {
+      roundTripMs: stats.roundTripMs,
       p50Ms: stats.p50Ms,
       p99Ms: stats.p99Ms,
       inFlight: stats.inFlight,

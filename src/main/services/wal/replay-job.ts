@@ -28,6 +28,8 @@ export interface ReplaySpec {
   readonly ratePerSecond?: number;
   readonly maxEntries?: number;
   readonly latestId: bigint;
+  /** The id the replay starts from (default 1: the region's start), where its progress counts from. */
+  readonly fromId?: bigint;
   /** What each payload is (a `WalEntry`, JSON, raw); none: payloads go unchecked. */
   readonly decode?: (payload: Uint8Array) => ReplayPayloadView;
 }
@@ -78,6 +80,7 @@ export class ReplayJob {
       state: this.control.state,
       delivered: this.delivered,
       lastId: this.lastId,
+      fromId: this.spec.fromId ?? 1n,
       latestId: this.spec.latestId,
       holes: this.holes,
       error: this.control.error,

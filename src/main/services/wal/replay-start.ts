@@ -58,6 +58,7 @@ export async function startReplayJob(
       ratePerSecond: request.ratePerSecond,
       maxEntries: request.maxEntries,
       latestId,
+      fromId: request.fromId,
       decode: (payload) => checkPayload(payload, at.format === GT_FORMAT),
     },
     replaySinkOf(caller.channel, events),

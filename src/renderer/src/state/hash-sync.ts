@@ -6,11 +6,13 @@
  * with the page authenticates this browser).
  */
 import { formatHashRoute, parseHashRoute } from './hash-route';
+import { rememberPlace } from './remembered-place';
 import { routeOf, useUiStore } from './ui-store';
 
 export function startHashSync(): () => void {
   dropTokenFromAddress();
-  useUiStore.getState().goTo(parseHashRoute(window.location.hash));
+  const startedHash = window.location.hash;
+  useUiStore.getState().goTo(parseHashRoute(startedHash));
   replaceHash(formatHashRoute(routeOf(useUiStore.getState())));
 
   const unsubscribe = useUiStore.subscribe((state) => {
@@ -26,7 +28,9 @@ export function startHashSync(): () => void {
   };
   window.addEventListener('popstate', onHashChange);
   window.addEventListener('hashchange', onHashChange);
+  const stopRemembering = rememberPlace(startedHash);
   return () => {
+    stopRemembering();
     unsubscribe();
     window.removeEventListener('popstate', onHashChange);
     window.removeEventListener('hashchange', onHashChange);

@@ -11,6 +11,7 @@ import { AuditTable } from './activity/AuditTable';
 import { bigintAsText } from './activity/audit-text';
 import { useAuditPages } from './activity/use-audit-pages';
 import './activity/activity.css';
+import { counted } from '../../../shared/plural';
 
 export function ActivityView() {
   const { pages, entries, unreadable } = useAuditPages();
@@ -46,7 +47,7 @@ export function ActivityView() {
         <AuditTable entries={entries} namesById={namesById} />
       )}
       <p className="small muted" role="status" aria-label="Audit log paging">
-        {entries.length.toLocaleString()} entries shown
+        {counted(entries.length, 'entry')} shown
         {unreadable > 0 && ` · ${unreadable.toLocaleString()} unreadable lines skipped`}
         {!pages.hasNextPage && entries.length > 0 && ' · the oldest is reached'}
       </p>

@@ -95,7 +95,8 @@ function ConnectionRow({ connection }: { connection: Connection }) {
               )
             }
           />
-          {operator ? 'Operator' : 'Read-only'}
+          {/* The switch names what it turns on; its state reads as on/off beside the box. */}
+          Operator mode: {operator ? 'on' : 'off'}
         </label>
       </td>
       <td>

@@ -28,6 +28,7 @@ import { NamespaceTable } from './namespaces/NamespaceTable';
 import { RegisterDialog } from './namespaces/RegisterDialog';
 import { TakeOwnershipDialog } from './namespaces/TakeOwnershipDialog';
 import { Pending } from '../components/Pending';
+import { counted } from '../../../shared/plural';
 
 /** Refresh on a record minted anywhere in this app, and say so. */
 function useCreatedAnnouncements(connectionId: string): void {
@@ -145,7 +146,7 @@ export function NamespacesView() {
             <Pending what="Reading the registry" />
           ) : (
             <p className="muted small" role="status" aria-label="Namespace count">
-              {`${shown.length} of ${records.data?.length ?? 0} namespaces`}
+              {`${shown.length} of ${counted(records.data?.length ?? 0, 'namespace')}`}
             </p>
           )}
         </div>

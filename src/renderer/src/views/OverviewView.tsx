@@ -27,6 +27,7 @@ import { BackgroundVerify } from './overview/BackgroundVerify';
 import { GcControls } from './wal/GcControls';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
+import { counted } from '../../../shared/plural';
 
 export function OverviewView() {
   const { connectionId, prefix } = useSelectedPrefix();
@@ -64,7 +65,7 @@ export function OverviewView() {
           <p className="small muted" role="status" aria-label="Fleet progress">
             {fleet.data?.reading
               ? `Reading prefixes: ${read.toLocaleString()} of ${rows.length.toLocaleString()}`
-              : `${rows.length.toLocaleString()} prefixes`}
+              : counted(rows.length, 'prefix')}
             {fleet.data?.truncated && ' (the listing reached its bounds: more may exist)'}
             {fleet.data?.passEndedAtMs != null && !fleet.data.reading && (
               <>

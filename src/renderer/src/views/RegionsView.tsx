@@ -33,6 +33,7 @@ import { regionName } from './wal/wal-words';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { OpenProgressNote, progressInterval, PROGRESS_POLL_MS } from './wal/OpenProgress';
 import './wal/wal.css';
+import { counted } from '../../../shared/plural';
 
 export function RegionsView() {
   return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} searchable />;
@@ -188,7 +189,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
         footer={(page) =>
           page.total > REGION_PAGE ? (
             <p className="muted small" role="status" aria-label="Region count">
-              {page.total.toLocaleString()} regions · rows load as you scroll
+              {counted(page.total, 'region')} · rows load as you scroll
             </p>
           ) : null
         }

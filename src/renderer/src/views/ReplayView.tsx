@@ -21,11 +21,13 @@ import { RowsMode, type ReplayedRange } from './wal/replay/RowsMode';
 import { EntriesMode } from './wal/replay/EntriesMode';
 import { FromIdPicker, RegionPicker } from './wal/replay/RegionPicker';
 import { checkFromId } from './wal/replay/from-id-check';
+import { replayFraction } from './wal/replay/replay-fraction';
 import { useRegionChoices, type RegionChoices } from './wal/replay/use-region-choices';
 import { useReplay } from './wal/use-replay';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView } from './wal/PrefixScopedView';
 import './wal/wal.css';
+import { counted } from '../../../shared/plural';
 
 export function ReplayView() {
   return <PrefixScopedView id="replay" title="Replay" Body={ReplayOf} />;
@@ -159,6 +161,11 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
           {problem ?? regionProblem ?? (from.ok ? null : from.problem)}
         </p>
       )}
+      {from.ok && from.notice !== undefined && (
+        <p role="status" aria-label="Replay start" className="small wal-warn">
+          {from.notice}
+        </p>
+      )}
       {choices.error && <ErrorPanel error={choices.error} />}
       {replay.error && <ErrorPanel error={replay.error} />}
       {progress && <ReplayProgressBar progress={progress} />}
@@ -227,9 +234,7 @@ function ReplayProgressBar({
 }: {
   progress: NonNullable<ReturnType<typeof useReplay>['progress']>;
 }) {
-  // Ids are not dense across objects, so progress is shown as ids reached of the latest id.
-  const fraction =
-    progress.latestId === 0n ? 1 : Number((progress.lastId * 1000n) / progress.latestId) / 1000;
+  const fraction = replayFraction(progress);
   return (
     <div className="wal-replay-progress">
       <progress
@@ -238,13 +243,9 @@ function ReplayProgressBar({
         value={progress.state === 'finished' ? 1 : fraction}
       />
       <span role="status" aria-label="Replay status">
-        {progress.state} · {progress.delivered.toLocaleString()} entries
+        {progress.state} · {counted(progress.delivered, 'entry')}
         {progress.holes > 0 && (
-          <span className="wal-warn">
-            {' '}
-            · {progress.holes.toLocaleString()} damaged segment{progress.holes === 1 ? '' : 's'}{' '}
-            skipped
-          </span>
+          <span className="wal-warn"> · {counted(progress.holes, 'damaged segment')} skipped</span>
         )}{' '}
         · last id {formatEntryId(progress.lastId)} of {formatEntryId(progress.latestId)}
         {progress.cancelReason !== null && ` · ${progress.cancelReason}`}

@@ -1,4 +1,6 @@
 /** Display formats shared by the views. */
+import { counted } from '../../../shared/plural';
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];
@@ -17,7 +19,6 @@ export function formatMs(ms: number): string {
 }
 
 /** A count with its unit: `1 object`, `3 objects`, `2 batches`; empty while not known. */
-export function countText(count: number | null, unit: string, units = `${unit}s`): string {
-  if (count === null) return '';
-  return `${count.toLocaleString()} ${count === 1 ? unit : units}`;
+export function countText(count: number | null, unit: string, units?: string): string {
+  return count === null ? '' : counted(count, unit, units);
 }

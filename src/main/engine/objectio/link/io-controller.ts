@@ -39,6 +39,8 @@ export interface IoLinkStats extends LinkStats {
   readonly answered: number;
   /** Units of work the fan-outs on this link announced, and finished (`IoSlots.noteWork`). */
   readonly work: { readonly done: number; readonly total: number };
+  /** The link's round trip: its fastest answer so far (`LatencyFloors.lowest`); null before any. */
+  readonly roundTripMs: number | null;
 }
 
 /**
@@ -92,6 +94,7 @@ export class IoController implements IoSlots {
       waiting: this.queue.length,
       answered: this.answered,
       work: { ...this.work },
+      roundTripMs: this.floors.lowest(),
     };
   }
 

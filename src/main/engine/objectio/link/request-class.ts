@@ -34,6 +34,14 @@ export class LatencyFloors {
     this.floors.set(klass, floor);
     return answered / floor;
   }
+
+  /**
+   * The fastest answer of any class: the link's round trip as measured (a request's latency
+   * less its queueing and transfer), null before any answer.
+   */
+  lowest(): number | null {
+    return this.floors.size === 0 ? null : Math.min(...this.floors.values());
+  }
 }
 
 /**

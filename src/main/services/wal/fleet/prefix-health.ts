@@ -20,6 +20,7 @@ import type {
 import { formatEntryId, formatRegionId } from '../../../../shared/id-notation';
 import { relativeTime } from '../../../../shared/relative-time';
 import type { CoverageView } from '../../../../shared/contract/wal-coverage';
+import { counted } from '../../../../shared/plural';
 
 /** A prefix whose newest object is older than this, with objects above its floor, is stale. */
 export const DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -61,9 +62,7 @@ export interface HealthOptions {
   readonly staleAfterMs?: number;
 }
 
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
-}
+const plural = (count: number, word: string): string => counted(count, word);
 
 function rangeText(range: DamagedRange): string {
   const ids =

@@ -13,6 +13,7 @@ import { useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { EntryIdText, RegionIdText } from '../../components/IdText';
 import { formatBytes } from '../format';
+import { counted } from '../../../../shared/plural';
 
 const WAL_OBJECT = /(^|\/)objects\/\d{20}\.wal$/;
 /** Segments laid out a page at a time: an object may hold 300,000 regions. */
@@ -183,7 +184,7 @@ export function WalObjectParts({
         <dd>
           {view.footer ? (
             <>
-              {view.footer.count} segments <Crc ok={view.footer.crcOk} />
+              {counted(view.footer.count, 'segment')} <Crc ok={view.footer.crcOk} />
             </>
           ) : (
             'unreadable'

@@ -7,6 +7,7 @@ import type { Connection } from '../../../../shared/contract';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { useToasts } from '../../components/Toasts';
 import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
+import { counted } from '../../../../shared/plural';
 
 export function DemoDataButton({ connection }: { connection: Connection }) {
   const offer = useApiQuery(
@@ -28,7 +29,7 @@ export function DemoDataButton({ connection }: { connection: Connection }) {
         push({
           tone: 'ok',
           title: `Demo data written to ${connection.name}`,
-          description: `${summary.entries} WAL entries, ${summary.namespaces} namespaces, ${summary.segments} segments`,
+          description: `${counted(summary.entries, 'WAL entry', 'WAL entries')}, ${counted(summary.namespaces, 'namespace')}, ${counted(summary.segments, 'segment')}`,
         });
         return true;
       },

@@ -6,6 +6,7 @@
 import type { FleetRow } from '../../../../shared/contract/wal';
 import { lagText } from '../../../../shared/lag-text';
 import { formatBytes } from '../format';
+import { counted } from '../../../../shared/plural';
 
 export { lagText };
 
@@ -53,7 +54,7 @@ export function objectsText(row: FleetRow): string | null {
   // A prefix whose recovery failed has no chain: what was listed says what is there.
   if (row.tipSeq === null && (row.listed ?? 0) > row.objects)
     return `${row.objects.toLocaleString()} chain of ${(row.listed ?? 0).toLocaleString()} listed`;
-  return `${row.objects.toLocaleString()} chain · ${String(row.orphans ?? 0)} orphans`;
+  return `${row.objects.toLocaleString()} chain · ${counted(row.orphans ?? 0, 'orphan')}`;
 }
 
 export function tipText(row: FleetRow): string {

@@ -18,6 +18,7 @@ import { useToasts } from '../../components/Toasts';
 import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
 import { LATEST, pointOf, POINT_KINDS, type PointDraft, type PointKind } from './bulk-points';
 import { DeletesText } from './RegionActions';
+import { counted } from '../../../../shared/plural';
 
 const REFRESHES = ['wal.regions', 'wal.inspect', 'wal.manifest', 'wal.writer.state'] as const;
 
@@ -74,7 +75,7 @@ function resolvedText(region: BulkObsoleteRegion): string {
     region.mappedTo === null
       ? ''
       : ` (seq ${region.mappedTo.seq}, written ${utcText(region.mappedTo.modifiedAtMs)})`;
-  return `up to ${formatEntryId(region.id)}${mapped}: hides ${region.hiddenEntries.toLocaleString()} entries`;
+  return `up to ${formatEntryId(region.id)}${mapped}: hides ${counted(region.hiddenEntries, 'entry')}`;
 }
 
 export function BulkObsoleteDialog({
@@ -115,7 +116,7 @@ export function BulkObsoleteDialog({
 
   return (
     <TypedConfirmDialog
-      title={`Obsolete ${regions.length} regions of ${prefix}`}
+      title={`Obsolete ${counted(regions.length, 'region')} of ${prefix}`}
       phrase={phrase}
       actionLabel="Obsolete regions"
       open={open}
@@ -139,8 +140,8 @@ export function BulkObsoleteDialog({
           (done) => {
             push({
               tone: 'ok',
-              title: `${done.regions.length} regions obsolete`,
-              description: `${done.hiddenEntries.toLocaleString()} entries hidden`,
+              title: `${counted(done.regions.length, 'region')} obsolete`,
+              description: `${counted(done.hiddenEntries, 'entry')} hidden`,
             });
             onDone();
             return true;
@@ -204,9 +205,9 @@ export function BulkObsoleteDialog({
       {previewed && preview.data && (
         <>
           <p role="status" aria-label="Bulk obsolete preview">
-            Hides {preview.data.hiddenEntries.toLocaleString()} entries in{' '}
+            Hides {counted(preview.data.hiddenEntries, 'entry')} in{' '}
             {preview.data.regions.filter((region) => !region.noChange).length} of{' '}
-            {preview.data.regions.length} regions.
+            {counted(preview.data.regions.length, 'region')}.
           </p>
           <DeletesText deletes={preview.data.deletes} />
         </>

@@ -16,6 +16,7 @@ import { useToasts } from '../../components/Toasts';
 import { formatBytes } from '../format';
 import { formatEntryId } from '../../../../shared/id-notation';
 import { formatWalRegion } from '../../../../shared/contract/wal';
+import { counted } from '../../../../shared/plural';
 
 export function GcControls(props: {
   connectionId: string;
@@ -43,7 +44,7 @@ export function GcControls(props: {
       const report = await collect.mutateAsync({ connectionId, prefix, confirm: typed });
       push({
         tone: 'ok',
-        title: `Collected ${report.objects.length} objects`,
+        title: `Collected ${counted(report.objects.length, 'object')}`,
         description: `${formatBytes(report.bytes)} freed; boundary ${report.boundary}`,
       });
       setPreview(null);
@@ -55,7 +56,10 @@ export function GcControls(props: {
 
   return (
     <section aria-label="Garbage collection" className="wal-panel">
-      <h2>Garbage collection</h2>
+      {/* The panel says which prefix it acts on: the Overview shows it for the selected one. */}
+      <h2>
+        Garbage collection of <span className="mono">{prefix}</span>
+      </h2>
       <button
         type="button"
         onClick={() => dryRun.mutate({ connectionId, prefix }, { onSuccess: setPreview })}
@@ -68,8 +72,9 @@ export function GcControls(props: {
         <div role="status" aria-label="Garbage collection preview">
           <p>
             A pass would move the boundary from {String(preview.previousBoundary)} to{' '}
-            {String(preview.boundary)} and delete <strong>{preview.objects.length} objects</strong>{' '}
-            ({formatBytes(preview.bytes)}).
+            {String(preview.boundary)} and delete{' '}
+            <strong>{counted(preview.objects.length, 'object')}</strong> (
+            {formatBytes(preview.bytes)}).
           </p>
           <HeldBackText report={preview} />
           <HolderText holder={preview.holder} />

@@ -8,6 +8,7 @@ import type { InspectView, WalObjectRef } from '../../../../shared/contract/wal'
 import { formatBytes } from '../format';
 import { FailureNotice } from './OpenFailure';
 import { GreptimeMergedLog } from './GreptimeMergedLog';
+import { counted } from '../../../../shared/plural';
 
 /** Objects shown in the strip: the newest ones, so a long chain stays one line. */
 const STRIP_OBJECTS = 24;
@@ -82,8 +83,8 @@ export function GreptimeChain({ report }: { report: InspectView }) {
         </dd>
         <dt>Chain</dt>
         <dd>
-          {report.chainObjects.toLocaleString()} objects · {formatBytes(report.chainBytes)} ·{' '}
-          {report.chainGaps} gaps
+          {counted(report.chainObjects, 'object')} · {formatBytes(report.chainBytes)} ·{' '}
+          {counted(report.chainGaps, 'gap')}
         </dd>
         <dt>Reclaim boundary</dt>
         <dd>
@@ -133,8 +134,7 @@ export function GreptimeChain({ report }: { report: InspectView }) {
       )}
       {greptime.damagedCount > greptime.damaged.length && (
         <p className="wal-warn small">
-          {greptime.damagedCount.toLocaleString()} damaged objects; the first{' '}
-          {greptime.damaged.length}:
+          {counted(greptime.damagedCount, 'damaged object')}; the first {greptime.damaged.length}:
         </p>
       )}
       {greptime.damaged.length > 0 && (

@@ -17,6 +17,7 @@ import { useNewRows } from '../../components/use-changes';
 import { formatBytes } from '../format';
 import { GoToObject } from './GoToObject';
 import { PROGRESS_POLL_MS } from './OpenProgress';
+import { counted } from '../../../../shared/plural';
 
 /** Rows a page of the table asks for. */
 const PAGE = 200;
@@ -153,10 +154,12 @@ export function ObjectTable({
         footer={(page) => (
           <div className="wal-pager">
             <span className="small muted" role="status" aria-label="Chain gaps">
-              {page.gaps === 0 ? 'no gaps in the chain' : `${page.gaps} gaps in the chain`}
+              {page.gaps === 0
+                ? 'no gaps in the chain'
+                : `${counted(page.gaps, 'gap')} in the chain`}
             </span>
             <span className="small muted">
-              {page.total === 0 ? 'none' : `${page.total.toLocaleString()} objects`}
+              {page.total === 0 ? 'none' : counted(page.total, 'object')}
             </span>
           </div>
         )}

@@ -22,6 +22,7 @@ import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
 import { regionName } from './wal-words';
 import { formatEntryId } from '../../../../shared/id-notation';
 import { formatBytes } from '../format';
+import { counted } from '../../../../shared/plural';
 
 const REFRESHES = ['wal.regions', 'wal.inspect', 'wal.manifest', 'wal.writer.state'] as const;
 const REQUEST_REFRESHES = ['wal.obsolete.requests', 'wal.manifest'] as const;
@@ -36,10 +37,9 @@ function PreviewText({ preview }: { preview: ObsoletePreview }) {
   return (
     <>
       <p role="status" aria-label="Obsolete preview">
-        Hides {preview.hiddenEntries.toLocaleString()} entries;{' '}
-        {preview.hiddenObjects.toLocaleString()} objects ({formatBytes(preview.hiddenBytes)} of this
-        region) become wholly hidden. Watermark {formatEntryId(preview.watermark)} →{' '}
-        {formatEntryId(preview.id)}.
+        Hides {counted(preview.hiddenEntries, 'entry')}; {counted(preview.hiddenObjects, 'object')}{' '}
+        ({formatBytes(preview.hiddenBytes)} of this region) become wholly hidden. Watermark{' '}
+        {formatEntryId(preview.watermark)} → {formatEntryId(preview.id)}.
       </p>
       <DeletesText deletes={preview.deletes} />
     </>
@@ -56,7 +56,7 @@ export function DeletesText({ deletes }: { deletes: ObsoletePreview['deletes'] }
     );
   return (
     <p role="alert" aria-label="Deletion preview" className="wal-warn">
-      Then garbage collection <strong>deletes {deletes.objects.toLocaleString()} objects</strong> (
+      Then garbage collection <strong>deletes {counted(deletes.objects, 'object')}</strong> (
       {formatBytes(deletes.bytes)}), <span className="mono">{deletes.firstKey}</span>
       {deletes.objects > 1 && (
         <>
@@ -113,7 +113,7 @@ export function ObsoleteDialog({
       (done) =>
         told(
           `Region ${name} obsolete up to ${formatEntryId(done.id)}`,
-          `${done.hiddenEntries} entries hidden`,
+          `${counted(done.hiddenEntries, 'entry')} hidden`,
         ),
       () => false,
     );
@@ -237,7 +237,7 @@ export function ObsoleteAllDialog({
               push({
                 tone: 'ok',
                 title: `Region ${name} wholly obsolete`,
-                description: `${done.hiddenEntries} entries hidden`,
+                description: `${counted(done.hiddenEntries, 'entry')} hidden`,
               });
               return true;
             },

@@ -10,6 +10,7 @@ import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { formatBytes } from '../format';
+import { counted } from '../../../../shared/plural';
 
 /** While a scrub runs, its progress is read this often. */
 export const RUNNING_POLL_MS = 500;
@@ -112,7 +113,7 @@ export function ScrubControls({
           >
             {progressText(job)}
             {job.failures.length > 0 &&
-              ` · ${job.failures.length} prefixes failed (${job.failures[0]?.error.code})`}
+              ` · ${counted(job.failures.length, 'prefix')} failed (${job.failures[0]?.error.code})`}
           </span>
         </>
       )}

@@ -8,6 +8,7 @@ import type { WriterView } from '../../../../shared/contract/wal';
 import { ChangeMarked } from '../../components/ChangeMarked';
 import { countText, formatBytes } from '../format';
 import { ageText } from './wal-words';
+import { counted } from '../../../../shared/plural';
 
 function Cell({
   label,
@@ -56,7 +57,7 @@ export function SequenceStrip({ writer }: { writer: WriterView }) {
         </Cell>
         <Cell label="Open batch" tone={state.openBatch ? 'busy' : 'idle'}>
           {state.openBatch
-            ? `seq ${String(state.openBatch.seq)} · ${state.openBatch.entries} entries · ${formatBytes(state.openBatch.bytes)} · ${ageText(state.openBatch.ageMs)}`
+            ? `seq ${String(state.openBatch.seq)} · ${counted(state.openBatch.entries, 'entry')} · ${formatBytes(state.openBatch.bytes)} · ${ageText(state.openBatch.ageMs)}`
             : 'empty'}
         </Cell>
         <Cell label="Next sequence">seq {String(state.nextSeq)}</Cell>

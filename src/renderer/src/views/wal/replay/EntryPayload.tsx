@@ -15,12 +15,11 @@ import { EntryIdText } from '../../../components/IdText';
 import { Segmented } from '../../../components/Segmented';
 import { PayloadViewer } from '../../browser/PayloadViewer';
 import { tablesOf } from './entry-tables';
+import { counted } from '../../../../../shared/plural';
 
 export type PayloadShown = 'decoded' | 'raw';
 
-function plural(count: number, noun: string): string {
-  return `${count.toLocaleString()} ${noun}${count === 1 ? '' : 's'}`;
-}
+const plural = (count: number, noun: string): string => counted(count, noun);
 
 /** Rows of one mutation shown in the panel; the Rows mode shows them all. */
 const PANEL_ROWS = 200;

@@ -8,6 +8,7 @@ import type { RegionRow } from '../../../../../shared/contract/wal';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import { regionName } from '../wal-words';
 import type { RegionChoices } from './use-region-choices';
+import { counted } from '../../../../../shared/plural';
 
 export function RegionPicker({
   choices,
@@ -41,8 +42,7 @@ export function RegionPicker({
           )}
           {choices.rows.map((row) => (
             <option key={String(row.regionId)} value={regionName(row.regionId)}>
-              {regionName(row.regionId)} · {row.entries.toLocaleString()}{' '}
-              {row.entries === 1 ? 'entry' : 'entries'}
+              {regionName(row.regionId)} · {counted(row.entries, 'entry')}
             </option>
           ))}
         </select>

@@ -13,6 +13,7 @@ import { formatEntryId, formatRegionId } from '../../../../../shared/id-notation
 import { downloadText } from '../../../components/download';
 import { EntryPayload, type PayloadShown } from './EntryPayload';
 import { RowsTable } from './RowsTable';
+import { useStoreFlags } from './use-store-flags';
 import {
   cliCommand,
   filteredItems,
@@ -54,6 +55,7 @@ export function RowsMode({
     [items],
   );
   const chosen = entries.find((entry) => entry.id === selected) ?? null;
+  const storeFlags = useStoreFlags();
   // The kept entries start at the first one still on screen: the CLI replays from there.
   const first = entries[0];
   const range = {
@@ -120,7 +122,7 @@ export function RowsMode({
         <p className="small muted">
           Same rows:{' '}
           <code className="mono" aria-label="Same rows from the CLI">
-            {cliCommand(range, filter, input, 'ndjson')}
+            {cliCommand(range, filter, input, 'ndjson', storeFlags)}
           </code>
         </p>
       )}

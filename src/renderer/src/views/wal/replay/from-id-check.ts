@@ -1,12 +1,13 @@
 /**
- * Whether a replay's start fits its region: a typed id must parse and lie between the region's
- * first and latest entry ids. Pure; says what is wrong in the words the form shows.
+ * Whether a replay's start fits its region: a typed id must parse and be at most the region's
+ * latest entry id; one below its first entry starts at the first, with a notice saying so.
+ * Pure; says what is wrong in the words the form shows.
  */
 import type { RegionRow } from '../../../../../shared/contract/wal';
 import { formatEntryId, formatRegionId, parseEntryId } from '../../../../../shared/id-notation';
 
 export type FromCheck =
-  | { readonly ok: true; readonly id: bigint | null }
+  | { readonly ok: true; readonly id: bigint | null; readonly notice?: string }
   | { readonly ok: false; readonly problem: string };
 
 /**
@@ -22,10 +23,12 @@ export function checkFromId(text: string, region: RegionRow | null): FromCheck {
   const name = formatRegionId(region.regionId);
   if (region.entries === 0)
     return { ok: false, problem: `Region ${name} holds no entries: clear From id to replay it` };
+  // Nothing of the region is below its first entry: starting there replays what was asked for.
   if (id < region.firstId)
     return {
-      ok: false,
-      problem: `From id ${formatEntryId(id)} is before region ${name}'s first entry ${formatEntryId(region.firstId)}`,
+      ok: true,
+      id: region.firstId,
+      notice: `From id ${formatEntryId(id)} is before region ${name}'s first entry: the replay starts at its first entry ${formatEntryId(region.firstId)}`,
     };
   if (id > region.latestId)
     return {

@@ -141,17 +141,22 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-/** The `cairn wal replay` command printing the same rows as the export. */
+/**
+ * The `cairn wal replay` command printing the same rows as the export: the store's flags
+ * (`cliStoreFlags`) first, so it runs as pasted against the store the console reads.
+ */
 export function cliCommand(
   replay: { prefix: string; region: string; from: string },
   filter: RowFilter,
   input: RowsFilterInput,
   format: 'ndjson' | 'csv',
+  storeFlags: readonly string[] = [],
 ): string {
   const words = [
     'cairn',
     'wal',
     'replay',
+    ...storeFlags,
     '--prefix',
     replay.prefix,
     '--region',
