@@ -78,18 +78,27 @@ export class ObjectIndexStore {
    */
   async load(identity: IndexIdentity): Promise<IndexedObject[]> {
     const file = this.fileOf(identity);
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return [];
-      throw error;
-    }
+    const bytes = await this.readBounded(file);
+    if (bytes === null) return [];
     const objects = decodeIndexFile(bytes, identity);
     if (objects === null) return [];
     const now = new Date();
     await utimes(file, now, now).catch(() => undefined);
     return objects;
+  }
+
+  /**
+   * The file's bytes; null when there is none, or when it is larger than the whole index may be
+   * (a file this app wrote never is: it is not trusted, and not read).
+   */
+  private async readBounded(file: string): Promise<Uint8Array | null> {
+    try {
+      if ((await stat(file)).size > this.budgetBytes) return null;
+      return await readFile(file);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
+    }
   }
 
   /** Writes `objects` as the file of `identity`, then keeps the folder within its budget. */

@@ -4,7 +4,8 @@
  * or per object; and the scrubs that fill the ledger, started on a prefix the console names
  * or on the whole fleet. Owns the ledger and the scrub jobs; reads storage only through them.
  * With a ledger file the findings outlive the process: a restart shows them again once the
- * store confirms each object is still the one found damaged.
+ * store confirms each object is still the one found damaged, by reading it through its
+ * format's checks; the findings of connections removed meanwhile are pruned.
  */
 import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
 import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
@@ -13,7 +14,9 @@ import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { fleetSourceOf, type FleetDeps } from '../fleet/fleet-source';
 import { checkObjectKey, type Located } from '../wal-locate';
 import { DamageLedger } from './damage-ledger';
-import type { LedgerFile } from './ledger-file';
+import type { LedgerFile, StoredPrefix } from './ledger-file';
+import { isCairnError } from '../../../engine/errors';
+import { verifierOf } from './scrub-prefix';
 import { damagesOf } from './damage-views';
 import { ScrubService } from './scrub-service';
 
@@ -43,7 +46,7 @@ export class DamageFindings {
     this.restored =
       file === undefined
         ? Promise.resolve()
-        : file.load().then((prefixes) => this.ledger.restore(prefixes));
+        : file.load().then((prefixes) => this.restore(prefixes));
     this.scrubs = new ScrubService({
       ledger: this.ledger,
       locate: (id, prefix) => deps.fleet.locate(id, prefix),
@@ -57,7 +60,9 @@ export class DamageFindings {
   /** The findings on a located prefix, confirmed with the store, placed by `catalog`. */
   async of(at: Located, catalog: ObjectCatalog | null): Promise<ObjectDamage[]> {
     await this.restored;
-    return damagesOf(await this.ledger.current(at.slot, at.io), catalog);
+    const verify = verifierOf(at.format);
+    const confirmByRead = (key: string, size: number) => verify(at.io, key, { size });
+    return damagesOf(await this.ledger.current(at.slot, at.io, confirmByRead), catalog);
   }
 
   async forPrefix(connectionId: string, prefix: string): Promise<ObjectDamage[]> {
@@ -92,6 +97,21 @@ export class DamageFindings {
   async closeAll(): Promise<void> {
     await this.scrubs.closeAll();
     await this.deps.ledgerFile?.settled();
+  }
+
+  /** An earlier run's findings back in the ledger, but those of connections removed since. */
+  private async restore(prefixes: readonly StoredPrefix[]): Promise<void> {
+    const ids = new Set(prefixes.map((prefix) => prefix.slot.slice(0, prefix.slot.indexOf('\n'))));
+    const existing = new Set<string>();
+    for (const id of ids)
+      if (
+        await this.connection(id).then(
+          () => true,
+          (error: unknown) => !(isCairnError(error) && error.code === 'ConnectionNotFound'),
+        )
+      )
+        existing.add(id);
+    this.ledger.restore(prefixes, (id) => existing.has(id));
   }
 
   private connection(connectionId: string): Promise<{ io: ObjectIo; root: string }> {
