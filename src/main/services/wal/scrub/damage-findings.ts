@@ -19,6 +19,7 @@ import { isCairnError } from '../../../engine/errors';
 import { verifierOf } from './scrub-prefix';
 import { damagesOf } from './damage-views';
 import { ScrubService } from './scrub-service';
+import type { ScrubOwner } from './scrub-owners';
 
 export interface FindingsDeps {
   /** The fleet's reads (its walk finds the prefixes a fleet scrub verifies). */
@@ -79,13 +80,17 @@ export class DamageFindings {
   }
 
   /** A scrub of the prefix (the whole fleet when null); a prefix not found fails here, typed. */
-  async startScrub(connectionId: string, prefix: string | null): Promise<ScrubJobView> {
+  async startScrub(
+    connectionId: string,
+    prefix: string | null,
+    owner?: ScrubOwner,
+  ): Promise<ScrubJobView> {
     if (prefix === null) {
       await this.connection(connectionId); // an unknown connection fails here, typed
-      return this.scrubs.start(connectionId, null);
+      return this.scrubs.start(connectionId, null, owner);
     }
     const at = await this.deps.fleet.locate(connectionId, prefix);
-    return this.scrubs.start(connectionId, at.prefix);
+    return this.scrubs.start(connectionId, at.prefix, owner);
   }
 
   /** Forgets a removed connection's findings and cancels its scrubs. */

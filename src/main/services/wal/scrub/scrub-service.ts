@@ -1,7 +1,8 @@
 /**
  * The console's scrubs: background verifies of one prefix or of a connection's whole fleet,
- * by job id, at most `MAX_ACTIVE_SCRUBS` at once and one per scope (asking again for a scope
- * being scrubbed answers with the job already running); the last few ended jobs are kept so
+ * by job id, at most `MAX_ACTIVE_SCRUBS` at once per session and one per scope (asking again
+ * for a scope being scrubbed answers with the job already running); a job whose caller is gone
+ * ends once it is paused (`scrub-owners.ts`); the last few ended jobs are kept so
  * their outcome still shows. Findings go to the damage ledger the WAL views read. It reads
  * storage only through the jobs, and never writes.
  */
@@ -11,6 +12,7 @@ import type { Located } from '../wal-locate';
 import type { DamageLedger } from './damage-ledger';
 import { ScrubJobNotFoundError, TooManyScrubJobsError } from './errors';
 import { ScrubJob } from './scrub-job';
+import { PROCESS_SCRUB_OWNER, type ScrubOwner } from './scrub-owners';
 
 export const MAX_ACTIVE_SCRUBS = 4;
 const ENDED_KEPT = 16;
@@ -26,17 +28,23 @@ export interface ScrubDeps {
 
 export class ScrubService {
   private readonly jobs = new Map<string, ScrubJob>();
+  private readonly owners = new Map<string, ScrubOwner>();
 
   constructor(private readonly deps: ScrubDeps) {}
 
   /** Starts a scrub of `prefix` (the whole fleet when null), or returns the one running on it. */
-  start(connectionId: string, prefix: string | null): ScrubJobView {
+  start(
+    connectionId: string,
+    prefix: string | null,
+    owner: ScrubOwner = PROCESS_SCRUB_OWNER,
+  ): ScrubJobView {
     const running = [...this.jobs.values()].filter((job) => job.active);
     const same = running.find(
       (job) => job.view().connectionId === connectionId && job.view().prefix === prefix,
     );
     if (same !== undefined) return same.view();
-    if (running.length >= MAX_ACTIVE_SCRUBS) throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
+    const owned = running.filter((job) => this.owners.get(job.id)?.sessionId === owner.sessionId);
+    if (owned.length >= MAX_ACTIVE_SCRUBS) throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
     const { deps } = this;
     const job = new ScrubJob({
       jobId: randomUUID(),
@@ -54,6 +62,8 @@ export class ScrubService {
       onPrefixDone: (one) => deps.onPrefixScrubbed(connectionId, one),
     });
     this.jobs.set(job.id, job);
+    this.owners.set(job.id, owner);
+    owner.gone?.addEventListener('abort', () => this.callerGone(job), { once: true });
     void job.finished.then(() => this.forgetOldEnded());
     return job.view();
   }
@@ -67,7 +77,16 @@ export class ScrubService {
   }
 
   pause(jobId: string): ScrubJobView {
-    return this.get(jobId).pause();
+    const job = this.get(jobId);
+    const view = job.pause();
+    // Paused after its caller left: nobody is there to resume it.
+    if (this.owners.get(jobId)?.gone?.aborted === true) return job.cancel();
+    return view;
+  }
+
+  /** The caller that started `job` is gone: a paused job ends; a running one finishes. */
+  private callerGone(job: ScrubJob): void {
+    if (job.active && job.view().state === 'paused') job.cancel();
   }
 
   resume(jobId: string): ScrubJobView {
@@ -103,7 +122,9 @@ export class ScrubService {
 
   private forgetOldEnded(): void {
     const ended = [...this.jobs.values()].filter((job) => !job.active);
-    for (const job of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT)))
+    for (const job of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT))) {
       this.jobs.delete(job.id);
+      this.owners.delete(job.id);
+    }
   }
 }
