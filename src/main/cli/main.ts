@@ -2,6 +2,7 @@
  * The `cairn` command line over the same services as the app. Exit 0 on success, 1 on a
  * typed error (its name and fields on stderr), 2 on bad usage.
  */
+import { escapeUnsafeText } from '../../shared/display-text';
 import { Command, CommanderError } from 'commander';
 import { registerConnections } from './commands/connections';
 import { registerObjects } from './commands/objects';
@@ -44,6 +45,8 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
     return;
   }
-  process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `cairn: ${escapeUnsafeText(error instanceof Error ? error.message : String(error))}\n`,
+  );
   process.exitCode = 1;
 });
