@@ -33,6 +33,8 @@ import {
 export const INDEX_FOLDER = 'object-index';
 export const DEFAULT_INDEX_BUDGET_BYTES = 1024 * 1024 * 1024;
 const SUFFIX = '.idx';
+/** A save writes `<file>.<random>.tmp`, then renames it into place. */
+const TEMP_SUFFIX = '.tmp';
 
 /** `CAIRN_INDEX_CACHE_MIB` when set to a positive number, else the default (1 GiB). */
 export function indexBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
@@ -150,7 +152,22 @@ export class ObjectIndexStore {
       files += 1;
       bytes += file.bytes;
     }
+    // A save's temporary file left by a process that died before its rename.
+    for (const name of await this.names(TEMP_SUFFIX)) {
+      await rm(join(this.folder, name), { force: true });
+      files += 1;
+    }
     return { files, bytes };
+  }
+
+  /** The folder's names ending in `suffix`; none when there is no folder. */
+  private async names(suffix: string): Promise<string[]> {
+    try {
+      return (await readdir(this.folder)).filter((name) => name.endsWith(suffix));
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return [];
+      throw error;
+    }
   }
 
   /** Removes the files used longest ago until the folder fits its budget; never `keep`. */
@@ -167,18 +184,13 @@ export class ObjectIndexStore {
 
   /** The index's files with their sizes and last use, the most recently used first. */
   private async files(): Promise<Array<Omit<IndexFileInfo, 'header'>>> {
-    let names: string[];
-    try {
-      names = (await readdir(this.folder)).filter((name) => name.endsWith(SUFFIX));
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return [];
-      throw error;
-    }
+    const names = await this.names(SUFFIX);
     const files: Array<Omit<IndexFileInfo, 'header'>> = [];
     for (const name of names) {
       const file = join(this.folder, name);
       try {
         const stats = await stat(file);
+        if (!stats.isFile()) continue; // Not a file this store wrote (a folder by the name).
         files.push({ file, bytes: stats.size, usedAtMs: stats.mtimeMs });
       } catch (error) {
         if (!isErrno(error, 'ENOENT')) throw error;
