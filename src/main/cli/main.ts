@@ -5,6 +5,7 @@
  * It starts at once: only the group the command line names is loaded (`command-groups.ts`);
  * `--version` and `--help` load none, and show the others as their one help line.
  */
+import { escapeUnsafeText } from '../../shared/display-text';
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../services/app-version';
 import { projectRoot } from '../project-root';
@@ -42,6 +43,8 @@ main(process.argv).catch((error: unknown) => {
     process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
     return;
   }
-  process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `cairn: ${escapeUnsafeText(error instanceof Error ? error.message : String(error))}\n`,
+  );
   process.exitCode = 1;
 });

@@ -96,6 +96,9 @@ export interface DamagedPart {
 export function reportDamaged(parts: readonly DamagedPart[]): void {
   if (parts.length === 0) return;
   for (const part of parts)
-    process.stderr.write(`Damaged: ${part.what} at ${part.key}: ${part.reason}\n`);
+    // The key and the reason come from the store (a record's text): escaped, as all output.
+    process.stderr.write(
+      escapeUnsafeText(`Damaged: ${part.what} at ${part.key}: ${part.reason}`) + '\n',
+    );
   process.exitCode = EXIT_ERROR;
 }

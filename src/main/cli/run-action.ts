@@ -5,6 +5,7 @@
  */
 import { EXIT_USAGE, reportError } from './output';
 import { UsageError } from './usage-error';
+import { escapeUnsafeText } from '../../shared/display-text';
 
 export function runAction<A extends unknown[]>(
   action: (...args: A) => Promise<void>,
@@ -14,7 +15,7 @@ export function runAction<A extends unknown[]>(
       await action(...args);
     } catch (error) {
       if (error instanceof UsageError) {
-        process.stderr.write(`cairn: ${error.message}\n`);
+        process.stderr.write(`cairn: ${escapeUnsafeText(error.message)}\n`);
         process.exitCode = EXIT_USAGE;
         return;
       }

@@ -6,6 +6,7 @@
  * under a header of every column met, lined up by key when a schema changes mid-replay. A
  * row's sequence is its mutation's start sequence plus its index. Pure.
  */
+import { csvCell, csvQuoted, csvText } from './csv-cell';
 import { formatEntryId, formatRegionId } from '../id-notation';
 import type { GtColumnView, GtEntryTable } from './entry-table';
 import { ROW_FIXED_KEYS, rowTables } from './entry-table';
@@ -127,13 +128,9 @@ export class ColumnUnion {
   }
 }
 
-export function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** The CSV header: the fixed keys, then the columns' keys. */
+/** The CSV header: the fixed keys, then the columns' keys (neutralised: csv-cell.ts). */
 export function csvHeader(columns: readonly GtColumnView[]): string {
-  return [...ROW_FIXED_KEYS, ...columns.map((column) => column.key)].map(csvField).join(',');
+  return [...ROW_FIXED_KEYS, ...columns.map((column) => column.key)].map(csvText).join(',');
 }
 
 /** One CSV line (no newline) under `columns`; a column the row lacks is empty. */
@@ -147,11 +144,13 @@ export function csvLine(row: ReplayRow, columns: readonly GtColumnView[]): strin
     String(row.op),
     row.sequence.toString(),
   ];
+  // The fixed fields are ids and op names this app writes; the cells are the payload's.
+  const line = fields.map(csvQuoted);
   for (const column of columns) {
     const at = own.get(column.key);
-    fields.push(at === undefined ? '' : cellText(row.cells[at] ?? 'null'));
+    line.push(at === undefined ? '' : csvCell(row.cells[at] ?? 'null'));
   }
-  return fields.map(csvField).join(',');
+  return line.join(',');
 }
 
 /** The rows as an NDJSON document (each line ending in a newline). */

@@ -8,7 +8,8 @@
  */
 import { formatEntryId, formatRegionId } from '../id-notation';
 import type { GtColumnView } from '../greptime/entry-table';
-import { csvField, csvHeader, csvLine, rowLine, type ReplayRow } from '../greptime/replay-rows';
+import { csvHeader, csvLine, rowLine, type ReplayRow } from '../greptime/replay-rows';
+import { csvText } from '../greptime/csv-cell';
 
 export interface EntryHit {
   readonly region: bigint;
@@ -72,7 +73,7 @@ export function entryHitCsvLine(entry: EntryHit): string {
     text ?? '',
     text === null ? base64Of(entry.data) : '',
   ]
-    .map(csvField)
+    .map(csvText)
     .join(',');
 }
 

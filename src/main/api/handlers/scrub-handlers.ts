@@ -2,6 +2,7 @@
 import type { walScrubProcedures } from '../../../shared/contract/wal-scrub';
 import type { WalService } from '../../services/wal/wal-service';
 import type { Handlers } from '../router';
+import { scrubOwnerOf } from '../../services/wal/scrub/scrub-owners';
 
 export function scrubHandlers({
   wal,
@@ -10,8 +11,8 @@ export function scrubHandlers({
 }): Pick<Handlers, keyof typeof walScrubProcedures> {
   const { findings } = wal;
   return {
-    'wal.scrub.start': ({ connectionId, prefix }) =>
-      findings.startScrub(connectionId, prefix ?? null),
+    'wal.scrub.start': ({ connectionId, prefix }, caller) =>
+      findings.startScrub(connectionId, prefix ?? null, scrubOwnerOf(caller)),
     'wal.scrub.jobs': async ({ connectionId }) => findings.scrubs.list(connectionId),
     'wal.scrub.pause': async ({ jobId }) => findings.scrubs.pause(jobId),
     'wal.scrub.resume': async ({ jobId }) => findings.scrubs.resume(jobId),

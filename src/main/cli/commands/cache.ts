@@ -8,7 +8,22 @@ import type { Command } from 'commander';
 import { groupDescription } from '../command-groups';
 import { printJson, printLines, table } from '../output';
 import { runAction } from '../run-action';
-import { indexStoreOfCli } from './scan-cache';
+import { ObjectIndexStore } from '../../services/object-index/index-store';
+import { dataDirOf, withDataDirFlag, type DataDirOptions } from '../data-dir-flag';
+import { IndexCacheUnreadableError } from './cache-errors';
+
+/** The index of the data directory the command names, every failure typed. */
+async function withIndex<T>(
+  options: DataDirOptions,
+  act: (store: ObjectIndexStore) => Promise<T>,
+): Promise<T> {
+  const store = new ObjectIndexStore(dataDirOf(options));
+  try {
+    return await act(store);
+  } catch (error) {
+    throw new IndexCacheUnreadableError(store.folder, error);
+  }
+}
 
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
@@ -17,14 +32,18 @@ function megabytes(bytes: number): string {
 export function registerCache(program: Command): void {
   const cache = program.command('cache').description(groupDescription('cache'));
 
-  cache
-    .command('ls')
-    .description('Each prefix the index holds: store, prefix, format, objects, size, last use')
+  withDataDirFlag(
+    cache
+      .command('ls')
+      .description('Each prefix the index holds: store, prefix, format, objects, size, last use'),
+  )
     .option('--json', 'JSON output')
     .action(
-      runAction(async (options: { json?: boolean }) => {
-        const store = indexStoreOfCli();
-        const files = await store.list();
+      runAction(async (options: { json?: boolean } & DataDirOptions) => {
+        const { store, files } = await withIndex(options, async (store) => ({
+          store,
+          files: await store.list(),
+        }));
         if (options.json) {
           printJson({
             folder: store.folder,
@@ -59,13 +78,16 @@ export function registerCache(program: Command): void {
       }),
     );
 
-  cache
-    .command('clear')
-    .description('Remove the whole index (no store changes; the next open reads every object)')
-    .action(
-      runAction(async () => {
-        const cleared = await indexStoreOfCli().clear();
-        printLines([`removed ${cleared.files} index files, ${megabytes(cleared.bytes)}`]);
-      }),
-    );
+  withDataDirFlag(
+    cache
+      .command('clear')
+      .description(
+        'Remove the whole index and its temporary files (no store changes; the next open reads every object)',
+      ),
+  ).action(
+    runAction(async (options: DataDirOptions) => {
+      const cleared = await withIndex(options, (store) => store.clear());
+      printLines([`removed ${cleared.files} index files, ${megabytes(cleared.bytes)}`]);
+    }),
+  );
 }

@@ -4,6 +4,7 @@
  * and printing only; every rule is the engine's, and its typed errors exit 1 with their
  * fields, a NotOwner also explained in words.
  */
+import { escapeUnsafeText } from '../../../shared/display-text';
 import type { Command } from 'commander';
 import { groupDescription } from '../command-groups';
 import { explainNotOwner, shardLabel } from '../../../shared/contract/namespaces';
@@ -68,14 +69,18 @@ function registryAction<A extends unknown[]>(
       process.exitCode = reportError(error);
       const explanation = explainNotOwner(error.details) ?? error.message;
       process.stderr.write(
-        `${explanation} (cairn ns take-ownership ${error.site.shard ?? 'SHARD'} --node ${error.nodeId})\n`,
+        escapeUnsafeText(
+          `${explanation} (cairn ns take-ownership ${error.site.shard ?? 'SHARD'} --node ${error.nodeId})`,
+        ) + '\n',
       );
     }
   });
 }
 
+/** A stored time as ISO UTC; one a Date cannot hold (a damaged or hostile record) as its number. */
 function utc(millis: number): string {
-  return new Date(millis).toISOString();
+  const at = new Date(millis);
+  return Number.isNaN(at.getTime()) ? `invalid time ${millis}` : at.toISOString();
 }
 
 function placementText(placement: NamespacePlacement): string {

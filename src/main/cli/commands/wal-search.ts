@@ -17,7 +17,7 @@ import {
   type SearchRequest,
 } from '../../services/wal/search/search-run';
 import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
-import { csvField } from '../../../shared/greptime/replay-rows';
+import { csvText } from '../../../shared/greptime/csv-cell';
 import {
   hitCsvHeader,
   hitCsvLine,
@@ -119,7 +119,7 @@ function printCounts(
     const hits = counts.hitsByRegion.get(region) ?? 0;
     out.line(
       csv
-        ? [formatRegionId(region), region.toString(), String(hits)].map(csvField).join(',')
+        ? [formatRegionId(region), region.toString(), String(hits)].map(csvText).join(',')
         : regionCountLine(region, hits),
     );
   }

@@ -56,34 +56,42 @@ export class LocalCreates {
     }
   }
 
-  /** One try: the temp file written and synced, linked into place, its folder synced. */
+  /**
+   * One try: the temp file written and synced, linked into place, its folder synced. The ETag
+   * is taken last, through the file's open handle, once the temp name is gone: it holds the
+   * ctime, which the link and the temp's unlink both change (local-files.ts, `etagOf`).
+   */
   private async createOnce(
     key: string,
     target: string,
     bytes: Uint8Array,
   ): Promise<{ etag: string }> {
     const temp = path.join(this.tempDir, `${randomUUID()}.tmp`);
+    let handle: FileHandle | null = null;
     try {
-      const etag = await this.writeTemp(key, temp, bytes);
+      handle = await this.writeTemp(key, temp, bytes);
       await this.ensureDir(key, path.dirname(target));
       await this.linkIntoPlace(key, temp, target);
-      return { etag };
+      await unlink(temp).catch(() => undefined);
+      return { etag: etagOf(await handle.stat({ bigint: true })) };
     } finally {
+      await handle?.close().catch(() => undefined);
       await unlink(temp).catch(() => undefined);
     }
   }
 
-  /** Writes and fsyncs the temp file; its ETag is final, since link() keeps inode, size, mtime. */
-  private async writeTemp(key: string, temp: string, bytes: Uint8Array): Promise<string> {
+  /** Writes and fsyncs the temp file; the handle stays open for the ETag (see createOnce). */
+  private async writeTemp(key: string, temp: string, bytes: Uint8Array): Promise<FileHandle> {
     try {
       await this.ensureDir(key, this.tempDir);
       const handle = await open(temp, 'wx');
       try {
         await writeWhole(handle, bytes);
         await handle.sync();
-        return etagOf(await handle.stat({ bigint: true }));
-      } finally {
+        return handle;
+      } catch (error) {
         await handle.close();
+        throw error;
       }
     } catch (error) {
       throw this.createError(error, key);

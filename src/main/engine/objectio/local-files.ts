@@ -8,11 +8,17 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { isStorageError } from './errors';
 
 /** What an object's metadata is made of, from a `stat` on the pool or on the read thread. */
-export type FileStamp = Pick<BigIntStats, 'ino' | 'size' | 'mtimeNs'>;
+export type FileStamp = Pick<BigIntStats, 'ino' | 'size' | 'mtimeNs' | 'ctimeNs'>;
 
-/** Stable for an immutable file and free to compute: inode, size and mtime in nanoseconds. */
+/**
+ * Stable for an immutable file and free to compute: inode, size, mtime and ctime in
+ * nanoseconds. The ctime is there because an mtime can be set back (`touch -d`) after a
+ * rewrite in place and a ctime cannot: a file rewritten with its size, inode and mtime kept
+ * still gets another ETag, so nothing keyed on it (the local index) serves the old contents.
+ */
 export function etagOf(stats: FileStamp): string {
-  return `${stats.ino.toString(16)}-${stats.size.toString(16)}-${stats.mtimeNs.toString(16)}`;
+  const { ino, size, mtimeNs, ctimeNs } = stats;
+  return `${ino.toString(16)}-${size.toString(16)}-${mtimeNs.toString(16)}-${ctimeNs.toString(16)}`;
 }
 
 /** Makes a directory's entry list durable (a created or removed name survives a crash). */

@@ -51,6 +51,7 @@ export interface ThreadStat {
   readonly ino: bigint;
   readonly size: bigint;
   readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
   readonly isFile: boolean;
 }
 
@@ -105,7 +106,7 @@ parentPort.on('message', (batch) => {
     if (length === ${STAT}) {
       try {
         const s = lstatSync(file, { bigint: true });
-        replies.push({ id, stat: { ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, isFile: s.isFile() } });
+        replies.push({ id, stat: { ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs, isFile: s.isFile() } });
       } catch {
         replies.push({ id, stat: null });
       }

@@ -34,6 +34,8 @@ export const INDEX_FOLDER = 'object-index';
 export const DEFAULT_INDEX_BUDGET_BYTES = 1024 * 1024 * 1024;
 const SUFFIX = '.idx';
 const REPORT_SUFFIX = '.report';
+/** A save writes `<file>.<random>.tmp`, then renames it into place. */
+const TEMP_SUFFIX = '.tmp';
 
 /** `CAIRN_INDEX_CACHE_MIB` when set to a positive number, else the default (1 GiB). */
 export function indexBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
@@ -84,18 +86,27 @@ export class ObjectIndexStore {
    */
   async load(identity: IndexIdentity): Promise<IndexedObject[]> {
     const file = this.fileOf(identity);
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return [];
-      throw error;
-    }
+    const bytes = await this.readBounded(file);
+    if (bytes === null) return [];
     const objects = decodeIndexFile(bytes, identity);
     if (objects === null) return [];
     const now = new Date();
     await utimes(file, now, now).catch(() => undefined);
     return objects;
+  }
+
+  /**
+   * The file's bytes; null when there is none, or when it is larger than the whole index may be
+   * (a file this app wrote never is: it is not trusted, and not read).
+   */
+  private async readBounded(file: string): Promise<Uint8Array | null> {
+    try {
+      if ((await stat(file)).size > this.budgetBytes) return null;
+      return await readFile(file);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
+    }
   }
 
   /** Writes `objects` as the file of `identity`, then keeps the folder within its budget. */
@@ -154,7 +165,22 @@ export class ObjectIndexStore {
       files += 1;
       bytes += file.bytes;
     }
+    // A save's temporary file left by a process that died before its rename.
+    for (const name of await this.names(TEMP_SUFFIX)) {
+      await rm(join(this.folder, name), { force: true });
+      files += 1;
+    }
     return { files, bytes };
+  }
+
+  /** The folder's names ending in `suffix`; none when there is no folder. */
+  private async names(suffix: string): Promise<string[]> {
+    try {
+      return (await readdir(this.folder)).filter((name) => name.endsWith(suffix));
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return [];
+      throw error;
+    }
   }
 
   /** Removes the files used longest ago until the folder fits its budget; never `keep`. */
@@ -171,18 +197,13 @@ export class ObjectIndexStore {
 
   /** The index's files with their sizes and last use, the most recently used first. */
   private async files(suffix = SUFFIX): Promise<Array<Omit<IndexFileInfo, 'header'>>> {
-    let names: string[];
-    try {
-      names = (await readdir(this.folder)).filter((name) => name.endsWith(suffix));
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return [];
-      throw error;
-    }
+    const names = await this.names(suffix);
     const files: Array<Omit<IndexFileInfo, 'header'>> = [];
     for (const name of names) {
       const file = join(this.folder, name);
       try {
         const stats = await stat(file);
+        if (!stats.isFile()) continue; // Not a file this store wrote (a folder by the name).
         files.push({ file, bytes: stats.size, usedAtMs: stats.mtimeMs });
       } catch (error) {
         if (!isErrno(error, 'ENOENT')) throw error;

@@ -9,6 +9,7 @@ import { LinkStatus } from '../components/LinkStatus';
 import { LiveStatus } from '../components/LiveStatus';
 import { ShortcutsDialog } from '../components/ShortcutsDialog';
 import { Toasts } from '../components/Toasts';
+import { ViewErrorBoundary } from '../components/ViewErrorBoundary';
 import { VIEWS, useUiStore, type ViewId } from '../state/ui-store';
 import { ConnectionsView } from '../views/ConnectionsView';
 import { ActivityView } from '../views/ActivityView';
@@ -42,7 +43,11 @@ const VIEW_COMPONENTS: Record<ViewId, () => ReactElement> = {
 
 function CurrentView({ view }: { view: ViewId }) {
   const View = VIEW_COMPONENTS[view];
-  return <View />;
+  return (
+    <ViewErrorBoundary key={view} view={view}>
+      <View />
+    </ViewErrorBoundary>
+  );
 }
 
 function useViewShortcuts(): void {

@@ -4,9 +4,11 @@
  * or per object; and the scrubs that fill the ledger, started on a prefix the console names
  * or on the whole fleet. Owns the ledger and the scrub jobs; reads storage only through them.
  * With a ledger file the findings outlive the process: a restart shows them again once the
- * store confirms each object is still the one found damaged. Beside the damage it keeps what
- * the scrubs covered (the coverage book, in the same file), and with `backgroundScrub` it
- * verifies by itself each prefix a view reads that is not verified within the verify age.
+ * store confirms each object is still the one found damaged, by reading it through its
+ * format's checks; the findings of connections removed meanwhile are pruned. Beside the damage
+ * it keeps what the scrubs covered (the coverage book, in the same file), and with
+ * `backgroundScrub` it verifies by itself each prefix a view reads that is not verified within
+ * the verify age.
  */
 import type { ObjectDamage } from '../../../../shared/contract/wal-damage';
 import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
@@ -15,9 +17,12 @@ import type { ObjectIo } from '../../../engine/objectio/object-io';
 import { fleetSourceOf, type FleetDeps } from '../fleet/fleet-source';
 import { checkObjectKey, type Located } from '../wal-locate';
 import { DamageLedger, type DamageFinding } from './damage-ledger';
-import type { LedgerFile } from './ledger-file';
+import type { LedgerFile, StoredPrefix } from './ledger-file';
+import { isCairnError } from '../../../engine/errors';
+import { verifierOf } from './scrub-prefix';
 import { damagesOf } from './damage-views';
 import { ScrubService } from './scrub-service';
+import type { ScrubOwner } from './scrub-owners';
 import { CoverageBook, type PrefixCoverage } from './coverage-book';
 import { DEFAULT_VERIFY_MAX_AGE_MS } from './coverage-view';
 import { BackgroundScrub } from './background-scrub';
@@ -67,8 +72,8 @@ export class DamageFindings {
     this.restored =
       file === undefined
         ? Promise.resolve()
-        : file.loadAll().then(({ findings, coverage }) => {
-            this.ledger.restore(findings);
+        : file.loadAll().then(async ({ findings, coverage }) => {
+            await this.restore(findings);
             this.coverage.restore(coverage);
           });
     this.scrubs = new ScrubService({
@@ -115,7 +120,9 @@ export class DamageFindings {
   /** The findings on a located prefix, confirmed with the store, placed by `catalog`. */
   async of(at: Located, catalog: ObjectCatalog | null): Promise<ObjectDamage[]> {
     await this.restored;
-    return damagesOf(await this.ledger.current(at.slot, at.io), catalog);
+    const verify = verifierOf(at.format);
+    const confirmByRead = (key: string, size: number) => verify(at.io, key, { size });
+    return damagesOf(await this.ledger.current(at.slot, at.io, confirmByRead), catalog);
   }
 
   async forPrefix(connectionId: string, prefix: string): Promise<ObjectDamage[]> {
@@ -132,13 +139,17 @@ export class DamageFindings {
   }
 
   /** A scrub of the prefix (the whole fleet when null); a prefix not found fails here, typed. */
-  async startScrub(connectionId: string, prefix: string | null): Promise<ScrubJobView> {
+  async startScrub(
+    connectionId: string,
+    prefix: string | null,
+    owner?: ScrubOwner,
+  ): Promise<ScrubJobView> {
     if (prefix === null) {
       await this.connection(connectionId); // an unknown connection fails here, typed
-      return this.scrubs.start(connectionId, null);
+      return this.scrubs.start(connectionId, null, owner);
     }
     const at = await this.deps.fleet.locate(connectionId, prefix);
-    return this.scrubs.start(connectionId, at.prefix);
+    return this.scrubs.start(connectionId, at.prefix, owner);
   }
 
   /** Forgets a removed connection's findings and cancels its scrubs. */
@@ -153,6 +164,21 @@ export class DamageFindings {
     this.background?.closeAll();
     await this.scrubs.closeAll();
     await this.deps.ledgerFile?.settled();
+  }
+
+  /** An earlier run's findings back in the ledger, but those of connections removed since. */
+  private async restore(prefixes: readonly StoredPrefix[]): Promise<void> {
+    const ids = new Set(prefixes.map((prefix) => prefix.slot.slice(0, prefix.slot.indexOf('\n'))));
+    const existing = new Set<string>();
+    for (const id of ids)
+      if (
+        await this.connection(id).then(
+          () => true,
+          (error: unknown) => !(isCairnError(error) && error.code === 'ConnectionNotFound'),
+        )
+      )
+        existing.add(id);
+    this.ledger.restore(prefixes, (id) => existing.has(id));
   }
 
   private connection(connectionId: string): Promise<{ io: ObjectIo; root: string }> {

@@ -3,17 +3,25 @@
  * rename) after the ledger changes, saves coalesced so at most one is in flight. A finding is
  * only a claim about an object of a given size and ETag: restored, it is shown again only once
  * the store confirms the object is still that one (the ledger's HEAD before a view shows it),
- * so a file from before a rewrite or a collection shows nothing stale. A file that is not this
- * format (damaged, foreign, a newer version) is never trusted: the ledger starts empty and the
- * next save replaces it, and the one warning says so. Beside the findings it keeps each
- * prefix's verify coverage (version 2; a version-1 file is read as findings without coverage),
- * which the CLI reads and writes too: `cairn wal fleet` shares the console's memory.
+ * so a file from before a rewrite or a collection shows nothing stale - and, since anyone who
+ * can write the data directory can forge a finding, only once the object is read and found
+ * damaged again. A file that is not this format (damaged, foreign, a newer version, a field past
+ * its bound, a time a Date cannot hold, a file past 256 MiB) is never trusted: the ledger
+ * starts empty and the next save replaces it, and the one warning says so. Beside the findings
+ * it keeps each prefix's verify coverage (version 2; a version-1 file is read as findings
+ * without coverage), which the CLI reads and writes too: `cairn wal fleet` shares the console's
+ * memory.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeJsonFileAtomic } from '../../json-file';
-import type { DamageFinding } from './damage-ledger';
+import { MAX_FINDINGS_PER_PREFIX, type DamageFinding } from './damage-ledger';
 import type { PartialPass, PrefixCoverage, VerifyPass } from './coverage-book';
+
+/** Regions one finding names at most (a segment per region of one object). */
+const MAX_REGIONS_PER_FINDING = 65_536;
+/** Prefixes the file keeps findings (or coverage) of at most. */
+const MAX_LEDGER_PREFIXES = 100_000;
 
 export const LEDGER_FILE = 'damage-ledger.json';
 const FORMAT = 'cairn-damage-ledger';
@@ -31,38 +39,56 @@ export interface StoredPrefix {
   readonly findings: readonly DamageFinding[];
 }
 
+/** The file's own bound: what 64 prefixes of `MAX_FINDINGS_PER_PREFIX` findings weigh, and more. */
+const MAX_LEDGER_FILE_BYTES = 256 * 1024 * 1024;
+/** The most milliseconds a Date holds either side of 1970 (ECMA-262's time value range). */
+const MAX_DATE_MS = 8.64e15;
+
 const Decimal = z.string().regex(/^\d{1,20}$/);
+const Text = (max: number) => z.string().max(max);
+// Every bound is what this app writes, with room: a file past one is not this app's.
 const StoredFinding = z.object({
-  key: z.string().min(1),
+  key: z.string().min(1).max(1024),
   seq: Decimal.nullable(),
-  size: z.number().int().nonnegative().nullable(),
-  etag: z.string().nullable(),
-  check: z.string(),
-  detail: z.string(),
-  regions: z.array(Decimal).nullable(),
-  ranges: z.array(z.object({ regionId: Decimal, firstId: Decimal, lastId: Decimal })),
+  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable(),
+  etag: Text(256).nullable(),
+  check: Text(256),
+  detail: Text(4096),
+  regions: z.array(Decimal).max(MAX_REGIONS_PER_FINDING).nullable(),
+  ranges: z
+    .array(z.object({ regionId: Decimal, firstId: Decimal, lastId: Decimal }))
+    .max(MAX_REGIONS_PER_FINDING),
   source: z.enum(['scrub', 'replay']),
-  foundAtMs: z.number(),
+  // A time a Date cannot hold blanked the console (RangeError: Invalid time value).
+  foundAtMs: z.number().int().min(-MAX_DATE_MS).max(MAX_DATE_MS),
 });
+const TimeMs = z.number().int().min(-MAX_DATE_MS).max(MAX_DATE_MS);
 const Counts = {
-  startedAtMs: z.number(),
+  startedAtMs: TimeMs,
   objects: z.number().int().nonnegative(),
   bytes: z.number().nonnegative(),
   damaged: z.number().int().nonnegative(),
   throughSeq: Decimal.nullable(),
 };
-const StoredPass = z.object({ ...Counts, endedAtMs: z.number() });
-const StoredPartial = z.object({ ...Counts, afterKey: z.string() });
+const StoredPass = z.object({ ...Counts, endedAtMs: TimeMs });
+const StoredPartial = z.object({ ...Counts, afterKey: Text(1024) });
 const CoverageEntry = z.object({
-  slot: z.string(),
+  slot: Text(4096),
   complete: StoredPass.nullable(),
   partial: StoredPartial.nullable(),
 });
 const LedgerDocument = z.object({
   format: z.literal(FORMAT),
   version: z.union([z.literal(1), z.literal(VERSION)]),
-  prefixes: z.array(z.object({ slot: z.string(), findings: z.array(StoredFinding) })),
-  coverage: z.array(CoverageEntry).default([]),
+  prefixes: z
+    .array(
+      z.object({
+        slot: Text(4096),
+        findings: z.array(StoredFinding).max(MAX_FINDINGS_PER_PREFIX),
+      }),
+    )
+    .max(MAX_LEDGER_PREFIXES),
+  coverage: z.array(CoverageEntry).max(MAX_LEDGER_PREFIXES).default([]),
 });
 type StoredFinding = z.infer<typeof StoredFinding>;
 type CoverageEntry = z.infer<typeof CoverageEntry>;
@@ -120,8 +146,10 @@ function fromStored(stored: StoredFinding): DamageFinding {
       firstId: BigInt(range.firstId),
       lastId: BigInt(range.lastId),
     })),
-    // Never confirmed in this process: the first look asks the store (see DamageLedger.current).
+    // Never confirmed in this process: shown only once the store's bytes confirm it
+    // (see DamageLedger.current).
     checkedAtMs: 0,
+    confirmed: false,
   };
 }
 
@@ -151,7 +179,7 @@ export class LedgerFile {
   async loadAll(): Promise<{ findings: StoredPrefix[]; coverage: StoredCoverage[] }> {
     let document: unknown;
     try {
-      document = await readJsonFile(this.path);
+      document = await readJsonFile(this.path, MAX_LEDGER_FILE_BYTES);
     } catch (error) {
       this.warn(`the damage ledger ${this.path} was not read (${String(error)}); starting empty`);
       return { findings: [], coverage: [] };
@@ -159,7 +187,9 @@ export class LedgerFile {
     if (document === undefined) return { findings: [], coverage: [] };
     const parsed = LedgerDocument.safeParse(document);
     if (!parsed.success) {
-      this.warn(`the damage ledger ${this.path} is not one this app wrote; starting empty`);
+      const issue = parsed.error.issues[0];
+      const where = issue === undefined ? '' : ` (${issue.path.join('.')}: ${issue.message})`;
+      this.warn(`the damage ledger ${this.path} is not one this app wrote${where}; starting empty`);
       return { findings: [], coverage: [] };
     }
     const coverage = parsed.data.coverage.map(coverageOf);

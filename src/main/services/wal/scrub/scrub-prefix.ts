@@ -68,7 +68,8 @@ export function emptyTally(): ScrubTally {
   return { listed: 0, checked: 0, damaged: 0, gone: 0, bytes: 0 };
 }
 
-function verifierOf(
+/** The verification `cairn wal verify` runs on one object of a prefix of `format`. */
+export function verifierOf(
   format: WalFormat,
 ): (io: ObjectIo, key: string, options: { size: number }) => Promise<ObjectVerdict> {
   return format === 'greptimedb-v1' ? verifyGtObject : verifyObject;

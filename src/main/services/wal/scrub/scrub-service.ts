@@ -1,11 +1,11 @@
 /**
  * The console's scrubs: background verifies of one prefix or of a connection's whole fleet,
- * by job id, at most `MAX_ACTIVE_SCRUBS` at once and one per scope (asking again for a scope
- * being scrubbed answers with the job already running); the last few ended jobs are kept so
- * their outcome still shows; and the background job of each connection (`startBackground`),
- * which verifies the prefixes the background scrub queues. Findings go to the damage ledger the
- * WAL views read, passes to the coverage book. It reads storage only through the jobs, and
- * never writes.
+ * by job id, at most `MAX_ACTIVE_SCRUBS` at once per session and one per scope (asking again
+ * for a scope being scrubbed answers with the job already running); a job whose caller is gone
+ * ends once it is paused (`scrub-owners.ts`); the last few ended jobs are kept so their outcome
+ * still shows; and the background job of each connection (`startBackground`), which verifies
+ * the prefixes the background scrub queues. Findings go to the damage ledger the WAL views
+ * read, passes to the coverage book. It reads storage only through the jobs, and never writes.
  */
 import { randomUUID } from 'node:crypto';
 import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
@@ -15,6 +15,7 @@ import { ScrubJobNotFoundError, TooManyScrubJobsError } from './errors';
 import { ScrubJob, type ScrubPlan } from './scrub-job';
 import type { PrefixQueue } from './background-scrub';
 import type { ScrubCoverage } from './scrub-prefix';
+import { PROCESS_SCRUB_OWNER, type ScrubOwner } from './scrub-owners';
 
 export const MAX_ACTIVE_SCRUBS = 4;
 const ENDED_KEPT = 16;
@@ -34,19 +35,26 @@ export interface ScrubDeps {
 
 export class ScrubService {
   private readonly jobs = new Map<string, ScrubJob>();
+  private readonly owners = new Map<string, ScrubOwner>();
 
   constructor(private readonly deps: ScrubDeps) {}
 
   /** Starts a scrub of `prefix` (the whole fleet when null), or returns the one running on it. */
-  start(connectionId: string, prefix: string | null): ScrubJobView {
+  start(
+    connectionId: string,
+    prefix: string | null,
+    owner: ScrubOwner = PROCESS_SCRUB_OWNER,
+  ): ScrubJobView {
     const running = [...this.jobs.values()].filter((job) => job.active);
     const same = running.find((job) => {
       const view = job.view();
       return view.connectionId === connectionId && view.prefix === prefix && !view.background;
     });
     if (same !== undefined) return same.view();
-    if (running.filter((job) => !job.view().background).length >= MAX_ACTIVE_SCRUBS)
-      throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
+    const owned = running.filter(
+      (job) => !job.view().background && this.owners.get(job.id)?.sessionId === owner.sessionId,
+    );
+    if (owned.length >= MAX_ACTIVE_SCRUBS) throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
     const { deps } = this;
     return this.add({
       ...this.planOf(connectionId, prefix),
@@ -102,6 +110,8 @@ export class ScrubService {
   private add(plan: ScrubPlan): ScrubJob {
     const job = new ScrubJob(plan);
     this.jobs.set(job.id, job);
+    this.owners.set(job.id, owner);
+    owner.gone?.addEventListener('abort', () => this.callerGone(job), { once: true });
     void job.finished.then(() => this.forgetOldEnded());
     return job;
   }
@@ -115,7 +125,16 @@ export class ScrubService {
   }
 
   pause(jobId: string): ScrubJobView {
-    return this.get(jobId).pause();
+    const job = this.get(jobId);
+    const view = job.pause();
+    // Paused after its caller left: nobody is there to resume it.
+    if (this.owners.get(jobId)?.gone?.aborted === true) return job.cancel();
+    return view;
+  }
+
+  /** The caller that started `job` is gone: a paused job ends; a running one finishes. */
+  private callerGone(job: ScrubJob): void {
+    if (job.active && job.view().state === 'paused') job.cancel();
   }
 
   resume(jobId: string): ScrubJobView {
@@ -151,7 +170,9 @@ export class ScrubService {
 
   private forgetOldEnded(): void {
     const ended = [...this.jobs.values()].filter((job) => !job.active);
-    for (const job of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT)))
+    for (const job of ended.slice(0, Math.max(0, ended.length - ENDED_KEPT))) {
       this.jobs.delete(job.id);
+      this.owners.delete(job.id);
+    }
   }
 }

@@ -13,13 +13,33 @@ export interface JsonPathFilter {
 
 const PATH_PART = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\["([^"]*)"\]/y;
 
+/** The longest filter taken: a path a person types is far shorter; a link may carry anything. */
+export const MAX_JSON_PATH_CHARS = 1024;
+
+const SYNTAX = 'expected $.path, $.path == value or $.path != value';
+
+/**
+ * `$path`, `$path == value` or `$path != value` split in one pass (the path holds no `=` or
+ * `!`): linear in the text, where a backtracking pattern took 12 s on 4,000 spaces.
+ */
+function splitFilter(text: string): { expression: string; op?: '==' | '!='; value: string } | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('$')) return null;
+  const at = trimmed.search(/[=!]/);
+  if (at < 0) return { expression: trimmed, value: '' };
+  const op = trimmed.slice(at, at + 2);
+  if (op !== '==' && op !== '!=') return null;
+  return { expression: trimmed.slice(0, at).trimEnd(), op, value: trimmed.slice(at + 2).trim() };
+}
+
 /** The filter `text` names; an Error naming what is wrong when it is malformed. */
 export function parseJsonPath(text: string): JsonPathFilter | Error {
-  const match = /^\s*(\$[^=!]*?)\s*(?:(==|!=)\s*(.*?))?\s*$/.exec(text);
-  if (match === null || match[1] === undefined)
-    return new Error('expected $.path, $.path == value or $.path != value');
+  if (text.length > MAX_JSON_PATH_CHARS)
+    return new Error(`a path filter is at most ${MAX_JSON_PATH_CHARS} characters`);
+  const match = splitFilter(text);
+  if (match === null) return new Error(SYNTAX);
   const path: Array<string | number> = [];
-  const expression = match[1];
+  const expression = match.expression;
   PATH_PART.lastIndex = 1;
   while (PATH_PART.lastIndex < expression.length) {
     const at = PATH_PART.lastIndex;
@@ -27,8 +47,8 @@ export function parseJsonPath(text: string): JsonPathFilter | Error {
     if (part === null) return new Error(`cannot read the path at "${expression.slice(at)}"`);
     path.push(part[2] !== undefined ? Number(part[2]) : (part[1] ?? part[3] ?? ''));
   }
-  const op = (match[2] as '==' | '!=' | undefined) ?? 'exists';
-  return { path, op, value: op === 'exists' ? undefined : literalOf(match[3] ?? '') };
+  const op = match.op ?? 'exists';
+  return { path, op, value: op === 'exists' ? undefined : literalOf(match.value) };
 }
 
 function literalOf(text: string): unknown {
