@@ -9,7 +9,6 @@
  * rows outside its time range), is printed raw with its reason (`--decode`) or named on stderr
  * (`--rows`), and the command then exits 1. Reads only.
  */
-import { counted } from '../../../shared/plural';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

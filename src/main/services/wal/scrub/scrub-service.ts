@@ -56,7 +56,7 @@ export class ScrubService {
     );
     if (owned.length >= MAX_ACTIVE_SCRUBS) throw new TooManyScrubJobsError(MAX_ACTIVE_SCRUBS);
     const { deps } = this;
-    return this.add({
+    return this.add(owner, {
       ...this.planOf(connectionId, prefix),
       prefixes: async (found) => {
         if (prefix === null) await deps.walkFleet(connectionId, found);
@@ -77,7 +77,8 @@ export class ScrubService {
     if (running !== undefined) return running;
     let verified: (() => void) | null = null;
     const plan = this.planOf(connectionId, null);
-    return this.add({
+    // The app's own job: no caller's session, so no caller's leaving ends it.
+    return this.add(PROCESS_SCRUB_OWNER, {
       ...plan,
       background: true,
       prefixes: (found) =>
@@ -107,7 +108,7 @@ export class ScrubService {
     };
   }
 
-  private add(plan: ScrubPlan): ScrubJob {
+  private add(owner: ScrubOwner, plan: ScrubPlan): ScrubJob {
     const job = new ScrubJob(plan);
     this.jobs.set(job.id, job);
     this.owners.set(job.id, owner);
