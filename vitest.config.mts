@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config';
 // Test files that replace a module with `vi.mock` run in their own module graph; every other
 // file shares its worker's graph (`isolate: false`), which skips re-importing the engine for
 // each of ~180 files: on this 2-core box that import work was a third of the suite's CPU time.
-const OWN_MODULE_GRAPH = ['tests/shell/security.test.ts', 'tests/namespaces-api/namespace-api.test.ts'];
+const OWN_MODULE_GRAPH = [
+  'tests/shell/security.test.ts',
+  'tests/namespaces-api/namespace-api.test.ts',
+];
 
 const shared = {
   environment: 'node',

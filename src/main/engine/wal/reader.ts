@@ -107,7 +107,10 @@ export type Fetched =
   | { readonly location: SegmentLocation; readonly error: unknown };
 
 /** The identity the catalog knows for an object, in the shape the header check compares. */
-export function identityOf(catalog: ObjectCatalog, location: SegmentLocation): ObjectTrailer | null {
+export function identityOf(
+  catalog: ObjectCatalog,
+  location: SegmentLocation,
+): ObjectTrailer | null {
   const object = catalog.object(location.seq);
   if (object === undefined) return null;
   return {

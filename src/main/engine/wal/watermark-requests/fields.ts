@@ -8,12 +8,7 @@
  */
 import type { ManifestFields } from '../../manifest/manifest-store';
 import { MalformedControlFieldError, u64Of } from '../control-fields';
-import type {
-  PendingRequest,
-  RequestAsked,
-  RequestLog,
-  WatermarkRequest,
-} from './request-types';
+import type { PendingRequest, RequestAsked, RequestLog, WatermarkRequest } from './request-types';
 
 export const REQUEST_FIELDS = {
   requests: 'cairn.watermark_requests',
