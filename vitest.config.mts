@@ -15,8 +15,13 @@ const shared = {
   pool: 'forks',
 } as const;
 
+// Most of the suite waits (child processes, radosgw, timers): on a 2-core box vitest's default
+// of cores - 1 ran one file at a time with the CPU two-thirds idle.
+const WORKERS = Number(process.env.CAIRN_TEST_WORKERS ?? 4);
+
 export default defineConfig({
   test: {
+    maxWorkers: WORKERS,
     projects: [
       {
         test: {

@@ -103,6 +103,8 @@ function exerciseRegistry(ns: (...args: string[]) => Ran): void {
     nodeId: 0,
     ownerNodeId: 2,
     ownerEpoch: 2,
+    exitCode: 1,
+    cause: 'unhealthy',
   });
   expect(explanation).toContain(
     `shard ${String(shard).padStart(2, '0')} is owned by node 2 (epoch 2); take ownership to write here`,
@@ -154,7 +156,7 @@ describe('cairn ns on a local directory', () => {
       args: ['register', '/team'],
       code: 1,
       stderr:
-        /^InvalidName: .*must not start with "\/"\n\{"error":"InvalidName","namespace":"\/team","shard":null,"rule":"leading-slash"\}/,
+        /^InvalidName: .*must not start with "\/"\n\{"error":"InvalidName","namespace":"\/team","shard":null,"rule":"leading-slash","exitCode":1,"cause":"unhealthy"\}/,
     },
     {
       label: 'a name with a space',

@@ -63,7 +63,8 @@ function checkShape(command: DocCommand, ran: Ran): void {
   const label = `${command.where}: ${command.command}`;
   expect(ran.code, `${label}\n${ran.stderr}`).toBe(command.exitCode);
   if (command.exitCode !== 0) {
-    expect(ran.stderr.trim(), label).not.toBe('');
+    // A command that exits non-zero says why, on stderr or in its report (preflight's lines).
+    expect(`${ran.stdout}${ran.stderr}`.trim(), label).not.toBe('');
     if (command.errorName !== null)
       expect(ran.stderr.split('\n')[0], label).toMatch(new RegExp(`^${command.errorName}: `));
     return;

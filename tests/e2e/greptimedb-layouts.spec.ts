@@ -63,7 +63,7 @@ test('a merged-layout prefix: verdict first, writer runs, a hole of one region',
     `GreptimeDB would refuse to open: ranges at ${REFUSED}/objects/00000000000000000001.wal`,
   );
   await expect(rowOf(TWO)).toContainText(`two writers: ${instanceHex(1).slice(0, 8)} at 0, 2`);
-  await expect(rowOf(SOUND)).toContainText('healthy');
+  await expect(rowOf(SOUND)).toContainText('unverified: never verified');
 
   await openPrefix(page, SOUND);
   await nav.getByRole('button', { name: 'Batches' }).click();

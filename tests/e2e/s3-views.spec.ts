@@ -66,7 +66,7 @@ test('every view and the writer operations work on an S3 connection', async ({ p
   await obsolete.getByLabel('Up to entry id').fill(firstId);
   await obsolete.getByRole('button', { name: 'Preview' }).click();
   await expect(obsolete.getByRole('status', { name: 'Obsolete preview' })).toContainText(
-    'Hides 1 entries',
+    'Hides 1 entry;',
   );
   await obsolete.getByLabel('Type 1:2 to confirm').fill('1:2');
   await obsolete.getByRole('button', { name: 'Obsolete', exact: true }).click();

@@ -86,7 +86,7 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
   await obsolete.getByLabel('Up to entry id').fill(firstId);
   await obsolete.getByRole('button', { name: 'Preview' }).click();
   await expect(obsolete.getByRole('status', { name: 'Obsolete preview' })).toContainText(
-    'Hides 1 entries',
+    'Hides 1 entry;',
   );
   await obsolete.getByLabel('Type 1:1 to confirm').fill('1:1');
   await obsolete.getByRole('button', { name: 'Obsolete', exact: true }).click();

@@ -33,7 +33,7 @@ export async function inspectHealth(
   const memory = await openConsoleMemory(options, connection);
   try {
     const slot = slotOf(memory.connectionId, report.prefix);
-    const { findings, coverage } = await memory.findings.atSlot(slot, connection.io);
+    const { findings, coverage } = await memory.findings.atSlot(slot, connection.io, report.format);
     const onChain = new Set(report.chain.map((object) => object.key));
     const covered = coverageView(
       coverage,

@@ -112,10 +112,15 @@ function dryRunHolder(register: RegisterHolder | null): { holder: Holder; epoch:
   return { holder: register.live ? 'live-writer' : 'idle-writer', epoch: register.epoch };
 }
 
-async function dryRun(io: ObjectIo, prefix: string): Promise<GcReport> {
+async function dryRun(
+  io: ObjectIo,
+  prefix: string,
+  index: CommandIndex | null = null,
+): Promise<GcReport> {
   const store = registerStoreOf(io, prefix);
   const reread = async () => (await readControl(store))?.control ?? emptyControlState();
-  return dryRunFromRegister(io, prefix, await reread(), reread);
+  const options = index === null ? {} : { memo: index.tailMemo() };
+  return dryRunFromRegister(io, prefix, await reread(), reread, options);
 }
 
 export async function collect(
@@ -126,7 +131,7 @@ export async function collect(
 ): Promise<{ report: GcReport; holder: Holder; epoch: bigint | null }> {
   const prefix = prefixOfConfig(config);
   // Nothing to delete and no boundary to raise: no epoch is taken, no writer fenced.
-  const judged = await dryRun(io, prefix);
+  const judged = await dryRun(io, prefix, index);
   if (judged.objects.length === 0 && judged.boundary === judged.previousBoundary)
     return {
       report: { ...judged, dryRun: false, heldBack: undefined },

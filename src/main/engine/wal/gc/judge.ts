@@ -8,7 +8,7 @@
  */
 import type { ObjectIo } from '../../objectio/object-io';
 import { WalError, type WalErrorCode } from '../errors';
-import { recoverFromScan, scanPrefix } from '../recovery';
+import { recoverFromScan, scanPrefix, type ScanOptions, type TailOutcome } from '../recovery';
 import type { ControlState } from '../session';
 import type { CollectableObject } from './plan';
 
@@ -34,9 +34,10 @@ export async function judgeChain(
   prefix: string,
   control: ControlState,
   reread: () => Promise<ControlState>,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<JudgedChain> {
   try {
-    const scan = await scanPrefix(io, prefix, control.boundary);
+    const scan = await scanPrefix(io, prefix, control.boundary, options);
     const recovery = await recoverFromScan({
       prefix,
       control,

@@ -18,6 +18,7 @@ import type { ControlState } from '../session';
 import { deleteAscending, listObjectsBelow } from './deletes';
 import { heldBackBy, type HeldBack } from './held-back';
 import { judgeChain, type JudgedChain } from './judge';
+import type { ScanOptions, TailOutcome } from '../recovery';
 import { collectionBoundary, planDeletes, type CollectionPlan, type ListedWalObject } from './plan';
 
 export interface GcReport {
@@ -141,8 +142,9 @@ export async function dryRunFromRegister(
   prefix: string,
   control: ControlState,
   reread: () => Promise<ControlState>,
+  options: ScanOptions<TailOutcome> = {},
 ): Promise<GcReport> {
-  const judged = await judgeChain(io, prefix, control, reread);
+  const judged = await judgeChain(io, prefix, control, reread, options);
   return previewCollection(
     io,
     prefix,

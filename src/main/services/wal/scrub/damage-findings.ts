@@ -20,6 +20,8 @@ import { DamageLedger, type DamageFinding } from './damage-ledger';
 import type { LedgerFile, StoredPrefix } from './ledger-file';
 import { isCairnError } from '../../../engine/errors';
 import { verifierOf } from './scrub-prefix';
+import type { WalFormat } from '../../../engine/wal-read/format';
+import type { ObjectVerdict } from '../../../engine/wal/verify';
 import { damagesOf } from './damage-views';
 import { ScrubService } from './scrub-service';
 import type { ScrubOwner } from './scrub-owners';
@@ -104,9 +106,11 @@ export class DamageFindings {
   async atSlot(
     slot: string,
     io: ObjectIo,
+    format: WalFormat,
   ): Promise<{ findings: DamageFinding[]; coverage: PrefixCoverage }> {
     await this.restored;
-    return { findings: await this.ledger.current(slot, io), coverage: this.coverage.of(slot) };
+    const findings = await this.ledger.current(slot, io, confirmerOf(io, format));
+    return { findings, coverage: this.coverage.of(slot) };
   }
 
   /**
@@ -120,8 +124,7 @@ export class DamageFindings {
   /** The findings on a located prefix, confirmed with the store, placed by `catalog`. */
   async of(at: Located, catalog: ObjectCatalog | null): Promise<ObjectDamage[]> {
     await this.restored;
-    const verify = verifierOf(at.format);
-    const confirmByRead = (key: string, size: number) => verify(at.io, key, { size });
+    const confirmByRead = confirmerOf(at.io, at.format);
     return damagesOf(await this.ledger.current(at.slot, at.io, confirmByRead), catalog);
   }
 
@@ -184,4 +187,13 @@ export class DamageFindings {
   private connection(connectionId: string): Promise<{ io: ObjectIo; root: string }> {
     return this.deps.fleet.io(connectionId);
   }
+}
+
+/** A restored finding is shown once a read through its format's checks finds it damaged. */
+function confirmerOf(
+  io: ObjectIo,
+  format: WalFormat,
+): (key: string, size: number) => Promise<ObjectVerdict> {
+  const verify = verifierOf(format);
+  return (key, size) => verify(io, key, { size });
 }

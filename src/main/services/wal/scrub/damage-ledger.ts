@@ -185,7 +185,7 @@ export class DamageLedger {
   }
 
   /** Every finding kept, confirmed or restored and not yet confirmed (what the file keeps). */
-  private allFindings(slot: string): DamageFinding[] {
+  allFindings(slot: string): DamageFinding[] {
     const known = this.prefixes.get(slot);
     if (known === undefined) return [];
     return [...known.byKey.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
