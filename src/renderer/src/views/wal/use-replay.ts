@@ -13,6 +13,7 @@ import type { ReplayHoleView } from '../../../../shared/contract/wal-damage';
 import { api } from '../../api/client';
 import { isLiveReplay, useReplayAfterDisconnect } from './use-replay-after-disconnect';
 import { useCancelOnLeave } from './use-cancel-on-leave';
+import { furthestProgress } from './furthest-progress';
 
 export interface ReplayState {
   readonly progress: ReplayProgress | null;
@@ -141,10 +142,7 @@ export function useReplay(keep: number) {
         // A chunk may have moved the job on meanwhile: keep the furthest delivery count.
         setState((previous) => ({
           ...previous,
-          progress:
-            previous.progress && previous.progress.delivered > progress.delivered
-              ? { ...previous.progress, state: progress.state }
-              : progress,
+          progress: furthestProgress(previous.progress, progress, (p) => p.delivered),
         }));
       } catch (error) {
         setState((previous) => ({ ...previous, error: error as ApiError }));

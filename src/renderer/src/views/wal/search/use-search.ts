@@ -14,6 +14,7 @@ import type { SearchProgress } from '../../../../../shared/contract/wal-search';
 import type { SearchHit } from '../../../../../shared/search/search-hits';
 import { api } from '../../../api/client';
 import { useCancelOnLeave } from '../use-cancel-on-leave';
+import { furthestProgress } from '../furthest-progress';
 
 export type SearchStart = InputOf<'wal.search.start'>;
 
@@ -112,10 +113,7 @@ export function useSearch() {
         const progress = await api.call(name, { jobId: id });
         setState((previous) => ({
           ...previous,
-          progress:
-            previous.progress !== null && previous.progress.hits > progress.hits
-              ? { ...previous.progress, state: progress.state }
-              : progress,
+          progress: furthestProgress(previous.progress, progress, (p) => p.hits),
         }));
       } catch (error) {
         setState((previous) => ({ ...previous, error: error as ApiError }));
