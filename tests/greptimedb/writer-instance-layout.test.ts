@@ -18,7 +18,8 @@ import {
   gtLayoutOf,
 } from '../../src/main/engine/greptimedb/writer-instance';
 import { LocalObjectIo } from '../../src/main/engine/objectio/local-object-io';
-import { CorruptObjectError, GtOpenRefusedError } from '../../src/main/engine/wal/errors';
+import { CorruptObjectError } from '../../src/main/engine/wal/errors';
+import { GtOpenRefusedError } from '../../src/main/engine/greptimedb/open-errors';
 import { runCairn } from '../support/cairn-cli';
 import { encodeGtObject, encodeGtWriterInstanceObject, gtObjectKey, gtVector } from './gt-encoder';
 

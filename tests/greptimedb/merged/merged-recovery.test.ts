@@ -14,11 +14,11 @@ import { openGtReadOnly } from '../../../src/main/engine/greptimedb/read-only-lo
 import { LocalObjectIo } from '../../../src/main/engine/objectio/local-object-io';
 import type { ObjectIo } from '../../../src/main/engine/objectio/object-io';
 import type { WalEntry } from '../../../src/main/engine/wal/entry';
+import { CorruptSegmentError } from '../../../src/main/engine/wal/errors';
 import {
-  CorruptSegmentError,
   GtOpenRefusedError,
   MixedLayoutsError,
-} from '../../../src/main/engine/wal/errors';
+} from '../../../src/main/engine/greptimedb/open-errors';
 import { s3Lane } from '../../support/s3';
 import { encodeGtObject, gtObjectKey } from '../gt-encoder';
 import { instanceHex, instanceId, MergedPrefixBuilder } from './merged-encoder';

@@ -3,7 +3,7 @@
  * verdict (refusals, next sequence, each region's latest id) and the writer runs, with the
  * instances that wrote more than one run. Pure: over a scan already made.
  */
-import type { GtOpenRefusedError } from '../../wal/errors';
+import type { GtOpenRefusedError } from '../open-errors';
 import type { EntryId, Seq } from '../../wal/ids';
 import type { RegionId } from '../../wal/region-id';
 import type { GtScan } from '../scan';

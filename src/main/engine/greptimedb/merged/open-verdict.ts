@@ -8,7 +8,8 @@
  * derives what the open would resume from: the next sequence and each region's latest id.
  * Pure: judges what the scan read, never reads storage, never throws.
  */
-import { CorruptObjectError, GtOpenRefusedError, type GtOpenRule } from '../../wal/errors';
+import { CorruptObjectError } from '../../wal/errors';
+import { GtOpenRefusedError, type GtOpenRule } from '../open-errors';
 import { positionOf, SEQ_LIMIT, seqOf, type EntryId, type Seq } from '../../wal/ids';
 import { formatRegionId, type RegionId } from '../../wal/region-id';
 import { GT_REGION_TWICE } from '../decode';

@@ -4,7 +4,7 @@
  * each, never guessed - or none yet. Damaged objects count by the layout they were judged in.
  * Pure.
  */
-import { MixedLayoutsError } from '../../wal/errors';
+import { MixedLayoutsError } from '../open-errors';
 import type { GtScan } from '../scan';
 import type { GtLayout } from '../writer-instance';
 
