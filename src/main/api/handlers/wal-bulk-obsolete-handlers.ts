@@ -10,8 +10,8 @@ export function walBulkObsoleteHandlers({
 }): Pick<Handlers, keyof typeof walBulkObsoleteProcedures> {
   return {
     'wal.obsolete.bulk.preview': ({ connectionId, prefix, regions, upTo }) =>
-      wal.previewBulkObsolete(connectionId, prefix, { regions, upTo }),
+      wal.maintenance.previewBulkObsolete(connectionId, prefix, { regions, upTo }),
     'wal.obsolete.bulk': ({ connectionId, prefix, regions, upTo }, { credit }) =>
-      wal.bulkObsolete(connectionId, prefix, { regions, upTo }, credit),
+      wal.maintenance.bulkObsolete(connectionId, prefix, { regions, upTo }, credit),
   };
 }

@@ -48,13 +48,14 @@ export function walHandlers({ wal }: { readonly wal: WalService }): WalHandlers 
     'wal.writer.state': ({ connectionId, prefix }) => wal.writerState(connectionId, prefix),
     'wal.load.stop': ({ connectionId, prefix }) => wal.stopLoad(connectionId, prefix),
     'wal.obsolete.preview': ({ connectionId, prefix, region, id }) =>
-      wal.previewObsolete(connectionId, prefix, region, id),
+      wal.maintenance.previewObsolete(connectionId, prefix, region, id),
     'wal.obsolete': ({ connectionId, prefix, region, id }, { credit }) =>
-      wal.obsolete(connectionId, prefix, region, id, credit),
+      wal.maintenance.obsolete(connectionId, prefix, region, id, credit),
     'wal.obsoleteAll': ({ connectionId, prefix, region }, { credit }) =>
-      wal.obsoleteAll(connectionId, prefix, region, credit),
-    'wal.gc.preview': ({ connectionId, prefix }) => wal.gcPreview(connectionId, prefix),
-    'wal.gc': ({ connectionId, prefix }, { credit }) => wal.gc(connectionId, prefix, credit),
+      wal.maintenance.obsoleteAll(connectionId, prefix, region, credit),
+    'wal.gc.preview': ({ connectionId, prefix }) => wal.maintenance.gcPreview(connectionId, prefix),
+    'wal.gc': ({ connectionId, prefix }, { credit }) =>
+      wal.maintenance.gc(connectionId, prefix, credit),
     'wal.namespaces.create': ({ connectionId, prefix, region }) =>
       wal.createNamespace(connectionId, prefix, region),
     'wal.namespaces.delete': ({ connectionId, prefix, region }) =>

@@ -10,8 +10,8 @@ export function walWatermarkRequestHandlers({
 }): Pick<Handlers, keyof typeof walWatermarkRequestProcedures> {
   return {
     'wal.obsolete.request': ({ connectionId, prefix, region, id }, caller) =>
-      wal.requestObsolete(connectionId, prefix, region, id, caller.session),
+      wal.maintenance.requestObsolete(connectionId, prefix, region, id, caller.session),
     'wal.obsolete.requests': ({ connectionId, prefix }) =>
-      wal.watermarkRequests(connectionId, prefix),
+      wal.maintenance.watermarkRequests(connectionId, prefix),
   };
 }

@@ -7,21 +7,16 @@
  * too; this service never checks access itself, and never takes an epoch without the
  * live-writer check.
  */
-import type { BulkObsoleteView } from '../../../shared/contract/wal-bulk-obsolete';
 import type {
   DecodedObjectView,
   FleetView,
-  GcReport,
   InspectView,
   ManifestView,
-  ObsoletePreview,
   RegionsView,
   ReplayProgress,
   WalListedPrefix,
   WriterView,
 } from '../../../shared/contract/wal';
-import { dryRunFromRegister } from '../../engine/wal/gc';
-import { readOnlyTarget } from '../../engine/wal/read-only-log';
 import type { LocatedObject, ObjectPage, ObjectStatusFilter } from './object-page';
 import { PrefixViews } from './prefix-views';
 import { startReplayJob, type ReplayRequest } from './replay-start';
@@ -32,6 +27,7 @@ import { decodeObjectAt, verifyObjectAt } from './object-reads';
 import type { ConnectionUser } from '../connections/connection-users';
 import type { EventBus } from '../event-bus';
 import { AppWriter } from './app-writer';
+import { WalMaintenance } from './wal-maintenance';
 import { PrefixListings } from './prefix-listings';
 import { auditedWriterEventsOf, publishWriterState } from './writer-events';
 import { WriterRegistry } from './writer-registry';
@@ -41,18 +37,8 @@ import { CANCEL_REASONS, ReplayJobs } from './replay-jobs';
 import { SearchJobs } from './search/search-jobs';
 import type { SearchPlace } from './search/search-start';
 import type { Caller, Session } from '../caller';
-import type { CallCredit } from '../audit/call-credit';
-import { presentGcReport } from './wal-presenters';
 import { manifestOf } from './wal-reads';
 import type { AuditSink } from './deletion-audit';
-import { obsoletePreviewAt } from './obsolete-deletes';
-import {
-  applyBulkObsolete,
-  bulkSourceOf,
-  previewBulkObsolete,
-  type BulkObsoleteRequest,
-} from './bulk-obsolete';
-import { registerHolderOf } from './register-holder';
 import { DamageFindings } from './scrub/damage-findings';
 import type { LedgerFile } from './scrub/ledger-file';
 import { catalogOfSnapshot } from './scrub/damage-views';
@@ -63,12 +49,6 @@ import { ReadModels } from './read-model/read-models';
 import { readOnlyLogOfSnapshot } from './read-model/snapshot-views';
 import type { SegmentPage } from './object-parts';
 import { cairnOnly, checkWritable, locatePrefix, type Located } from './wal-locate';
-import type {
-  WatermarkRequestResult,
-  WatermarkRequestsView,
-} from '../../../shared/contract/wal-watermark-requests';
-import { requestObsoleteAt } from './watermark-requests/request-obsolete';
-import { watermarkRequestsOf } from './watermark-requests/request-rows';
 
 export interface OpenWriterOptions {
   readonly takeOver: boolean;
@@ -103,6 +83,13 @@ export class WalService implements ConnectionUser {
     },
   });
   private readonly fleetDeps: FleetDeps;
+  /** Obsolete (direct, bulk, requested) and garbage collection on the app's prefixes. */
+  readonly maintenance = new WalMaintenance({
+    writers: this.writers,
+    locate: (id, prefix) => this.locate(id, prefix),
+    snapshotOf: (at) => this.snapshotOf(at),
+    writerOf: (id, prefix, action) => this.writerOf(id, prefix, action),
+  });
 
   constructor(
     private readonly connections: ConnectionStorage,
@@ -280,101 +267,6 @@ export class WalService implements ConnectionUser {
   }
 
   // ----- watermarks and the region table -----
-
-  async previewObsolete(
-    connectionId: string,
-    prefix: string,
-    region: bigint,
-    id: bigint,
-  ): Promise<ObsoletePreview> {
-    const at = cairnOnly(await this.locate(connectionId, prefix));
-    return obsoletePreviewAt(at, this.writers.get(at.slot), () => this.snapshotOf(at), region, id);
-  }
-
-  /** Obsoletes up to `id`; the result says what it hid and what the collection after it deletes. */
-  async obsolete(
-    connectionId: string,
-    prefix: string,
-    region: bigint,
-    id: bigint,
-    credit?: CallCredit,
-  ): Promise<ObsoletePreview> {
-    const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete');
-    const { deletes } = await this.previewObsolete(connectionId, prefix, region, id);
-    return { ...(await writer.obsolete(region, id, credit)), deletes };
-  }
-
-  async obsoleteAll(
-    connectionId: string,
-    prefix: string,
-    region: bigint,
-    credit?: CallCredit,
-  ): Promise<ObsoletePreview> {
-    const writer = await this.writerOf(connectionId, prefix, 'wal.obsoleteAll');
-    const latest = writer.catalog.latestEntryId(region);
-    const { deletes } = await this.previewObsolete(connectionId, prefix, region, latest);
-    return { ...(await writer.obsoleteAll(region, credit)), deletes };
-  }
-
-  /** What obsoleting several regions (or all) up to a point each hides, and what GC then deletes. */
-  async previewBulkObsolete(
-    connectionId: string,
-    prefix: string,
-    request: BulkObsoleteRequest,
-  ): Promise<BulkObsoleteView> {
-    const at = cairnOnly(await this.locate(connectionId, prefix));
-    const source = await bulkSourceOf(at, this.writers.get(at.slot), () => this.snapshotOf(at));
-    return previewBulkObsolete(at, source, request);
-  }
-
-  async bulkObsolete(
-    connectionId: string,
-    prefix: string,
-    request: BulkObsoleteRequest,
-    credit?: CallCredit,
-  ): Promise<BulkObsoleteView> {
-    const writer = await this.writerOf(connectionId, prefix, 'wal.obsolete.bulk');
-    const at = cairnOnly(await this.locate(connectionId, prefix));
-    return applyBulkObsolete(at, writer, request, credit);
-  }
-
-  /** Asks the writer holding the prefix (another process) to obsolete, without its epoch. */
-  async requestObsolete(
-    connectionId: string,
-    prefix: string,
-    region: bigint,
-    id: bigint,
-    session: Session,
-  ): Promise<WatermarkRequestResult> {
-    const at = cairnOnly(await this.locate(connectionId, prefix));
-    await checkWritable(at);
-    const writer = this.writers.get(at.slot);
-    return requestObsoleteAt(at, writer, () => this.snapshotOf(at), region, id, session);
-  }
-
-  /** The register's watermark requests and how long each waited. */
-  async watermarkRequests(connectionId: string, prefix: string): Promise<WatermarkRequestsView> {
-    const at = cairnOnly(await this.locate(connectionId, prefix));
-    return watermarkRequestsOf(at.io, at.prefix, this.writers.has(at.slot));
-  }
-
-  // ----- garbage collection (control.md point 5) -----
-
-  /** Exactly what a pass would delete now; on a prefix not opened here, judged read-only. */
-  async gcPreview(connectionId: string, prefix: string): Promise<GcReport> {
-    const at = cairnOnly(await this.locate(connectionId, prefix));
-    const writer = this.writers.get(at.slot);
-    const holder = await registerHolderOf(at.io, at.prefix, writer !== undefined);
-    if (writer) return presentGcReport(await writer.store.gcDryRun(), holder);
-    const { reread } = readOnlyTarget(at.io, at.config);
-    const report = await dryRunFromRegister(at.io, at.prefix, await reread(), reread);
-    return presentGcReport(report, holder);
-  }
-
-  /** One pass, only by the epoch holder: the writer opened in the app; audited before it returns. */
-  async gc(connectionId: string, prefix: string, credit?: CallCredit): Promise<GcReport> {
-    return (await this.writerOf(connectionId, prefix, 'wal.gc')).gc(credit);
-  }
 
   async createNamespace(
     connectionId: string,
