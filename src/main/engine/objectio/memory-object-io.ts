@@ -32,7 +32,7 @@ export class MemoryObjectIo implements ObjectIo {
   async putIfAbsent(key: string, bytes: Uint8Array): Promise<{ etag: string }> {
     if (this.objects.has(key)) throw new AlreadyExistsError(key, this.endpoint);
     const etag = createHash('md5').update(bytes).digest('hex');
-    this.objects.set(key, { bytes: bytes.slice(), etag, lastModified: new Date() });
+    this.objects.set(key, { bytes: new Uint8Array(bytes), etag, lastModified: new Date() });
     return { etag };
   }
 

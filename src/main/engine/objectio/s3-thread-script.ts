@@ -53,8 +53,9 @@ async function answer({ id, client, command, input, once, maxBodyBytes, returnBo
       return;
     }
     const bytes = await Body.transformToByteArray();
-    // Transferred, so never a view of a buffer that something else shares.
-    const body = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    // Transferred, so never a view of a buffer that something else shares (a Buffer's slice()
+    // is such a view: new Uint8Array copies).
+    const body = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
     const sum = checksum && sums ? sums[checksum.algorithm](body.subarray(checksum.from)) : undefined;
     parentPort.postMessage({ id, output, body, checksum: sum }, [body.buffer]);
   } catch (error) {

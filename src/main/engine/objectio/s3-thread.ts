@@ -251,7 +251,9 @@ export class S3Thread {
       };
     }
     if (body.byteLength === body.buffer.byteLength) return { input, transfer: [], pooled: false };
-    const copy = body.slice();
+    // Not `body.slice()`: on a Buffer that is a view of the same memory, often Node's shared
+    // pool, which Node 22 refuses to transfer (DataCloneError) and Node 20 silently clones.
+    const copy = new Uint8Array(body);
     return { input: { ...input, Body: copy }, transfer: [copy.buffer], pooled: false };
   }
 
