@@ -34,6 +34,7 @@ import { cloudMerged } from './figures/cloud-merged';
 import { search } from './figures/search';
 import { cliReopen } from './figures/cli-reopen';
 import { cliStart } from './figures/cli-start';
+import { cliCloud } from './figures/cli-cloud';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -61,12 +62,21 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'big-console': bigConsole,
   search,
   'cli-reopen': cliReopen,
+  'cli-cloud': cliCloud,
   'cli-start': cliStart,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */
 const GROUPS: Record<string, readonly string[]> = {
-  cloud: ['cloud-open', 'cloud-reads', 'cloud-gc', 'cloud-console', 'cloud-big', 'cloud-merged'],
+  cloud: [
+    'cloud-open',
+    'cloud-reads',
+    'cloud-gc',
+    'cloud-console',
+    'cloud-big',
+    'cloud-merged',
+    'cli-cloud',
+  ],
 };
 
 /** The figure names among `args`: not a flag, nor a flag's value (`--rtt 50`). */

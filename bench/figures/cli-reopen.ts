@@ -10,15 +10,14 @@
  * The figure is reopen / cold, target <= 0.15. Cold and reopen alternate (A/B), best of
  * `PASSES` each; `cairn --version` (the process start alone) is reported beside them.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QUIET_FOLDER_MS } from '../../src/main/engine/objectio/local-object-io';
-import { projectRoot } from '../../src/main/project-root';
 import { judged, type FigureResult } from '../harness';
 import { BIG_PREFIX, writeBigPrefixFiles } from './big-prefix-data';
+import { cliBuilt, cliSeconds } from './cli-process';
 import { rounded } from './wal-bench';
 
 const FORMAT = 'greptimedb-v1';
@@ -29,22 +28,8 @@ function objectsOf(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(wanted) && wanted > 0 ? wanted : 100_000;
 }
 
-/** Seconds one CLI process took, spawn to exit; it must exit 0. */
-function cliSeconds(args: readonly string[], dataDir: string): number {
-  const started = performance.now();
-  const run = spawnSync(process.execPath, [join(projectRoot(), 'out', 'main', 'cli.js'), ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    encoding: 'utf8',
-    env: { ...process.env, CAIRN_DATA_DIR: dataDir },
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (run.status !== 0)
-    throw new Error(`cairn ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
-  return seconds;
-}
-
 export async function cliReopen(): Promise<FigureResult[]> {
-  if (!existsSync(join(projectRoot(), 'out', 'main', 'cli.js'))) return [];
+  if (!cliBuilt()) return [];
   const objects = objectsOf();
   const base = mkdtempSync(join(tmpdir(), 'cairn-bench-cli-reopen-'));
   try {

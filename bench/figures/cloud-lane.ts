@@ -37,6 +37,10 @@ export interface CloudLane {
   readonly rttMs: number;
   /** `s3 +50 ms`, for the table. */
   readonly backend: string;
+  /** The `cairn` store flags of the bucket through the added round trip. */
+  readonly cliFlags: readonly string[];
+  /** The environment that gives a `cairn` process the bucket's credentials. */
+  readonly cliEnv: NodeJS.ProcessEnv;
 }
 
 /** Runs `measure` on a fresh bucket behind the lane's link; nothing when S3 is not set. */
@@ -67,6 +71,11 @@ export async function onCloudLane<T>(measure: (lane: CloudLane) => Promise<T[]>)
       remote: () => client(proxy.endpoint),
       rttMs,
       backend: `s3 +${rttMs} ms`,
+      cliFlags: ['--bucket', bucket, '--s3-endpoint', proxy.endpoint, '--path-style'],
+      cliEnv: {
+        AWS_ACCESS_KEY_ID: settings.credentials?.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: settings.credentials?.secretAccessKey,
+      },
     });
   } finally {
     await emptyStore(direct).catch(() => undefined);
