@@ -34,6 +34,7 @@ import { cloudMerged } from './figures/cloud-merged';
 import { search } from './figures/search';
 import { cliReopen } from './figures/cli-reopen';
 import { cliStart } from './figures/cli-start';
+import { cliRows } from './figures/cli-rows';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -62,6 +63,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   search,
   'cli-reopen': cliReopen,
   'cli-start': cliStart,
+  'cli-rows': cliRows,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */

@@ -196,6 +196,56 @@ describe('rows written straight from the wire', () => {
     );
   });
 
+  it('write the edges of each kind written without its text as the tables do', () => {
+    const col = (name: string, datatype: number): GtColumnSchema => ({
+      name,
+      datatype,
+      semanticType: 1,
+      extension: null,
+      options: [],
+    });
+    const schema = [
+      col('i', 4),
+      col('u', 8),
+      col('t', 16),
+      col('n', 3),
+      col('s', 12),
+      col('d', 10),
+    ];
+    const edges: GtValue[][] = [
+      [-5n, 2n ** 53n + 1n, -1n, -7, '=1+2', -0],
+      [
+        -(2n ** 53n) + 1n,
+        2n ** 64n - 1n,
+        -62_198_755_200_000n,
+        2 ** 31 - 1,
+        '\t\r"a,b"',
+        Number.NaN,
+      ],
+      [0n, 0n, 253_402_300_800_000n, 0, '\u0001\u007f\\', Number.POSITIVE_INFINITY],
+      [2n ** 63n - 1n, 10n, 8_700_000_000_000_000n, -(2 ** 31), 'é,"', 1e21],
+    ].map(([i, u, t, n, s, d]) => [
+      { kind: 'i64', value: i as bigint },
+      { kind: 'u64', value: u as bigint },
+      { kind: 'i64', value: t as bigint },
+      { kind: 'i32', value: n as number },
+      { kind: 'string', value: s as string },
+      { kind: 'f64', value: d as number },
+    ]);
+    const payload = encodeWalEntry({
+      mutations: [
+        { opType: 1, sequence: 5n, rows: { schema, rows: edges }, primaryKeyEncoding: null },
+      ],
+      bulkEntries: [],
+    });
+    const { tables } = headers([payload], true);
+    for (const header of [null, tables]) {
+      const { text, fast } = written([payload], true, header);
+      expect(fast).toBe(1);
+      expect(text).toBe(expected([payload], true, header));
+    }
+  });
+
   it('write a payload whose rows run past the first output buffer', () => {
     const rows: GtValue[][] = Array.from({ length: 3000 }, (_, at) => [
       { kind: 'string', value: `host-${at}-${'x'.repeat(40)}` },

@@ -92,7 +92,8 @@ function isEmptyFilter(filter: RowFilter): boolean {
  * as bytes: the row writer writes its lines into them in place.
  */
 class LineOutput {
-  readonly bytes = new ByteOut();
+  // Each write's buffer is the sink's once written: a fresh one, not zeroed first.
+  readonly bytes = new ByteOut((size) => Buffer.allocUnsafe(size));
 
   constructor(private readonly sink: OutputSink) {}
 

@@ -11,9 +11,16 @@ const utf8 = new TextEncoder();
 /** A new buffer's size: the CLI's 64 KiB writes and the lines of an entry past them. */
 const INITIAL_BYTES = 96 * 1024;
 
+/** A buffer of `size` bytes whose contents need not be zero (the CLI's `Buffer.allocUnsafe`). */
+export type Allocate = (size: number) => Uint8Array;
+
 export class ByteOut {
-  bytes = new Uint8Array(INITIAL_BYTES);
+  bytes: Uint8Array;
   pos = 0;
+
+  constructor(private readonly allocate: Allocate = (size) => new Uint8Array(size)) {
+    this.bytes = allocate(INITIAL_BYTES);
+  }
 
   /** Room for `more` bytes past the end. */
   room(more: number): void {
@@ -23,7 +30,7 @@ export class ByteOut {
   private grow(more: number): void {
     let size = this.bytes.length * 2;
     while (size < this.pos + more) size *= 2;
-    const bigger = new Uint8Array(size);
+    const bigger = this.allocate(size);
     bigger.set(this.bytes.subarray(0, this.pos));
     this.bytes = bigger;
   }
@@ -39,8 +46,9 @@ export class ByteOut {
     this.room(length);
     const bytes = this.bytes;
     let pos = this.pos;
-    // A short range (a tag, a host name) copies faster by hand than through `set`.
-    if (length < 64) for (let at = start; at < end; at++) bytes[pos++] = from[at]!;
+    // A short range (a key, a tag, a line's start) copies faster by hand than through `set`,
+    // which needs a subarray made of it.
+    if (length < 256) for (let at = start; at < end; at++) bytes[pos++] = from[at]!;
     else {
       bytes.set(from.subarray(start, end), pos);
       pos += length;
@@ -78,7 +86,7 @@ export class ByteOut {
   /** The bytes written, handed over whole; the output starts again empty in a new buffer. */
   take(): Uint8Array {
     const taken = this.bytes.subarray(0, this.pos);
-    this.bytes = new Uint8Array(INITIAL_BYTES);
+    this.bytes = this.allocate(INITIAL_BYTES);
     this.pos = 0;
     return taken;
   }

@@ -19,7 +19,7 @@ import { walkWalEntry, type MutationHead, type RowsBuilder } from '../decode/wal
 import { OP_TYPE_NAMES, type GtColumnSchema } from '../decode/wal-entry';
 import { formatEntryId, formatRegionId } from '../../id-notation';
 import type { ByteOut } from './byte-out';
-import { writeCellCsv, writeCellJson } from './cell-bytes';
+import { writeCellCsv, writeCellJson, writeInteger } from './cell-bytes';
 
 const utf8 = new TextEncoder();
 const NEWLINE = 0x0a;
@@ -137,11 +137,8 @@ export class RowBytesWriter implements RowsBuilder<null> {
     out.copy(this.rowHead, 0, this.rowHead.length);
     // A row's sequence is its mutation's plus its index: a number's digits while exact.
     const sequence = this.sequenceBase + this.rows;
-    out.text(
-      Number.isSafeInteger(sequence)
-        ? String(sequence)
-        : (this.firstSequence + BigInt(this.rows)).toString(),
-    );
+    if (Number.isSafeInteger(sequence)) writeInteger(out, sequence);
+    else out.text((this.firstSequence + BigInt(this.rows)).toString());
     if (this.csvColumns === null) out.byte(QUOTE);
     this.rows += 1;
     this.cells = 0;
