@@ -99,6 +99,8 @@ export interface MixedRegion {
   readonly objects: number;
   readonly rows: number;
   readonly payloadBytes: number;
+  /** Every payload, in the region's order. */
+  readonly payloads: readonly Uint8Array[];
 }
 
 /** Writes `objects` objects of `entries` entries of `rows` rows each, all of `region`. */
@@ -107,14 +109,13 @@ export async function writeMixedRegion(
   shape: { prefix: string; region: bigint; objects: number; entries: number; rows: number },
 ): Promise<MixedRegion> {
   const { prefix, region, objects, entries, rows } = shape;
-  let payloadBytes = 0;
+  const payloads = Array.from({ length: objects * entries }, (_, tick) =>
+    mixedEntry(rows, tick, BigInt(tick * rows)),
+  );
+  const payloadBytes = payloads.reduce((sum, payload) => sum + payload.length, 0);
   await timedPool(objects, 8, async (index) => {
     const seq = BigInt(index);
-    const own = Array.from({ length: entries }, (_, at) => {
-      const tick = index * entries + at;
-      return mixedEntry(rows, tick, BigInt(tick * rows));
-    });
-    payloadBytes += own.reduce((sum, payload) => sum + payload.length, 0);
+    const own = payloads.slice(index * entries, (index + 1) * entries);
     const object = encodeGreptimeObject({
       seq,
       epoch: 1n,
@@ -124,5 +125,5 @@ export async function writeMixedRegion(
     });
     await io.putIfAbsent(objectKey(prefix, seq), object);
   });
-  return { prefix, region, objects, rows: objects * entries * rows, payloadBytes };
+  return { prefix, region, objects, rows: objects * entries * rows, payloadBytes, payloads };
 }
