@@ -8,9 +8,7 @@
  */
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
-import { objectKey } from '../../src/main/engine/wal/keys';
-import { encodeGreptimeObject } from '../../src/main/services/demo/greptimedb-demo';
-import { timedPool } from '../harness';
+import { putGreptimeChain } from './greptimedb-open';
 
 /** ColumnDataType, SemanticType and Value case numbers (spec/greptimedb-entries.md). */
 const TYPE = { bool: 0, int64: 4, uint32: 7, float64: 10, string: 12, tsMs: 16 } as const;
@@ -103,6 +101,23 @@ export interface MixedRegion {
   readonly payloads: readonly Uint8Array[];
 }
 
+/**
+ * One GreptimeDB object per `entries` payloads of `region` (the last may hold fewer), chained
+ * from sequence 0 in epoch 1, written 8 at a time.
+ */
+export async function putRegionObjects(
+  io: ObjectIo,
+  prefix: string,
+  region: bigint,
+  payloads: readonly Uint8Array[],
+  entries: number,
+): Promise<void> {
+  await putGreptimeChain(io, prefix, Math.ceil(payloads.length / entries), 8, (seq) => {
+    const at = Number(seq) * entries;
+    return [[region, payloads.slice(at, at + entries)]];
+  });
+}
+
 /** Writes `objects` objects of `entries` entries of `rows` rows each, all of `region`. */
 export async function writeMixedRegion(
   io: ObjectIo,
@@ -113,17 +128,6 @@ export async function writeMixedRegion(
     mixedEntry(rows, tick, BigInt(tick * rows)),
   );
   const payloadBytes = payloads.reduce((sum, payload) => sum + payload.length, 0);
-  await timedPool(objects, 8, async (index) => {
-    const seq = BigInt(index);
-    const own = payloads.slice(index * entries, (index + 1) * entries);
-    const object = encodeGreptimeObject({
-      seq,
-      epoch: 1n,
-      prev: seq === 0n ? null : { seq: seq - 1n, epoch: 1n },
-      reclaimBoundary: 0n,
-      regions: [[region, own]],
-    });
-    await io.putIfAbsent(objectKey(prefix, seq), object);
-  });
+  await putRegionObjects(io, prefix, region, payloads, entries);
   return { prefix, region, objects, rows: objects * entries * rows, payloadBytes, payloads };
 }

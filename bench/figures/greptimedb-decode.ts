@@ -21,18 +21,17 @@ import { entryLine } from '../../src/main/cli/commands/replay-rows';
 import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import type { WalEntry } from '../../src/main/engine/wal/entry';
-import { objectKey } from '../../src/main/engine/wal/keys';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
-import { encodeGreptimeObject } from '../../src/main/services/demo/greptimedb-demo';
 import { encodeMetricsEntry, metricsBatch } from '../../src/main/services/demo/metrics-entries';
 import { ReplayJob } from '../../src/main/services/wal/replay-job';
 import { decodeWalEntry } from '../../src/shared/greptime/decode/decode-entry';
 import { checkPayload, decodePayload } from '../../src/shared/greptime/decode/detect-payload';
 import { ByteOut } from '../../src/shared/greptime/row-bytes/byte-out';
 import { RowBytesWriter } from '../../src/shared/greptime/row-bytes/row-writer';
-import { judged, timedPool, type FigureResult } from '../harness';
+import { judged, type FigureResult } from '../harness';
 import { onEachBackend, rounded } from './wal-bench';
 import { walkFields } from './wire-floor';
+import { putRegionObjects } from './cli-rows-data';
 
 const PREFIX = 'datanodes/5/epochs/1';
 const REGION = makeRegionId(2048, 0);
@@ -53,18 +52,7 @@ async function writePrefix(io: ObjectIo): Promise<Uint8Array[]> {
   const payloads: Uint8Array[] = [];
   for (let seq = 0; seq < OBJECTS * ENTRIES_PER_OBJECT; seq++)
     payloads.push(metricsBatch(ROWS_PER_ENTRY, seq, BigInt(seq * ROWS_PER_ENTRY)));
-  await timedPool(OBJECTS, 8, async (index) => {
-    const seq = BigInt(index);
-    const own = payloads.slice(index * ENTRIES_PER_OBJECT, (index + 1) * ENTRIES_PER_OBJECT);
-    const object = encodeGreptimeObject({
-      seq,
-      epoch: 1n,
-      prev: seq === 0n ? null : { seq: seq - 1n, epoch: 1n },
-      reclaimBoundary: 0n,
-      regions: [[REGION, own]],
-    });
-    await io.putIfAbsent(objectKey(PREFIX, seq), object);
-  });
+  await putRegionObjects(io, PREFIX, REGION, payloads, ENTRIES_PER_OBJECT);
   return payloads;
 }
 

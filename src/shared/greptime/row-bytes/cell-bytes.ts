@@ -201,7 +201,14 @@ function writeDirect(
   column: GtValueType | undefined,
   csv: boolean,
 ): boolean {
-  switch (scanned.kind) {
+  const kind = scanned.kind;
+  // i8, i16, i32, u8, u16, u32 and year-month intervals: a number of up to 32 bits.
+  if ((kind >= 1 && kind <= 7 && kind !== C.i64) || kind === C.intervalYearMonth) {
+    if (!Number.isSafeInteger(scanned.number)) return false;
+    writeInteger(out, scanned.number);
+    return true;
+  }
+  switch (kind) {
     case 0:
       if (!csv) out.text('null');
       return true;
@@ -215,16 +222,6 @@ function writeDirect(
       return true;
     case C.bool:
       out.text(scanned.number === 1 ? 'true' : 'false');
-      return true;
-    case 1:
-    case 2:
-    case 3:
-    case 5:
-    case 6:
-    case 7:
-    case C.intervalYearMonth:
-      if (!Number.isSafeInteger(scanned.number)) return false;
-      writeInteger(out, scanned.number);
       return true;
     case C.i64: {
       const unit = column === undefined ? undefined : TIMESTAMP_TYPES[column.datatype];
