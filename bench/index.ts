@@ -35,6 +35,7 @@ import { search } from './figures/search';
 import { cliReopen } from './figures/cli-reopen';
 import { cliStart } from './figures/cli-start';
 import { cliCloud } from './figures/cli-cloud';
+import { cliRows } from './figures/cli-rows';
 
 /** In the order of quality.md's Benchmarks table. */
 const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
@@ -64,6 +65,7 @@ const FIGURES: Record<string, () => Promise<FigureResult[]>> = {
   'cli-reopen': cliReopen,
   'cli-cloud': cliCloud,
   'cli-start': cliStart,
+  'cli-rows': cliRows,
 };
 
 /** Names that run several figures: `npm run bench -- cloud [--rtt 50]`. */

@@ -6,9 +6,10 @@
  * - console: the console's replay job as the main process runs it (`ReplayJob`, chunks of
  *   100) with each payload checked (`checkPayload`: every field walked, no cell text; the page
  *   makes the texts of what it shows) / the same job not decoding. The judged figure;
- * - cli --rows: the region read with each payload decoded to its cell texts and every row
- *   turned into its NDJSON line (`cairn wal replay --rows`; lines gathered as the CLI gathers
- *   them, not written) / the region read bare; beside it `--decode`'s entry lines;
+ * - cli --rows: the region read with every row of each payload written as its NDJSON line
+ *   into the output bytes (`cairn wal replay --rows`'s writer; gathered as the CLI gathers
+ *   them, not written: cli-rows.ts times the writes) / the region read bare; beside it
+ *   `--decode`'s entry lines;
  * - floor: the region read with a walk visiting every field of every payload and allocating
  *   nothing (bench/figures/wire-floor.ts) / the region read bare: what no decoder can beat.
  * The detail also times the decoders alone over the payloads in memory (best of rounds), and
@@ -20,17 +21,17 @@ import { entryLine } from '../../src/main/cli/commands/replay-rows';
 import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import type { WalEntry } from '../../src/main/engine/wal/entry';
-import { objectKey } from '../../src/main/engine/wal/keys';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
-import { encodeGreptimeObject } from '../../src/main/services/demo/greptimedb-demo';
 import { encodeMetricsEntry, metricsBatch } from '../../src/main/services/demo/metrics-entries';
 import { ReplayJob } from '../../src/main/services/wal/replay-job';
 import { decodeWalEntry } from '../../src/shared/greptime/decode/decode-entry';
 import { checkPayload, decodePayload } from '../../src/shared/greptime/decode/detect-payload';
-import { rowLine, rowsOfEntry } from '../../src/shared/greptime/replay-rows';
-import { judged, timedPool, type FigureResult } from '../harness';
+import { ByteOut } from '../../src/shared/greptime/row-bytes/byte-out';
+import { RowBytesWriter } from '../../src/shared/greptime/row-bytes/row-writer';
+import { judged, type FigureResult } from '../harness';
 import { onEachBackend, rounded } from './wal-bench';
 import { walkFields } from './wire-floor';
+import { putRegionObjects } from './cli-rows-data';
 
 const PREFIX = 'datanodes/5/epochs/1';
 const REGION = makeRegionId(2048, 0);
@@ -51,18 +52,7 @@ async function writePrefix(io: ObjectIo): Promise<Uint8Array[]> {
   const payloads: Uint8Array[] = [];
   for (let seq = 0; seq < OBJECTS * ENTRIES_PER_OBJECT; seq++)
     payloads.push(metricsBatch(ROWS_PER_ENTRY, seq, BigInt(seq * ROWS_PER_ENTRY)));
-  await timedPool(OBJECTS, 8, async (index) => {
-    const seq = BigInt(index);
-    const own = payloads.slice(index * ENTRIES_PER_OBJECT, (index + 1) * ENTRIES_PER_OBJECT);
-    const object = encodeGreptimeObject({
-      seq,
-      epoch: 1n,
-      prev: seq === 0n ? null : { seq: seq - 1n, epoch: 1n },
-      reclaimBoundary: 0n,
-      regions: [[REGION, own]],
-    });
-    await io.putIfAbsent(objectKey(PREFIX, seq), object);
-  });
+  await putRegionObjects(io, PREFIX, REGION, payloads, ENTRIES_PER_OBJECT);
   return payloads;
 }
 
@@ -98,17 +88,25 @@ function memoryRate(payloads: readonly Uint8Array[], work: (payload: Uint8Array)
   return rounded(bytes / (best / 1000) / 1e6);
 }
 
-/** `cairn wal replay --rows`'s work on one entry: its rows' lines, gathered as for a write. */
-function rowLines(region: bigint, id: bigint, payload: Uint8Array, out: { text: string }): number {
-  const decoded = decodePayload(payload, true);
-  if (decoded.kind !== 'wal-entry') return 0;
-  let rows = 0;
-  for (const row of rowsOfEntry(region, id, decoded.table)) {
-    out.text += `${rowLine(row)}\n`;
-    if (out.text.length >= WRITE_BYTES) out.text = '';
-    rows += 1;
-  }
-  return rows;
+/**
+ * `cairn wal replay --rows`'s work on one entry: its rows' lines written from the wire into the
+ * output bytes (row-bytes/), handed over per 64 KiB as for a write (cli-rows times the writes).
+ */
+function rowLines(region: bigint, id: bigint, payload: Uint8Array, rows: RowsOut): number {
+  if (!rows.writer.entry(region, id, payload, true)) return 0;
+  if (rows.out.pos >= WRITE_BYTES) rows.out.take();
+  // Every payload here holds one mutation of ROWS_PER_ENTRY full rows, all of them written.
+  return ROWS_PER_ENTRY;
+}
+
+interface RowsOut {
+  readonly out: ByteOut;
+  readonly writer: RowBytesWriter;
+}
+
+function rowsOut(): RowsOut {
+  const out = new ByteOut();
+  return { out, writer: new RowBytesWriter(out, null) };
 }
 
 type PassName = 'read' | 'job' | 'jobChecked' | 'rows' | 'entries' | 'floor';
@@ -156,14 +154,15 @@ async function jobPass(source: Source, checked: boolean): Promise<Work> {
 
 async function readPass(source: Source, name: PassName): Promise<Work> {
   const work = { rows: 0, bytes: 0 };
-  const out = { text: '' };
+  const out = rowsOut();
+  const text = { text: '' };
   for await (const entry of source()) {
     work.bytes += entry.data.length;
     if (name === 'rows') work.rows += rowLines(REGION, entry.id, entry.data, out);
     else if (name === 'entries') {
       const decoded = decodePayload(entry.data, true);
-      out.text += `${entryLine(REGION, entry, decoded, false)}\n`;
-      if (out.text.length >= WRITE_BYTES) out.text = '';
+      text.text += `${entryLine(REGION, entry, decoded, false)}\n`;
+      if (text.text.length >= WRITE_BYTES) text.text = '';
       if (decoded.kind === 'wal-entry') work.rows += decoded.table.mutations[0]?.rows.length ?? 0;
     } else if (name === 'floor' && walkFields(entry.data, 0, entry.data.length) > 0)
       work.rows += ROWS_PER_ENTRY;
@@ -215,11 +214,12 @@ export async function greptimeDecode(): Promise<FigureResult[]> {
     const msPerPass = (name: PassName) => rounded((t(name).seconds * 1000) / passes);
     const ratio = (name: PassName, base: PassName) => t(base).seconds / t(name).seconds;
     const full = fullDoubles();
+    const memoryRows = rowsOut();
     const memory = {
       checkMBps: memoryRate(payloads, (p) => checkPayload(p, true)),
       tableMBps: memoryRate(payloads, (p) => decodePayload(p, true)),
       tableFullDoublesMBps: memoryRate(full, (p) => decodePayload(p, true)),
-      rowLinesMBps: memoryRate(payloads, (p) => rowLines(REGION, 1n, p, { text: '' })),
+      rowLinesMBps: memoryRate(payloads, (p) => rowLines(REGION, 1n, p, memoryRows)),
       typedMBps: memoryRate(payloads, (p) => decodeWalEntry(p)),
       floorMBps: memoryRate(payloads, (p) => walkFields(p, 0, p.length)),
     };

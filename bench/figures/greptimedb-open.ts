@@ -10,7 +10,10 @@ import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
 import { GT_TAIL_WINDOW_BYTES } from '../../src/main/engine/greptimedb/layout';
 import { objectKey, objectsFolder } from '../../src/main/engine/wal/keys';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
-import { encodeGreptimeObject } from '../../src/main/services/demo/greptimedb-demo';
+import {
+  encodeGreptimeObject,
+  type GreptimeObjectSpec,
+} from '../../src/main/services/demo/greptimedb-demo';
 import { judged, timedPool, type FigureResult } from '../harness';
 import { onEachBackend, rounded } from './wal-bench';
 
@@ -21,23 +24,39 @@ const PREFIX = 'datanodes/1/epochs/2';
 const REGIONS = [makeRegionId(1, 1), makeRegionId(1, 2)];
 const PAYLOAD = new Uint8Array(64).fill(7);
 
-/** A chain of `objects` small GreptimeDB objects of one instance, written 16 at a time. */
-export async function writeGreptimeChain(
+/**
+ * A chain of `objects` GreptimeDB objects of one instance (epoch 1, from sequence 0), `width`
+ * written at a time, object `seq` holding `regionsAt(seq)`.
+ */
+export async function putGreptimeChain(
   io: ObjectIo,
-  prefix = PREFIX,
-  objects = OBJECTS,
+  prefix: string,
+  objects: number,
+  width: number,
+  regionsAt: (seq: bigint) => GreptimeObjectSpec['regions'],
 ): Promise<void> {
-  await timedPool(objects, 16, async (index) => {
+  await timedPool(objects, width, async (index) => {
     const seq = BigInt(index);
     const object = encodeGreptimeObject({
       seq,
       epoch: 1n,
       prev: seq === 0n ? null : { seq: seq - 1n, epoch: 1n },
       reclaimBoundary: 0n,
-      regions: seq === 0n ? [] : REGIONS.map((region) => [region, [PAYLOAD, PAYLOAD]] as const),
+      regions: regionsAt(seq),
     });
     await io.putIfAbsent(objectKey(prefix, seq), object);
   });
+}
+
+/** A chain of `objects` small GreptimeDB objects of one instance, written 16 at a time. */
+export async function writeGreptimeChain(
+  io: ObjectIo,
+  prefix = PREFIX,
+  objects = OBJECTS,
+): Promise<void> {
+  await putGreptimeChain(io, prefix, objects, 16, (seq) =>
+    seq === 0n ? [] : REGIONS.map((region) => [region, [PAYLOAD, PAYLOAD]] as const),
+  );
 }
 
 async function rawReads(io: ObjectIo): Promise<number> {

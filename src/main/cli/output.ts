@@ -102,3 +102,25 @@ export function reportDamaged(parts: readonly DamagedPart[]): void {
     );
   process.exitCode = EXIT_ERROR;
 }
+
+/** Where bytes printed go: a promise while the destination is full (its backpressure). */
+export type OutputSink = (bytes: Uint8Array) => Promise<void> | undefined;
+
+/**
+ * Writes to stdout; while its buffer is full, a promise kept until it drains (or closes), so a
+ * command printing millions of rows into a slow reader holds no more than a write's worth.
+ */
+export const writeStdout: OutputSink = (bytes) => {
+  if (process.stdout.write(bytes)) return undefined;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.stdout.off('drain', done);
+      process.stdout.off('close', done);
+      process.stdout.off('error', done);
+      resolve();
+    };
+    process.stdout.on('drain', done);
+    process.stdout.on('close', done);
+    process.stdout.on('error', done);
+  });
+};

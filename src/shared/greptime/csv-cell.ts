@@ -26,5 +26,6 @@ export function csvText(text: string): string {
 export function csvCell(json: string): string {
   if (json === 'null') return '';
   if (!json.startsWith('"')) return csvQuoted(json);
-  return csvText(JSON.parse(json) as string);
+  // A JSON string without an escape is its text between the quotes (a time, a 64-bit number).
+  return csvText(json.includes('\\') ? (JSON.parse(json) as string) : json.slice(1, -1));
 }

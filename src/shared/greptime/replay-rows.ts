@@ -118,9 +118,12 @@ export class ColumnUnion {
   private readonly byKey = new Map<string, GtColumnView>();
 
   add(table: GtEntryTable): void {
-    for (const mutation of rowTables(table))
-      for (const column of mutation.columns)
-        if (!this.byKey.has(column.key)) this.byKey.set(column.key, column);
+    for (const mutation of rowTables(table)) this.addColumns(mutation.columns);
+  }
+
+  addColumns(columns: readonly GtColumnView[]): void {
+    for (const column of columns)
+      if (!this.byKey.has(column.key)) this.byKey.set(column.key, column);
   }
 
   columns(): GtColumnView[] {

@@ -39,7 +39,7 @@ const json: fc.Arbitrary<GtJson> = fc.letrec<{ json: GtJson }>((tie) => ({
   ),
 })).json;
 
-const value: fc.Arbitrary<GtValue> = fc.letrec<{ value: GtValue }>((tie) => ({
+export const value: fc.Arbitrary<GtValue> = fc.letrec<{ value: GtValue }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.constant(null),
@@ -118,7 +118,7 @@ const extension: fc.Arbitrary<Extension> = fc.oneof(
   }),
 );
 
-const schemaColumn: fc.Arbitrary<GtColumnSchema> = fc.record({
+export const schemaColumn: fc.Arbitrary<GtColumnSchema> = fc.record({
   name: text,
   datatype,
   semanticType: fc.integer({ min: 0, max: 3 }),

@@ -34,7 +34,10 @@ import {
 import { rowMatches, type RowFilter } from '../../../shared/greptime/row-filter';
 import { rowFilterOfText } from '../../../shared/search/search-request';
 import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
-import { reportDamaged, type DamagedPart } from '../output';
+import { ByteOut } from '../../../shared/greptime/row-bytes/byte-out';
+import { entryColumns } from '../../../shared/greptime/row-bytes/entry-columns';
+import { RowBytesWriter } from '../../../shared/greptime/row-bytes/row-writer';
+import { reportDamaged, writeStdout, type DamagedPart, type OutputSink } from '../output';
 import { UsageError } from '../usage-error';
 
 export interface ReplayOutputOptions {
@@ -79,19 +82,33 @@ export function rowFilterOf(options: ReplayOutputOptions): RowFilter {
   return filter;
 }
 
-/** Lines gathered into writes of about 64 KiB: one write per line is a system call per row. */
+/** A filter that keeps every row: rows can then be written without their tables. */
+function isEmptyFilter(filter: RowFilter): boolean {
+  return filter.conditions.length === 0 && filter.since === null && filter.until === null;
+}
+
+/**
+ * Lines gathered into writes of about 64 KiB (one write per line is a system call per row),
+ * as bytes: the row writer writes its lines into them in place.
+ */
 class LineOutput {
-  private pending = '';
+  // Each write's buffer is the sink's once written: a fresh one, not zeroed first.
+  readonly bytes = new ByteOut((size) => Buffer.allocUnsafe(size));
+
+  constructor(private readonly sink: OutputSink) {}
 
   line(text: string): void {
-    this.pending += `${text}\n`;
-    if (this.pending.length >= 65_536) this.flush();
+    this.bytes.text(text);
+    this.bytes.byte(0x0a);
   }
 
-  flush(): void {
-    if (this.pending === '') return;
-    process.stdout.write(this.pending);
-    this.pending = '';
+  /** Writes what is gathered once it is 64 KiB; a promise while the sink is full. */
+  flushIfFull(): Promise<void> | undefined {
+    return this.bytes.pos >= 65_536 ? this.flush() : undefined;
+  }
+
+  flush(): Promise<void> | undefined {
+    return this.bytes.pos === 0 ? undefined : this.sink(this.bytes.take());
   }
 }
 
@@ -178,18 +195,24 @@ export function entryLine(
 
 /** Prints a replay's entries in `--decode` or `--rows` form; `end` reports what did not decode. */
 export class DecodedReplayPrinter {
-  private readonly out = new LineOutput();
+  private readonly out: LineOutput;
   private readonly damaged: DamagedPart[] = [];
   private readonly filter: RowFilter;
   private columns: ReturnType<ColumnUnion['columns']> | null = null;
+  /** Rows written straight from the wire; null when rows are filtered (or not asked for). */
+  private rowWriter: RowBytesWriter | null = null;
   private notRows = 0;
 
   constructor(
     private readonly mode: 'entries' | 'rows',
     private readonly options: ReplayOutputOptions,
     private readonly format: WalFormat,
+    sink: OutputSink = writeStdout,
   ) {
     this.filter = rowFilterOf(options);
+    this.out = new LineOutput(sink);
+    if (mode === 'rows' && isEmptyFilter(this.filter) && options.format !== 'csv')
+      this.rowWriter = new RowBytesWriter(this.out.bytes, null);
   }
 
   /** The payload decoded, its bulk entries' rows too (the Arrow library loaded on the first). */
@@ -209,15 +232,33 @@ export class DecodedReplayPrinter {
   async begin(read: () => AsyncIterable<WalEntry>): Promise<void> {
     if (this.mode !== 'rows' || this.options.format !== 'csv') return;
     const union = new ColumnUnion();
+    const onGreptime = this.format === GT_FORMAT;
     for await (const entry of read()) {
-      const decoding = this.decode(entry);
-      if (decoding.kind === 'wal-entry') union.add(decoding.table);
+      // The columns alone where the walk tells them; the tables where only they can.
+      const columns = entryColumns(entry.data, onGreptime);
+      if (columns !== null) for (const each of columns) union.addColumns(each);
+      else {
+        const decoding = this.decode(entry);
+        if (decoding.kind === 'wal-entry') union.add(decoding.table);
+      }
     }
     this.columns = union.columns();
     this.out.line(csvHeader(this.columns));
+    if (isEmptyFilter(this.filter))
+      this.rowWriter = new RowBytesWriter(this.out.bytes, this.columns);
   }
 
-  entry(region: bigint, entry: WalEntry): void {
+  /** Prints the entry; a promise while the output is full (await it before the next). */
+  entry(region: bigint, entry: WalEntry): Promise<void> | undefined {
+    const onGreptime = this.format === GT_FORMAT;
+    if (this.rowWriter?.entry(region, entry.id, entry.data, onGreptime) === true)
+      return this.out.flushIfFull();
+    this.print(region, entry);
+    return this.out.flushIfFull();
+  }
+
+  /** The entry from its tables: damage noted, its lines (or its rows', filtered) printed. */
+  private print(region: bigint, entry: WalEntry): void {
     const decoding = this.decode(entry);
     // On GreptimeDB's prefixes a bulk entry without rows is damage (its replay would fail).
     if (decoding.kind === 'wal-entry' && this.format === GT_FORMAT)
@@ -242,8 +283,8 @@ export class DecodedReplayPrinter {
     }
   }
 
-  end(): void {
-    this.out.flush();
+  async end(): Promise<void> {
+    await this.out.flush();
     if (this.notRows > 0)
       process.stderr.write(
         `cairn: ${this.notRows} entries are not WalEntry payloads (JSON or raw bytes): no rows from them\n`,

@@ -166,8 +166,8 @@ export function registerWalWriteCommands(wal: Command): void {
               log.read(provider, from, { onCorruptedSegment: damage.options.onCorruptedSegment }),
             );
             for await (const entry of log.read(provider, from, damage.options))
-              printer.entry(region, entry);
-            printer.end();
+              await printer.entry(region, entry);
+            await printer.end();
             return;
           }
           for await (const entry of log.read(provider, from, damage.options)) {

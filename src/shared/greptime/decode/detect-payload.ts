@@ -15,7 +15,7 @@ import { walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
 import { COLUMN_DATA_TYPE_NAMES, SEMANTIC_TYPE_NAMES } from './wal-entry';
 
 /** A `WalEntry` an application could have meant: something in it, every part well formed. */
-function isPlausible(entry: WalkedEntry<unknown>): boolean {
+export function isPlausible(entry: WalkedEntry<unknown>): boolean {
   if (entry.mutations.length + entry.bulkEntries.length === 0) return false;
   if (entry.bulkEntries.some((bulk) => bulk.ipc === null)) return false;
   return entry.mutations.every((mutation) => {
@@ -74,7 +74,7 @@ export function decodePayload(
 }
 
 /** Counts only: the walk of every field, no cell made. */
-const COUNT_ONLY: RowsBuilder<null> = {
+export const COUNT_ONLY: RowsBuilder<null> = {
   begin: () => undefined,
   row: () => undefined,
   cell: () => undefined,

@@ -18,10 +18,16 @@ import type { GtColumnExtension, GtColumnSchema, GtStructField } from './wal-ent
 const V = WIRE.varint;
 const LD = WIRE.delimited;
 
+/** A mutation's op and start sequence as read so far (a field written later replaces them). */
+export interface MutationHead {
+  opType: number;
+  sequence: bigint;
+}
+
 /** What a decoder makes of the rows of one `Rows` message. */
 export interface RowsBuilder<R> {
-  /** A `Rows` message starts; `schema` fills as its columns are read. */
-  begin(schema: readonly GtColumnSchema[]): void;
+  /** A `Rows` message starts; `schema` fills as its columns are read, `head` as its mutation's. */
+  begin(schema: readonly GtColumnSchema[], head: MutationHead): void;
   row(): void;
   /** The `index`-th value of the row, just scanned. */
   cell(d: EntryReader, scanned: ScannedValue, index: number): void;
@@ -321,8 +327,7 @@ function readMutation<R>(
   scanned: ScannedValue,
   budget: EntryCellBudget,
 ): WalkedMutation<R> {
-  let opType = 0;
-  let sequence = 0n;
+  const head: MutationHead = { opType: 0, sequence: 0n };
   let rows: RowsState | null = null;
   let primaryKeyEncoding: number | null = null;
   while (d.pos < end) {
@@ -331,17 +336,17 @@ function readMutation<R>(
     switch (tag >>> 3) {
       case 1:
         d.expect(tag, V);
-        opType = d.int32();
+        head.opType = d.int32();
         break;
       case 2:
         d.expect(tag, V);
-        sequence = d.uint64();
+        head.sequence = d.uint64();
         break;
       case 3:
         d.message = 'Rows';
         if (rows === null) {
           rows = new RowsState();
-          builder.begin(rows.schema);
+          builder.begin(rows.schema, head);
         }
         readRows(d, d.nested(tag, end), builder, scanned, rows);
         break;
@@ -361,7 +366,7 @@ function readMutation<R>(
     budget.spend(d, shape.rows, shape.width);
   }
   const built = shape === null ? null : { shape, built: builder.end() };
-  return { opType, sequence, rows: built, primaryKeyEncoding };
+  return { opType: head.opType, sequence: head.sequence, rows: built, primaryKeyEncoding };
 }
 
 /** A bulk entry's Arrow IPC parts, as their bytes in the payload. */

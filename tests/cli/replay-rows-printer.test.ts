@@ -1,0 +1,147 @@
+/**
+ * `wal replay --rows`'s printer (what the command runs) over entries in memory: its NDJSON and
+ * CSV bytes are the tables' lines (`rowLine` / `csvLine` under every column met), whether an
+ * entry is written from the wire or left to the tables (a filter, a ragged row); its writes
+ * are 64 KiB pieces, and while the sink is full `entry` hands back the sink's promise, so the
+ * command waits for stdout to drain; a CSV cell is its text neutralised, before and after.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DecodedReplayPrinter } from '../../src/main/cli/commands/replay-rows';
+import { GT_FORMAT } from '../../src/main/engine/greptimedb/layout';
+import type { WalEntry } from '../../src/main/engine/wal/entry';
+import { csvCell, csvText } from '../../src/shared/greptime/csv-cell';
+import { decodePayload } from '../../src/shared/greptime/decode/detect-payload';
+import type { GtValue } from '../../src/shared/greptime/decode/wal-entry';
+import {
+  ColumnUnion,
+  csvHeader,
+  csvLine,
+  rowLine,
+  rowsOfEntry,
+} from '../../src/shared/greptime/replay-rows';
+import { column, encodeWalEntry } from '../greptimedb/entries/wal-entry-encoder';
+
+const REGION = (9n << 32n) | 1n;
+const host = column('host', 12, 0);
+const ts = column('ts', 16, 2);
+const cpu = column('cpu', 10, 1);
+
+function entryOf(at: number, rows: GtValue[][], schema = [host, ts, cpu]): WalEntry {
+  const data = encodeWalEntry({
+    mutations: [
+      {
+        opType: 1,
+        sequence: BigInt(at * 100),
+        rows: { schema, rows },
+        primaryKeyEncoding: null,
+      },
+    ],
+    bulkEntries: [],
+  });
+  const provider = { prefix: 'p', regionId: REGION };
+  return { provider, regionId: REGION, id: BigInt(at + 1) << 20n, data };
+}
+
+const row = (name: string, ms: bigint, value: number): GtValue[] => [
+  { kind: 'string', value: name },
+  { kind: 'timestamp', unit: 'ms', value: ms },
+  { kind: 'f64', value },
+];
+
+/** 40 entries of 50 rows (~300 KB of lines), one of them ragged (its second row is short). */
+const entries = Array.from({ length: 40 }, (_, at) =>
+  entryOf(
+    at,
+    Array.from({ length: 50 }, (_, r) =>
+      at === 7 && r === 1
+        ? [{ kind: 'string', value: 'short' }]
+        : row(r % 5 === 0 ? `=h${r},x` : `host-${r}`, 1767225600000n + BigInt(at * 50 + r), r / 3),
+    ),
+  ),
+);
+
+/** The printer over `entries`, its sink collecting each write. */
+async function printed(format: 'ndjson' | 'csv', where: string[] = []) {
+  const writes: Uint8Array[] = [];
+  const printer = new DecodedReplayPrinter(
+    'rows',
+    { rows: true, format, where },
+    GT_FORMAT,
+    (bytes) => {
+      writes.push(Uint8Array.from(bytes));
+      return undefined;
+    },
+  );
+  await printer.begin(async function* () {
+    yield* entries;
+  });
+  for (const entry of entries) await printer.entry(REGION, entry);
+  await printer.end();
+  return { text: Buffer.concat(writes).toString('utf8'), writes };
+}
+
+function tablesText(format: 'ndjson' | 'csv'): string {
+  const union = new ColumnUnion();
+  const tables = entries.map((entry) => {
+    const decoded = decodePayload(entry.data, true);
+    if (decoded.kind !== 'wal-entry') throw new Error('not rows');
+    union.add(decoded.table);
+    return { entry, table: decoded.table };
+  });
+  const columns = union.columns();
+  const lines = tables.flatMap(({ entry, table }) =>
+    rowsOfEntry(REGION, entry.id, table).map((r) =>
+      format === 'csv' ? csvLine(r, columns) : rowLine(r),
+    ),
+  );
+  return [...(format === 'csv' ? [csvHeader(columns)] : []), ...lines]
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+describe('the --rows printer', () => {
+  it('prints the tables’ NDJSON and CSV bytes in writes of about 64 KiB', async () => {
+    for (const format of ['ndjson', 'csv'] as const) {
+      const { text, writes } = await printed(format);
+      expect(text).toBe(tablesText(format));
+      expect(writes.length).toBeGreaterThan(1);
+      for (const write of writes.slice(0, -1)) expect(write.length).toBeGreaterThanOrEqual(65_536);
+    }
+  });
+
+  it('prints through the tables what a filter selects', async () => {
+    const { text } = await printed('ndjson', ['host=host-3']);
+    const expected = tablesText('ndjson')
+      .split('\n')
+      .filter((line) => line.includes('"host":"host-3"'))
+      .map((line) => `${line}\n`)
+      .join('');
+    expect(text).toBe(expected);
+  });
+
+  it('hands back the sink’s promise while the sink is full', async () => {
+    let release: () => void = () => undefined;
+    const full = new Promise<void>((resolve) => (release = resolve));
+    const printer = new DecodedReplayPrinter(
+      'rows',
+      { rows: true, format: 'ndjson', where: [] },
+      GT_FORMAT,
+      () => full,
+    );
+    let waited: Promise<void> | undefined;
+    for (const entry of entries) waited ??= printer.entry(REGION, entry);
+    expect(waited).toBe(full);
+    release();
+    await waited;
+  });
+
+  it('neutralises a CSV cell’s text as it did before a string without escapes was sliced', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 12 }), (text) => {
+        expect(csvCell(JSON.stringify(text))).toBe(csvText(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
