@@ -3,10 +3,12 @@
  * whole through the read side's own region reads, each entry decoded to its table and each row
  * tested with `rowMatches` (GreptimeDB), or each payload searched for the text (Cairn).
  */
+import * as arrow from 'apache-arrow';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import type { AnyReadOnlyLog } from '../../src/main/engine/wal-read/read-side';
 import type { SearchScope } from '../../src/main/engine/search/plan';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
+import { bulkRowsDecoder } from '../../src/shared/greptime/bulk/decode-bulk';
 import { decodeEntryTable } from '../../src/shared/greptime/decode/decode-table';
 import type { GtMutation, GtValue } from '../../src/shared/greptime/decode/wal-entry';
 import { rowsOfEntry } from '../../src/shared/greptime/replay-rows';
@@ -75,7 +77,12 @@ function inScope(scope: SearchScope, region: bigint, id: bigint): boolean {
   );
 }
 
-/** Every region replayed whole (holes skipped), its rows tested one by one: the hit lines. */
+const decodeBulk = bulkRowsDecoder(arrow);
+
+/**
+ * Every region replayed whole (holes skipped), as `wal replay --rows` does - its bulk entries'
+ * rows decoded after its mutations' - each row tested one by one: the hit lines.
+ */
 export async function bruteForceRows(
   log: AnyReadOnlyLog,
   scope: SearchScope,
@@ -87,7 +94,7 @@ export async function bruteForceRows(
       onCorruptedSegment: 'skip',
     })) {
       if (!inScope(scope, regionId, entry.id)) continue;
-      const decoded = decodeEntryTable(entry.data);
+      const decoded = decodeEntryTable(entry.data, decodeBulk);
       if (!decoded.ok) continue;
       for (const row of rowsOfEntry(regionId, entry.id, decoded.table))
         if (rowMatches(row, filter)) lines.push(hitLine({ kind: 'row', row }));

@@ -5,8 +5,10 @@
  * column has, with or without a time range, `filterEntryRows` gives the rows
  * `rowsOfEntry` + `rowMatches` give, cell for cell.
  */
+import { tableFromIPC } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bulkRowsDecoder } from '../../src/shared/greptime/bulk/decode-bulk';
 import { decodeEntryTable } from '../../src/shared/greptime/decode/decode-table';
 import { filterEntryRows } from '../../src/shared/greptime/decode/row-filter';
 import type { GtValue } from '../../src/shared/greptime/decode/wal-entry';
@@ -26,6 +28,8 @@ const SCHEMA = [
   column('n', 4, 1),
 ];
 const T0 = 1767225600000n;
+const decoder = bulkRowsDecoder({ tableFromIPC });
+const bulkDecoder = () => decoder;
 const HOSTS = ['web-1', 'web-2', 'wéb-1', 'db', ''];
 
 const value = (at: number): fc.Arbitrary<GtValue> => {
@@ -97,7 +101,7 @@ describe('a filter pushed into the decoding', () => {
           const expected = rowsOfEntry(7n, (1n << 20n) | 1n, decoded.table).filter((r) =>
             rowMatches(r, chosen),
           );
-          const filtered = filterEntryRows(payload, 7n, (1n << 20n) | 1n, chosen);
+          const filtered = filterEntryRows(payload, 7n, (1n << 20n) | 1n, chosen, bulkDecoder);
           if (!filtered.ok) throw new Error('the filter failed a sound payload');
           expect(filtered.hits).toEqual(expected);
           expect(filtered.rows).toBe(mutations.reduce((sum, rows) => sum + rows.length, 0));
@@ -108,11 +112,13 @@ describe('a filter pushed into the decoding', () => {
   });
 
   it('names why a payload is not a WalEntry', () => {
-    const filtered = filterEntryRows(new Uint8Array([0x0a, 0x05, 0x01]), 1n, 1n, {
-      conditions: [],
-      since: null,
-      until: null,
-    });
+    const filtered = filterEntryRows(
+      new Uint8Array([0x0a, 0x05, 0x01]),
+      1n,
+      1n,
+      { conditions: [], since: null, until: null },
+      bulkDecoder,
+    );
     expect(filtered).toMatchObject({ ok: false, failure: { reason: 'truncated' } });
   });
 });

@@ -43,8 +43,11 @@ export const SearchProgress = z.object({
   rows: z.number(),
   hits: z.number(),
   holes: z.number(),
-  /** Bulk entries met: their Arrow batches are not searched. */
+  /** Bulk entries met (their Arrow rows searched), and those left out undecoded by time. */
   bulk: z.number(),
+  bulkSkipped: z.number(),
+  /** Payloads and bulk entries that gave no rows (not a `WalEntry`, an Arrow body refused). */
+  damagedPayloads: z.number(),
   /** Hits per region, in region order (regions with none left out). */
   regions: z.array(z.object({ region: z.bigint(), hits: z.number() })),
   elapsedMs: z.number(),

@@ -16,7 +16,7 @@ import {
   type SearchCounts,
   type SearchRequest,
 } from '../../services/wal/search/search-run';
-import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
+import { formatRegionId } from '../../../shared/id-notation';
 import { csvText } from '../../../shared/greptime/csv-cell';
 import {
   hitCsvHeader,
@@ -166,27 +166,17 @@ export function registerWalSearchCommand(wal: Command): void {
           const kind = target.format === GT_FORMAT ? 'row' : 'entry';
           const columns = csv && !options.count ? await csvColumns(io, log, request) : [];
           if (csv && !options.count) out.line(hitCsvHeader(kind, columns));
-          const failures = [];
+          const damaged = [];
           for await (const step of runSearch(io, log, request, damage.options, counts)) {
-            failures.push(...step.failures);
+            damaged.push(...step.damaged);
             if (options.count) continue;
             for (const hit of step.hits) out.line(csv ? hitCsvLine(hit, columns) : hitLine(hit));
           }
           if (options.count) printCounts(out, log, regions, counts, csv);
           out.flush();
-          reportDamaged(
-            failures.map(({ region, id, failure }) => ({
-              what: 'payload',
-              key: `region ${formatRegionId(region)} entry ${formatEntryId(id)}`,
-              reason: `not a WalEntry: ${failure.reason} at byte ${failure.offset} (${failure.detail})`,
-            })),
-          );
+          reportDamaged(damaged);
           return counts;
         });
-        if (counts.bulk > 0)
-          process.stderr.write(
-            `cairn: ${counts.bulk} bulk entries (Arrow IPC) were not searched: their rows are not decoded\n`,
-          );
         if (counts.hits === 0) process.exitCode = EXIT_NO_HITS;
         damage.finish();
       }),

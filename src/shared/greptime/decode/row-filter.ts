@@ -8,7 +8,8 @@
  * cannot decide a row exactly (a condition on a column the schema does not name, a column
  * read after a row), it keeps the row for the whole test. Pure but for the decoders' caches.
  */
-import type { EntryDecodeFailure, GtBulkSummary, GtColumnView } from '../entry-table';
+import { filterBulkRows, type BulkFiltered } from '../bulk/bulk-filter';
+import type { EntryDecodeFailure, GtColumnView } from '../entry-table';
 import { cellText, rowsOfEntry, type ReplayRow } from '../replay-rows';
 import {
   parseUtcTime,
@@ -19,7 +20,7 @@ import {
   type RowFilter,
 } from '../row-filter';
 import { scannedJson } from './cell-json';
-import { decodeEntryTable } from './decode-table';
+import { decodeEntryTable, type BulkRowsDecoder } from './decode-table';
 import { VALUE_CASE, type ScannedValue } from './decode-value';
 import type { EntryReader } from './entry-reader';
 import { columnViews, nameOr } from './entry-table';
@@ -34,9 +35,10 @@ export type FilteredEntry =
       readonly ok: true;
       /** The rows that pass the whole filter, in payload order. */
       readonly hits: ReplayRow[];
-      /** Rows the payload holds (every row looked at, passing or not). */
+      /** Rows looked at, passing or not (a bulk entry left out by its time range has none). */
       readonly rows: number;
-      readonly bulk: readonly GtBulkSummary[];
+      /** Its bulk entries: their hits (in `hits` too), those left out, why any is damage. */
+      readonly bulk: BulkFiltered;
     }
   | { readonly ok: false; readonly failure: EntryDecodeFailure };
 
@@ -280,26 +282,40 @@ function hitsOfKept(
   return hits;
 }
 
+/** The hits of the payload's mutations: none walked again when no row was kept. */
+function mutationHits(
+  bytes: Uint8Array,
+  region: bigint,
+  id: bigint,
+  filter: RowFilter,
+  entry: WalkedEntry<Kept>,
+  kept: readonly Kept[],
+): ReplayRow[] {
+  // Cells read before their column was known were judged without it: the whole test decides.
+  if (entry.mutations.some((mutation) => mutation.rows?.shape.lateSchema === true))
+    return hitsOfWholeTable(bytes, region, id, filter);
+  if (kept.every((places) => places.length === 0)) return [];
+  return hitsOfKept(bytes, region, id, filter, kept);
+}
+
 /**
- * The rows of one payload that pass `filter`, the filter tested while the payload is walked;
- * the typed reason when the payload is not a `WalEntry`.
+ * The rows of one payload that pass `filter`, the filter tested while the payload is walked,
+ * its mutations' then its bulk entries' (decoded by `bulkDecoder`'s decoder unless left out by
+ * their time range); the typed reason when the payload is not a `WalEntry`.
  */
 export function filterEntryRows(
   bytes: Uint8Array,
   region: bigint,
   id: bigint,
   filter: RowFilter,
+  bulkDecoder: () => BulkRowsDecoder,
 ): FilteredEntry {
   const verdicts = new RowVerdicts(filter);
   const walked = walkWalEntry(bytes, verdicts);
   if (!walked.ok) return walked;
   const { entry } = walked;
-  const rows = rowCountOf(entry);
-  const bulk = entry.bulkEntries.map((walkedBulk) => walkedBulk.summary);
-  // Cells read before their column was known were judged without it: the whole test decides.
-  if (entry.mutations.some((mutation) => mutation.rows?.shape.lateSchema === true))
-    return { ok: true, hits: hitsOfWholeTable(bytes, region, id, filter), rows, bulk };
-  const kept = verdicts.byMessage;
-  if (kept.every((places) => places.length === 0)) return { ok: true, hits: [], rows, bulk };
-  return { ok: true, hits: hitsOfKept(bytes, region, id, filter, kept), rows, bulk };
+  const hits = mutationHits(bytes, region, id, filter, entry, verdicts.byMessage);
+  const bulk = filterBulkRows(entry.bulkEntries, region, id, filter, bulkDecoder);
+  if (bulk.hits.length > 0) hits.push(...bulk.hits);
+  return { ok: true, hits, rows: rowCountOf(entry) + bulk.rows, bulk };
 }

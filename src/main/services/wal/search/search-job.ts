@@ -65,6 +65,8 @@ export class SearchJob {
       hits: this.delivered,
       holes: counts.holes,
       bulk: counts.bulk,
+      bulkSkipped: counts.bulkSkipped,
+      damagedPayloads: counts.damagedPayloads,
       regions: [...counts.hitsByRegion]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([region, hits]) => ({ region, hits })),
