@@ -29,7 +29,8 @@ export function progressText(progress: SearchProgress): string {
   if (progress.holes > 0) parts.push(`${progress.holes} damaged segments skipped`);
   if (progress.bulkSkipped > 0)
     parts.push(`${progress.bulkSkipped} bulk entries skipped by their time range`);
-  if (progress.damagedPayloads > 0) parts.push(`${progress.damagedPayloads} payloads or bulk entries gave no rows`);
+  if (progress.damagedPayloads > 0)
+    parts.push(`${progress.damagedPayloads} payloads or bulk entries gave no rows`);
   if (progress.limited) parts.push('stopped at the limit');
   return parts.join(' · ');
 }
