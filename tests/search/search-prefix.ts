@@ -31,8 +31,8 @@ const s = (value: string): GtValue => ({ kind: 'string', value });
 const t = (value: bigint): GtValue => ({ kind: 'timestamp', unit: 'ms', value });
 const f = (value: number): GtValue => ({ kind: 'f64', value });
 
-/** A deterministic mix: hosts web-0..web-9, cpu 0..99, a minute apart per row. */
-function entryOf(object: number, region: number, entry: number): Uint8Array {
+/** A `WalEntry` of a deterministic mix: hosts web-0..web-9, cpu 0..99, a minute apart per row. */
+export function entryOf(object: number, region: number, entry: number): Uint8Array {
   const rows: GtValue[][] = [];
   for (let row = 0; row < 3; row++) {
     const n = object * 31 + region * 7 + entry * 3 + row;
