@@ -59,7 +59,7 @@ function entryOf(object: number, region: number): Uint8Array {
 }
 
 /** The prefix: one instance, a chain of `objects` objects after its start object. */
-async function writeSearchPrefix(io: ObjectIo, objects: number): Promise<void> {
+export async function writeSearchPrefix(io: ObjectIo, objects: number): Promise<void> {
   await timedPool(objects + 1, 32, async (index) => {
     const seq = BigInt(index);
     const regions = REGIONS.map((region, n) => [region, [entryOf(index, n)]] as const);
@@ -95,7 +95,7 @@ interface SearchPass {
 }
 
 /** One search of the whole prefix on a new link, its open not timed. */
-async function searchPass(
+export async function searchPass(
   storage: ObjectIo,
   scope: SearchScope = WHOLE_PREFIX,
 ): Promise<SearchPass> {

@@ -31,6 +31,12 @@ const T0 = 1767225600000n;
 const decoder = bulkRowsDecoder({ tableFromIPC });
 const bulkDecoder = () => decoder;
 const HOSTS = ['web-1', 'web-2', 'wéb-1', 'db', ''];
+const UNITS = [
+  ['s', 1_000_000_000n],
+  ['ms', 1_000_000n],
+  ['us', 1_000n],
+  ['ns', 1n],
+] as const;
 
 const value = (at: number): fc.Arbitrary<GtValue> => {
   switch (at) {
@@ -38,11 +44,20 @@ const value = (at: number): fc.Arbitrary<GtValue> => {
     case 1:
       return fc.constantFrom(...HOSTS).map((text) => ({ kind: 'string', value: text }));
     case 2:
-      return fc.integer({ min: 0, max: 5 }).map((n) => ({
-        kind: 'timestamp',
-        unit: 'ms',
-        value: T0 + BigInt(n) * 1000n,
-      }));
+      // Every unit (the filter's fast path reads them as nanoseconds), and values past the
+      // years a cell's text holds (the text is then the number, never inside a range).
+      return fc.oneof(
+        fc
+          .tuple(fc.integer({ min: 0, max: 5 }), fc.constantFrom(...UNITS))
+          .map(([n, [unit, scale]]): GtValue => ({
+            kind: 'timestamp',
+            unit,
+            value: ((T0 + BigInt(n) * 1000n) * 1_000_000n) / scale,
+          })),
+        fc
+          .constantFrom(2n ** 62n, -(2n ** 62n), 2n ** 53n + 1n)
+          .map((value): GtValue => ({ kind: 'timestamp', unit: 'ns', value })),
+      );
     case 3:
       return fc.integer({ min: -3, max: 3 }).map((n) => ({ kind: 'f64', value: n / 2 }));
     default:

@@ -20,15 +20,13 @@ import {
   type RowFilter,
 } from '../row-filter';
 import { scannedJson } from './cell-json';
-import { decodeEntryTable, type BulkRowsDecoder } from './decode-table';
-import { VALUE_CASE, type ScannedValue } from './decode-value';
+import { decodeEntryTable, viewsOf, type BulkRowsDecoder } from './decode-table';
+import { VALUE_CASE, wholeOf, type ScannedValue } from './decode-value';
 import type { EntryReader } from './entry-reader';
-import { columnViews, nameOr } from './entry-table';
+import { nameOr } from './entry-table';
+import { checksPlan } from './row-checks';
 import { walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
 import { OP_TYPE_NAMES, type GtColumnSchema } from './wal-entry';
-
-/** The time index's semantic type number (`SemanticType.TIMESTAMP`). */
-const TIMESTAMP_SEMANTIC = 2;
 
 export type FilteredEntry =
   | {
@@ -48,10 +46,9 @@ type Kept = number[];
 /** The first walk's builder: texts of the filter's columns only, a verdict per row. */
 class RowVerdicts implements RowsBuilder<Kept> {
   private schema: readonly GtColumnSchema[] = [];
-  /** Per column place, the conditions on it; null until the first row fixes the schema. */
-  private checks: (RowCondition[] | undefined)[] | null = null;
+  /** Null until the first row fixes the schema. */
+  private checks: readonly (RowCondition[] | undefined)[] | null = null;
   private timeAt = -1;
-  /** A condition this walk cannot test exactly: every row is kept for the whole test. */
   private undecided = false;
   private kept: Kept = [];
   private rows = 0;
@@ -85,6 +82,10 @@ class RowVerdicts implements RowsBuilder<Kept> {
     const conditions = this.checks?.[index];
     const isTime = index === this.timeAt;
     if (conditions === undefined && !isTime) return;
+    if (conditions === undefined && isTimestamp(scanned)) {
+      this.timeSeen = timestampNanos(scanned);
+      return;
+    }
     if (conditions !== undefined && scanned.kind === VALUE_CASE.string && !isTime) {
       this.tested += 1;
       if (!stringHolds(d.bytes, scanned.start, scanned.end, conditions, d)) this.passing = false;
@@ -112,28 +113,12 @@ class RowVerdicts implements RowsBuilder<Kept> {
     return this.kept;
   }
 
-  /** The conditions by column place, from the schema as the first row finds it. */
   private planChecks(): void {
-    const views = columnViews(this.schema, this.schema.length);
-    const checks: (RowCondition[] | undefined)[] = [];
-    this.undecided = false;
-    this.needed = 0;
-    for (const condition of this.filter.conditions) {
-      if (ROW_KEYS.has(condition.key)) continue;
-      const at = views.findIndex((view) => view.key === condition.key);
-      // A key past the schema may still name a value a long row holds: the whole test decides.
-      if (at < 0) {
-        this.undecided = true;
-        continue;
-      }
-      if (checks[at] === undefined) this.needed += 1;
-      (checks[at] ??= []).push(condition);
-    }
-    this.checks = checks;
-    const timed = this.filter.since !== null || this.filter.until !== null;
-    this.timeAt = timed
-      ? this.schema.findIndex((column) => column.semanticType === TIMESTAMP_SEMANTIC)
-      : -1;
+    const plan = checksPlan(this.filter, this.schema);
+    this.checks = plan.checks;
+    this.needed = plan.needed;
+    this.timeAt = plan.timeAt;
+    this.undecided = plan.undecided;
   }
 
   private closeRow(): void {
@@ -151,6 +136,22 @@ class RowVerdicts implements RowsBuilder<Kept> {
     if (!timeWithin(this.timeSeen, this.filter)) return;
     this.kept.push(at);
   }
+}
+
+/** Nanoseconds per unit of the timestamp value cases (seconds, ms, us, ns). */
+const NANOS_PER_UNIT = [1_000_000_000n, 1_000_000n, 1_000n, 1n];
+
+function isTimestamp(scanned: ScannedValue): boolean {
+  return scanned.kind >= VALUE_CASE.timestamp && scanned.kind < VALUE_CASE.time;
+}
+
+/**
+ * A timestamp value in nanoseconds, without the text a cell makes of it: where that text reads
+ * as a time it is this very instant, and where it does not (a value past the years a text
+ * holds) the row is kept here and the whole test, reading the text, leaves it out.
+ */
+function timestampNanos(scanned: ScannedValue): bigint {
+  return BigInt(wholeOf(scanned)) * NANOS_PER_UNIT[scanned.kind - VALUE_CASE.timestamp]!;
 }
 
 const utf8 = new TextEncoder();
@@ -196,16 +197,6 @@ function stringHolds(
   }
   return true;
 }
-
-/** Keys a row line takes from the entry and mutation, never from a column. */
-const ROW_KEYS: ReadonlySet<string> = new Set([
-  'region',
-  'regionU64',
-  'id',
-  'idU64',
-  'op',
-  'sequence',
-]);
 
 /** The second walk's builder: the texts of the kept rows only, in their places. */
 class KeptTexts implements RowsBuilder<Map<number, string[]>> {
@@ -271,7 +262,7 @@ function hitsOfKept(
   for (const mutation of walked.entry.mutations) {
     if (mutation.rows === null) continue;
     const { shape, built } = mutation.rows;
-    const columns: GtColumnView[] = columnViews(shape.schema, shape.width);
+    const columns: GtColumnView[] = viewsOf(shape);
     const op = nameOr(OP_TYPE_NAMES, mutation.opType);
     for (const [index, cells] of built) {
       for (let at = 0; at < shape.width; at++) cells[at] ??= 'null';

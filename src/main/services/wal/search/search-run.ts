@@ -8,7 +8,7 @@
 import { regionOfHit, type SearchHit } from '../../../../shared/search/search-hits';
 import type { SearchParts } from '../../../../shared/search/search-request';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
-import { newPlanCounts, objectReads, type SearchScope } from '../../../engine/search/plan';
+import { plannedTotals, type SearchScope } from '../../../engine/search/plan';
 import {
   newScanCounts,
   scanObjects,
@@ -64,13 +64,11 @@ export function searchRequestOfParts(parts: SearchParts): SearchRequest {
 
 /** The counts of a search of `log` before it reads: what its plan will read. */
 export function newSearchCounts(log: SearchedLog, scope: SearchScope): SearchCounts {
-  const planned = newPlanCounts();
-  let plannedBytes = 0;
-  for (const read of objectReads(log.catalog, scope, planned)) plannedBytes += read.bytes;
+  const planned = plannedTotals(log.catalog, scope);
   return {
     ...newScanCounts(),
-    plannedObjects: planned.objects,
-    plannedBytes,
+    plannedObjects: planned.counts.objects,
+    plannedBytes: planned.bytes,
     rows: 0,
     hits: 0,
     holes: 0,
