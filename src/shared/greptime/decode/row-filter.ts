@@ -25,7 +25,7 @@ import { VALUE_CASE, wholeOf, type ScannedValue } from './decode-value';
 import type { EntryReader } from './entry-reader';
 import { nameOr } from './entry-table';
 import { checksPlan } from './row-checks';
-import { walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
+import { rowValuesAt, walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
 import { OP_TYPE_NAMES, type GtColumnSchema } from './wal-entry';
 
 export type FilteredEntry =
@@ -40,8 +40,13 @@ export type FilteredEntry =
     }
   | { readonly ok: false; readonly failure: EntryDecodeFailure };
 
-/** Per `Rows` message of the first walk: the places of the rows kept for the whole test. */
+/**
+ * Per `Rows` message of the walk: the rows kept for the whole test, three numbers each - the
+ * row's place in its message, and where its `Row` message's values start and end in the payload
+ * (so its texts are made from those bytes alone, without walking the payload again).
+ */
 type Kept = number[];
+const KEPT_STRIDE = 3;
 
 /** The first walk's builder: texts of the filter's columns only, a verdict per row. */
 class RowVerdicts implements RowsBuilder<Kept> {
@@ -56,7 +61,9 @@ class RowVerdicts implements RowsBuilder<Kept> {
   private timeSeen: bigint | null = null;
   private tested = 0;
   private needed = 0;
-  /** The rows kept of each `Rows` message, in the order walked (a mutation may hold two). */
+  private rowStart = 0;
+  private rowEnd = 0;
+  /** The rows kept of each mutation's `Rows`, in the order walked. */
   readonly byMessage: Kept[] = [];
 
   constructor(private readonly filter: RowFilter) {}
@@ -68,9 +75,11 @@ class RowVerdicts implements RowsBuilder<Kept> {
     this.rows = 0;
   }
 
-  row(): void {
+  row(d: EntryReader, end: number): void {
     if (this.rows > 0) this.closeRow();
     if (this.checks === null) this.planChecks();
+    this.rowStart = d.pos;
+    this.rowEnd = end;
     this.rows += 1;
     this.passing = true;
     this.timeSeen = null;
@@ -124,17 +133,20 @@ class RowVerdicts implements RowsBuilder<Kept> {
   private closeRow(): void {
     const at = this.rows - 1;
     if (this.undecided) {
-      this.kept.push(at);
+      this.keep(at);
       return;
     }
     if (!this.passing) return;
     // A row short of a tested cell is left to the whole test (which reads that cell as '').
     if (this.tested < this.needed) {
-      this.kept.push(at);
+      this.keep(at);
       return;
     }
     if (!timeWithin(this.timeSeen, this.filter)) return;
-    this.kept.push(at);
+    this.keep(at);
+  }
+  private keep(at: number): void {
+    this.kept.push(at, this.rowStart, this.rowEnd);
   }
 }
 
@@ -198,40 +210,6 @@ function stringHolds(
   return true;
 }
 
-/** The second walk's builder: the texts of the kept rows only, in their places. */
-class KeptTexts implements RowsBuilder<Map<number, string[]>> {
-  private schema: readonly GtColumnSchema[] = [];
-  private message = -1;
-  private rowAt = -1;
-  private current: string[] | null = null;
-  private built = new Map<number, string[]>();
-  private keptHere: ReadonlySet<number> = new Set();
-
-  constructor(private readonly kept: readonly Kept[]) {}
-
-  begin(schema: readonly GtColumnSchema[]): void {
-    this.schema = schema;
-    this.message += 1;
-    this.rowAt = -1;
-    this.built = new Map();
-    this.keptHere = new Set(this.kept[this.message]);
-  }
-
-  row(): void {
-    this.rowAt += 1;
-    this.current = this.keptHere.has(this.rowAt) ? [] : null;
-    if (this.current !== null) this.built.set(this.rowAt, this.current);
-  }
-
-  cell(d: EntryReader, scanned: ScannedValue, index: number): void {
-    if (this.current !== null) this.current[index] = scannedJson(d, scanned, this.schema[index]);
-  }
-
-  end(): Map<number, string[]> {
-    return this.built;
-  }
-}
-
 function rowCountOf(entry: WalkedEntry<unknown>): number {
   return entry.mutations.reduce((sum, mutation) => sum + (mutation.rows?.shape.rows ?? 0), 0);
 }
@@ -248,25 +226,31 @@ function hitsOfWholeTable(
   return rowsOfEntry(region, id, decoded.table).filter((row) => rowMatches(row, filter));
 }
 
-/** The kept rows made whole (their texts, ragged rows padded) and tested with `rowMatches`. */
+/**
+ * The kept rows made whole - their texts from their own values' bytes, a ragged row padded -
+ * and tested with `rowMatches`.
+ */
 function hitsOfKept(
   bytes: Uint8Array,
   region: bigint,
   id: bigint,
   filter: RowFilter,
-  kept: readonly Kept[],
+  entry: WalkedEntry<Kept>,
 ): ReplayRow[] {
-  const walked = walkWalEntry(bytes, new KeptTexts(kept));
-  if (!walked.ok) return [];
   const hits: ReplayRow[] = [];
-  for (const mutation of walked.entry.mutations) {
+  for (const mutation of entry.mutations) {
     if (mutation.rows === null) continue;
     const { shape, built } = mutation.rows;
+    if (built.length === 0) continue;
     const columns: GtColumnView[] = viewsOf(shape);
     const op = nameOr(OP_TYPE_NAMES, mutation.opType);
-    for (const [index, cells] of built) {
-      for (let at = 0; at < shape.width; at++) cells[at] ??= 'null';
-      const row = { region, id, op, sequence: mutation.sequence + BigInt(index), columns, cells };
+    for (let at = 0; at < built.length; at += KEPT_STRIDE) {
+      const cells = new Array<string>(shape.width).fill('null');
+      rowValuesAt(bytes, built[at + 1]!, built[at + 2]!, {
+        cell: (d, scanned, index) => (cells[index] = scannedJson(d, scanned, shape.schema[index])),
+      });
+      const sequence = mutation.sequence + BigInt(built[at]!);
+      const row = { region, id, op, sequence, columns, cells };
       if (rowMatches(row, filter)) hits.push(row);
     }
   }
@@ -286,7 +270,7 @@ function mutationHits(
   if (entry.mutations.some((mutation) => mutation.rows?.shape.lateSchema === true))
     return hitsOfWholeTable(bytes, region, id, filter);
   if (kept.every((places) => places.length === 0)) return [];
-  return hitsOfKept(bytes, region, id, filter, kept);
+  return hitsOfKept(bytes, region, id, filter, entry);
 }
 
 /**

@@ -19,12 +19,11 @@ const V = WIRE.varint;
 const LD = WIRE.delimited;
 
 /** What a decoder makes of the rows of one `Rows` message. */
-export interface RowsBuilder<R> {
+export interface RowsBuilder<R> extends ValueSink {
   /** A `Rows` message starts; `schema` fills as its columns are read. */
   begin(schema: readonly GtColumnSchema[]): void;
-  row(): void;
-  /** The `index`-th value of the row, just scanned. */
-  cell(d: EntryReader, scanned: ScannedValue, index: number): void;
+  /** A `Row` starts: its values lie from `d.pos` to `end` of the payload. */
+  row(d: EntryReader, end: number): void;
   end(): R;
 }
 
@@ -238,6 +237,25 @@ function columnAt(d: EntryReader, end: number, index: number): GtColumnSchema {
   return column;
 }
 
+/** What takes a row's values, one by one as they are scanned. */
+export interface ValueSink {
+  /** The `index`-th value of the row, just scanned. */
+  cell(d: EntryReader, scanned: ScannedValue, index: number): void;
+}
+
+/** The values of a `Row` from `d.pos` to `end`, each handed to `sink`; returns how many. */
+function rowValues(d: EntryReader, end: number, scanned: ScannedValue, sink: ValueSink): number {
+  let count = 0;
+  while (d.pos < end) {
+    const tag = d.tag();
+    if (tag >>> 3 === 1) {
+      scanValue(d, d.nested(tag, end), 0, scanned);
+      sink.cell(d, scanned, count++);
+    } else d.skip(tag, end);
+  }
+  return count;
+}
+
 /** One `Row`: its values handed to the builder; returns how many it holds. */
 function readRow<R>(
   d: EntryReader,
@@ -246,15 +264,8 @@ function readRow<R>(
   scanned: ScannedValue,
 ): number {
   d.message = 'Row';
-  builder.row();
-  let count = 0;
-  while (d.pos < end) {
-    const tag = d.tag();
-    if (tag >>> 3 === 1) {
-      scanValue(d, d.nested(tag, end), 0, scanned);
-      builder.cell(d, scanned, count++);
-    } else d.skip(tag, end);
-  }
+  builder.row(d, end);
+  const count = rowValues(d, end, scanned, builder);
   d.close(end);
   return count;
 }
@@ -439,6 +450,16 @@ function readWalEntry<R>(d: EntryReader, builder: RowsBuilder<R>): WalkedEntry<R
     else d.skip(tag, end);
   }
   return { mutations, bulkEntries };
+}
+
+/**
+ * The values of one `Row` of a payload that walked whole before (`RowsBuilder.row` told where
+ * they lie), handed to `cell` as the walk handed them, without walking the rest again.
+ */
+export function rowValuesAt(bytes: Uint8Array, start: number, end: number, sink: ValueSink): void {
+  const d = new EntryReader(bytes);
+  d.pos = start;
+  rowValues(d, end, new ScannedValue(), sink);
 }
 
 /** The payload walked with `builder`, or the typed reason it is not a `WalEntry`. Never throws. */
