@@ -105,12 +105,14 @@ export async function searchPass(
   const request = requestOf(scope);
   const counts = newSearchCounts(log, request.scope);
   let firstHit = Infinity;
-  let peakRss = process.memoryUsage().rss;
+  // `memoryUsage.rss()`, not `memoryUsage()`: the latter walks the heap's spaces, and once per
+  // object it cost the timed search about 5% of its CPU.
+  let peakRss = process.memoryUsage.rss();
   const started = performance.now();
   for await (const step of runSearch(io, log, request, { slots: link }, counts)) {
     if (step.hits.length > 0 && firstHit === Infinity)
       firstHit = (performance.now() - started) / 1000;
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }
   const seconds = (performance.now() - started) / 1000;
   return {
