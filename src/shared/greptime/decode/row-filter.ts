@@ -2,9 +2,10 @@
  * A `RowFilter` pushed into the decoding of a `WalEntry` payload (search): the walk
  * (walk-entry.ts) runs once making only the texts the filter reads - the cells of the columns
  * its conditions name and the time index - and decides per row; a row that fails is never
- * turned into cell texts. Only when some row passes is the payload walked again, making the
- * texts of the passing rows alone, which then meet the filter whole (`rowMatches`, the very
- * test replay runs), so a hit here is a hit there and nothing else. Where the first walk
+ * turned into cell texts. A row that passes has its texts made from its own values' bytes
+ * (the walk notes where they lie; the payload is not walked again), and then meets the filter
+ * whole (`rowMatches`, the very test replay runs), so a hit here is a hit there and nothing
+ * else. Where the first walk
  * cannot decide a row exactly (a condition on a column the schema does not name, a column
  * read after a row), it keeps the row for the whole test. Pure but for the decoders' caches.
  */
