@@ -16,9 +16,7 @@ import { WHOLE_PREFIX } from '../../src/main/engine/search/plan';
 import { openTargetReadOnly, type AnyReadOnlyLog } from '../../src/main/engine/wal-read/read-side';
 import { resolveReadTarget } from '../../src/main/engine/wal-read/target';
 import type { DamagedPayload } from '../../src/main/services/wal/search/search-match';
-import { newSearchCounts, runSearch } from '../../src/main/services/wal/search/search-run';
-import { parseCondition, parseUtcTime, type RowFilter } from '../../src/shared/greptime/row-filter';
-import type { SearchHit } from '../../src/shared/search/search-hits';
+import type { RowFilter } from '../../src/shared/greptime/row-filter';
 import { s3Lane } from '../support/s3';
 import {
   BROKEN_HOUR,
@@ -28,30 +26,20 @@ import {
   hours,
   writeBulkSearchPrefix,
 } from './bulk-prefix';
-import { bruteForceRows, byRegionThenId, linesOf } from './search-prefix';
+import {
+  bruteForceRows,
+  byRegionThenId,
+  linesOf,
+  rowFilter as whereAndTime,
+  searchAll,
+} from './search-prefix';
 
 function rowFilter(where: string[], range?: { since: string; until: string }): RowFilter {
-  return {
-    conditions: where.map((text) => {
-      const condition = parseCondition(text);
-      if (condition instanceof Error) throw condition;
-      return condition;
-    }),
-    since: range === undefined ? null : parseUtcTime(range.since),
-    until: range === undefined ? null : parseUtcTime(range.until),
-  };
+  return whereAndTime(where, range?.since, range?.until);
 }
 
-async function search(io: ObjectIo, log: AnyReadOnlyLog, rows: RowFilter) {
-  const hits: SearchHit[] = [];
-  const damaged: DamagedPayload[] = [];
-  const counts = newSearchCounts(log, WHOLE_PREFIX);
-  const request = { scope: WHOLE_PREFIX, filter: { rows, text: null }, limit: null };
-  for await (const step of runSearch(io, log, request, {}, counts)) {
-    hits.push(...step.hits);
-    damaged.push(...step.damaged);
-  }
-  return { hits, damaged, counts };
+function search(io: ObjectIo, log: AnyReadOnlyLog, rows: RowFilter) {
+  return searchAll(io, log, { scope: WHOLE_PREFIX, filter: { rows, text: null }, limit: null });
 }
 
 /** Bulk entries per hour: two per region. */

@@ -16,14 +16,19 @@ import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { WHOLE_PREFIX, type SearchScope } from '../../src/main/engine/search/plan';
 import { openTargetReadOnly, type AnyReadOnlyLog } from '../../src/main/engine/wal-read/read-side';
 import { resolveReadTarget } from '../../src/main/engine/wal-read/target';
-import type { SkippedSegment } from '../../src/main/engine/wal/reader';
-import { newSearchCounts, runSearch } from '../../src/main/services/wal/search/search-run';
-import { parseCondition, parseUtcTime, type RowFilter } from '../../src/shared/greptime/row-filter';
-import type { SearchHit } from '../../src/shared/search/search-hits';
+import type { RowFilter } from '../../src/shared/greptime/row-filter';
 import { MergedPrefixBuilder } from '../greptimedb/merged/merged-encoder';
 import { runCairn } from '../support/cairn-cli';
 import { s3Lane } from '../support/s3';
-import { bruteForceRows, byRegionThenId, entryOf, linesOf, REGIONS } from './search-prefix';
+import {
+  bruteForceRows,
+  byRegionThenId,
+  entryOf,
+  linesOf,
+  REGIONS,
+  rowFilter,
+  searchAll,
+} from './search-prefix';
 
 const MERGED_PREFIX = 'wal/datanodes/3/epochs/0';
 /** The object whose region-2 segment is damaged. */
@@ -45,27 +50,8 @@ async function writeMergedSearchPrefix(io: ObjectIo): Promise<void> {
   await builder.writeTo(io);
 }
 
-function rowFilter(where: string[], since?: string, until?: string): RowFilter {
-  return {
-    conditions: where.map((text) => {
-      const condition = parseCondition(text);
-      if (condition instanceof Error) throw condition;
-      return condition;
-    }),
-    since: since === undefined ? null : parseUtcTime(since),
-    until: until === undefined ? null : parseUtcTime(until),
-  };
-}
-
-async function search(io: ObjectIo, log: AnyReadOnlyLog, scope: SearchScope, rows: RowFilter) {
-  const hits: SearchHit[] = [];
-  const holes: SkippedSegment[] = [];
-  const request = { scope, filter: { rows, text: null }, limit: null };
-  for await (const step of runSearch(io, log, request, {}, newSearchCounts(log, scope))) {
-    hits.push(...step.hits);
-    holes.push(...step.holes);
-  }
-  return { hits, holes };
+function search(io: ObjectIo, log: AnyReadOnlyLog, scope: SearchScope, rows: RowFilter) {
+  return searchAll(io, log, { scope, filter: { rows, text: null }, limit: null });
 }
 
 const FILTERS: ReadonlyArray<readonly [string, RowFilter]> = [

@@ -12,7 +12,19 @@ import { bulkRowsDecoder } from '../../src/shared/greptime/bulk/decode-bulk';
 import { decodeEntryTable } from '../../src/shared/greptime/decode/decode-table';
 import type { GtMutation, GtValue } from '../../src/shared/greptime/decode/wal-entry';
 import { rowsOfEntry } from '../../src/shared/greptime/replay-rows';
-import { rowMatches, type RowFilter } from '../../src/shared/greptime/row-filter';
+import {
+  parseCondition,
+  parseUtcTime,
+  rowMatches,
+  type RowFilter,
+} from '../../src/shared/greptime/row-filter';
+import type { SkippedSegment } from '../../src/main/engine/wal/reader';
+import type { DamagedPayload } from '../../src/main/services/wal/search/search-match';
+import {
+  newSearchCounts,
+  runSearch,
+  type SearchRequest,
+} from '../../src/main/services/wal/search/search-run';
 import { hitLine, type SearchHit } from '../../src/shared/search/search-hits';
 import { column, encodeWalEntry } from '../greptimedb/entries/wal-entry-encoder';
 import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
@@ -146,4 +158,31 @@ export function byRegionThenId(lines: readonly string[]): string[] {
 
 export function linesOf(hits: readonly SearchHit[]): string[] {
   return hits.map(hitLine);
+}
+
+/** A row filter of `--where` texts and an optional `--since` / `--until`. */
+export function rowFilter(where: readonly string[], since?: string, until?: string): RowFilter {
+  return {
+    conditions: where.map((text) => {
+      const condition = parseCondition(text);
+      if (condition instanceof Error) throw condition;
+      return condition;
+    }),
+    since: since === undefined ? null : parseUtcTime(since),
+    until: until === undefined ? null : parseUtcTime(until),
+  };
+}
+
+/** A whole search of `log`: its hits, holes and payloads without rows, and its counts. */
+export async function searchAll(io: ObjectIo, log: AnyReadOnlyLog, request: SearchRequest) {
+  const hits: SearchHit[] = [];
+  const holes: SkippedSegment[] = [];
+  const damaged: DamagedPayload[] = [];
+  const counts = newSearchCounts(log, request.scope);
+  for await (const step of runSearch(io, log, request, {}, counts)) {
+    hits.push(...step.hits);
+    holes.push(...step.holes);
+    damaged.push(...step.damaged);
+  }
+  return { hits, holes, damaged, counts };
 }
