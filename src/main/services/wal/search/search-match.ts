@@ -8,6 +8,7 @@
  * whose rows are otherwise searched like a mutation's after its time range lets it in
  * (bulk/bulk-filter.ts). Pure but for loading the Arrow library when a bulk entry needs it.
  */
+import type { DamagedPayloadView } from '../../../../shared/contract/wal-search';
 import type { EntryDecodeFailure } from '../../../../shared/greptime/entry-table';
 import { filterEntryRows } from '../../../../shared/greptime/decode/row-filter';
 import { formatEntryId, formatRegionId } from '../../../../shared/id-notation';
@@ -40,13 +41,7 @@ export interface EntryVerdict {
   readonly damaged: readonly DamagedPayload[];
 }
 
-/** A payload, or a bulk entry in it, that gives no rows: named as replay names it. */
-export interface DamagedPayload {
-  readonly what: 'payload' | 'bulk entry';
-  /** `region R entry I`. */
-  readonly key: string;
-  readonly reason: string;
-}
+export type DamagedPayload = DamagedPayloadView;
 
 export type EntryMatcher = (region: bigint, entry: WalEntry) => EntryVerdict;
 
