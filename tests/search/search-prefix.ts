@@ -3,14 +3,28 @@
  * whole through the read side's own region reads, each entry decoded to its table and each row
  * tested with `rowMatches` (GreptimeDB), or each payload searched for the text (Cairn).
  */
+import * as arrow from 'apache-arrow';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import type { AnyReadOnlyLog } from '../../src/main/engine/wal-read/read-side';
 import type { SearchScope } from '../../src/main/engine/search/plan';
 import { makeRegionId } from '../../src/main/engine/wal/provider';
+import { bulkRowsDecoder } from '../../src/shared/greptime/bulk/decode-bulk';
 import { decodeEntryTable } from '../../src/shared/greptime/decode/decode-table';
 import type { GtMutation, GtValue } from '../../src/shared/greptime/decode/wal-entry';
 import { rowsOfEntry } from '../../src/shared/greptime/replay-rows';
-import { rowMatches, type RowFilter } from '../../src/shared/greptime/row-filter';
+import {
+  parseCondition,
+  parseUtcTime,
+  rowMatches,
+  type RowFilter,
+} from '../../src/shared/greptime/row-filter';
+import type { SkippedSegment } from '../../src/main/engine/wal/reader';
+import type { DamagedPayload } from '../../src/main/services/wal/search/search-match';
+import {
+  newSearchCounts,
+  runSearch,
+  type SearchRequest,
+} from '../../src/main/services/wal/search/search-run';
 import { hitLine, type SearchHit } from '../../src/shared/search/search-hits';
 import { column, encodeWalEntry } from '../greptimedb/entries/wal-entry-encoder';
 import { GtPrefixBuilder } from '../greptimedb/gt-encoder';
@@ -29,8 +43,8 @@ const s = (value: string): GtValue => ({ kind: 'string', value });
 const t = (value: bigint): GtValue => ({ kind: 'timestamp', unit: 'ms', value });
 const f = (value: number): GtValue => ({ kind: 'f64', value });
 
-/** A deterministic mix: hosts web-0..web-9, cpu 0..99, a minute apart per row. */
-function entryOf(object: number, region: number, entry: number): Uint8Array {
+/** A `WalEntry` of a deterministic mix: hosts web-0..web-9, cpu 0..99, a minute apart per row. */
+export function entryOf(object: number, region: number, entry: number): Uint8Array {
   const rows: GtValue[][] = [];
   for (let row = 0; row < 3; row++) {
     const n = object * 31 + region * 7 + entry * 3 + row;
@@ -75,7 +89,12 @@ function inScope(scope: SearchScope, region: bigint, id: bigint): boolean {
   );
 }
 
-/** Every region replayed whole (holes skipped), its rows tested one by one: the hit lines. */
+const decodeBulk = bulkRowsDecoder(arrow);
+
+/**
+ * Every region replayed whole (holes skipped), as `wal replay --rows` does - its bulk entries'
+ * rows decoded after its mutations' - each row tested one by one: the hit lines.
+ */
 export async function bruteForceRows(
   log: AnyReadOnlyLog,
   scope: SearchScope,
@@ -87,7 +106,7 @@ export async function bruteForceRows(
       onCorruptedSegment: 'skip',
     })) {
       if (!inScope(scope, regionId, entry.id)) continue;
-      const decoded = decodeEntryTable(entry.data);
+      const decoded = decodeEntryTable(entry.data, decodeBulk);
       if (!decoded.ok) continue;
       for (const row of rowsOfEntry(regionId, entry.id, decoded.table))
         if (rowMatches(row, filter)) lines.push(hitLine({ kind: 'row', row }));
@@ -139,4 +158,31 @@ export function byRegionThenId(lines: readonly string[]): string[] {
 
 export function linesOf(hits: readonly SearchHit[]): string[] {
   return hits.map(hitLine);
+}
+
+/** A row filter of `--where` texts and an optional `--since` / `--until`. */
+export function rowFilter(where: readonly string[], since?: string, until?: string): RowFilter {
+  return {
+    conditions: where.map((text) => {
+      const condition = parseCondition(text);
+      if (condition instanceof Error) throw condition;
+      return condition;
+    }),
+    since: since === undefined ? null : parseUtcTime(since),
+    until: until === undefined ? null : parseUtcTime(until),
+  };
+}
+
+/** A whole search of `log`: its hits, holes and payloads without rows, and its counts. */
+export async function searchAll(io: ObjectIo, log: AnyReadOnlyLog, request: SearchRequest) {
+  const hits: SearchHit[] = [];
+  const holes: SkippedSegment[] = [];
+  const damaged: DamagedPayload[] = [];
+  const counts = newSearchCounts(log, request.scope);
+  for await (const step of runSearch(io, log, request, {}, counts)) {
+    hits.push(...step.hits);
+    holes.push(...step.holes);
+    damaged.push(...step.damaged);
+  }
+  return { hits, holes, damaged, counts };
 }

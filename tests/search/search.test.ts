@@ -14,14 +14,7 @@ import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { WHOLE_PREFIX, type SearchScope } from '../../src/main/engine/search/plan';
 import { openTargetReadOnly, type AnyReadOnlyLog } from '../../src/main/engine/wal-read/read-side';
 import { resolveReadTarget } from '../../src/main/engine/wal-read/target';
-import type { SkippedSegment } from '../../src/main/engine/wal/reader';
-import {
-  newSearchCounts,
-  runSearch,
-  type SearchRequest,
-} from '../../src/main/services/wal/search/search-run';
-import { parseCondition, parseUtcTime, type RowFilter } from '../../src/shared/greptime/row-filter';
-import type { SearchHit } from '../../src/shared/search/search-hits';
+import type { RowFilter } from '../../src/shared/greptime/row-filter';
 import { s3Lane } from '../support/s3';
 import { DAMAGE_PREFIX, writeDamagedPrefix } from '../support/damaged-segment';
 import {
@@ -31,31 +24,12 @@ import {
   GT_PREFIX,
   linesOf,
   REGIONS,
+  rowFilter,
+  searchAll,
   writeGtSearchPrefix,
 } from './search-prefix';
 
-function rowFilter(where: string[], since?: string, until?: string): RowFilter {
-  return {
-    conditions: where.map((text) => {
-      const condition = parseCondition(text);
-      if (condition instanceof Error) throw condition;
-      return condition;
-    }),
-    since: since === undefined ? null : parseUtcTime(since),
-    until: until === undefined ? null : parseUtcTime(until),
-  };
-}
-
-async function search(io: ObjectIo, log: AnyReadOnlyLog, request: SearchRequest) {
-  const hits: SearchHit[] = [];
-  const holes: SkippedSegment[] = [];
-  const counts = newSearchCounts(log, request.scope);
-  for await (const step of runSearch(io, log, request, {}, counts)) {
-    hits.push(...step.hits);
-    holes.push(...step.holes);
-  }
-  return { hits, holes, counts };
-}
+const search = searchAll;
 
 const FILTERS: ReadonlyArray<readonly [string, RowFilter]> = [
   ['everything', rowFilter([])],

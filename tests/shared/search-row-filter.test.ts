@@ -5,8 +5,10 @@
  * column has, with or without a time range, `filterEntryRows` gives the rows
  * `rowsOfEntry` + `rowMatches` give, cell for cell.
  */
+import { tableFromIPC } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bulkRowsDecoder } from '../../src/shared/greptime/bulk/decode-bulk';
 import { decodeEntryTable } from '../../src/shared/greptime/decode/decode-table';
 import { filterEntryRows } from '../../src/shared/greptime/decode/row-filter';
 import type { GtValue } from '../../src/shared/greptime/decode/wal-entry';
@@ -26,7 +28,15 @@ const SCHEMA = [
   column('n', 4, 1),
 ];
 const T0 = 1767225600000n;
+const decoder = bulkRowsDecoder({ tableFromIPC });
+const bulkDecoder = () => decoder;
 const HOSTS = ['web-1', 'web-2', 'wéb-1', 'db', ''];
+const UNITS = [
+  ['s', 1_000_000_000n],
+  ['ms', 1_000_000n],
+  ['us', 1_000n],
+  ['ns', 1n],
+] as const;
 
 const value = (at: number): fc.Arbitrary<GtValue> => {
   switch (at) {
@@ -34,11 +44,20 @@ const value = (at: number): fc.Arbitrary<GtValue> => {
     case 1:
       return fc.constantFrom(...HOSTS).map((text) => ({ kind: 'string', value: text }));
     case 2:
-      return fc.integer({ min: 0, max: 5 }).map((n) => ({
-        kind: 'timestamp',
-        unit: 'ms',
-        value: T0 + BigInt(n) * 1000n,
-      }));
+      // Every unit (the filter's fast path reads them as nanoseconds), and values past the
+      // years a cell's text holds (the text is then the number, never inside a range).
+      return fc.oneof(
+        fc
+          .tuple(fc.integer({ min: 0, max: 5 }), fc.constantFrom(...UNITS))
+          .map(([n, [unit, scale]]): GtValue => ({
+            kind: 'timestamp',
+            unit,
+            value: ((T0 + BigInt(n) * 1000n) * 1_000_000n) / scale,
+          })),
+        fc
+          .constantFrom(2n ** 62n, -(2n ** 62n), 2n ** 53n + 1n)
+          .map((value): GtValue => ({ kind: 'timestamp', unit: 'ns', value })),
+      );
     case 3:
       return fc.integer({ min: -3, max: 3 }).map((n) => ({ kind: 'f64', value: n / 2 }));
     default:
@@ -97,7 +116,7 @@ describe('a filter pushed into the decoding', () => {
           const expected = rowsOfEntry(7n, (1n << 20n) | 1n, decoded.table).filter((r) =>
             rowMatches(r, chosen),
           );
-          const filtered = filterEntryRows(payload, 7n, (1n << 20n) | 1n, chosen);
+          const filtered = filterEntryRows(payload, 7n, (1n << 20n) | 1n, chosen, bulkDecoder);
           if (!filtered.ok) throw new Error('the filter failed a sound payload');
           expect(filtered.hits).toEqual(expected);
           expect(filtered.rows).toBe(mutations.reduce((sum, rows) => sum + rows.length, 0));
@@ -108,11 +127,13 @@ describe('a filter pushed into the decoding', () => {
   });
 
   it('names why a payload is not a WalEntry', () => {
-    const filtered = filterEntryRows(new Uint8Array([0x0a, 0x05, 0x01]), 1n, 1n, {
-      conditions: [],
-      since: null,
-      until: null,
-    });
+    const filtered = filterEntryRows(
+      new Uint8Array([0x0a, 0x05, 0x01]),
+      1n,
+      1n,
+      { conditions: [], since: null, until: null },
+      bulkDecoder,
+    );
     expect(filtered).toMatchObject({ ok: false, failure: { reason: 'truncated' } });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Search jobs through the router (search.md): the hits streamed as `wal.search.chunk` events
  * are the CLI's lines for the same filter, the progress counts hits per region and the hole,
+ * bulk entries without rows are named in the chunks and those left out by time counted,
  * pause holds the scan and cancel ends it with its reason; a filter that does not read, or a
  * region the prefix lacks, is refused before anything is read.
  */
@@ -20,6 +21,7 @@ import {
   REGIONS,
   writeGtSearchPrefix,
 } from '../search/search-prefix';
+import { BULK_PREFIX, hours, writeBulkSearchPrefix } from '../search/bulk-prefix';
 
 type Done = Extract<ApiEvent, { type: 'wal.search.done' }>;
 
@@ -68,6 +70,31 @@ describe('wal.search', () => {
       e.type === 'wal.search.chunk' && e.jobId === started.jobId ? (e.holes ?? []) : [],
     );
     expect(holes.map((hole) => hole.regionId)).toEqual([REGIONS[1]]);
+  });
+
+  it('names the bulk entries that give no rows, and counts those its time range left out', async () => {
+    app = await walApp();
+    await writeBulkSearchPrefix(app.io);
+    const started = (await app.call('wal.search.start', {
+      prefix: BULK_PREFIX,
+      ...hours(0, 6),
+    })) as SearchProgress;
+    const done = await nextEvent(app, isDone(started.jobId));
+    expect(done.progress).toMatchObject({ state: 'finished', damagedPayloads: 2, bulkSkipped: 0 });
+    const damaged = app.events.flatMap((e) =>
+      e.type === 'wal.search.chunk' && e.jobId === started.jobId ? (e.damaged ?? []) : [],
+    );
+    expect(damaged.map((d) => [d.what, d.reason.replace(/ \(.*$/, '')])).toEqual([
+      ['bulk entry', 'bulk entry 1 gives no rows: too-large'],
+      ['bulk entry', 'bulk entry 1 gives no rows: no-body'],
+    ]);
+    const early = (await app.call('wal.search.start', {
+      prefix: BULK_PREFIX,
+      ...hours(0, 1),
+    })) as SearchProgress;
+    const earlyDone = await nextEvent(app, isDone(early.jobId));
+    // Hours 1-5's bulk entries are left out undecoded, but for the one without a body.
+    expect(earlyDone.progress).toMatchObject({ bulkSkipped: 29, damagedPayloads: 1 });
   });
 
   it('pauses and cancels with the reason', async () => {

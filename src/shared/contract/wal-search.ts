@@ -43,8 +43,11 @@ export const SearchProgress = z.object({
   rows: z.number(),
   hits: z.number(),
   holes: z.number(),
-  /** Bulk entries met: their Arrow batches are not searched. */
+  /** Bulk entries met (their Arrow rows searched), and those left out undecoded by time. */
   bulk: z.number(),
+  bulkSkipped: z.number(),
+  /** Payloads and bulk entries that gave no rows (not a `WalEntry`, an Arrow body refused). */
+  damagedPayloads: z.number(),
   /** Hits per region, in region order (regions with none left out). */
   regions: z.array(z.object({ region: z.bigint(), hits: z.number() })),
   elapsedMs: z.number(),
@@ -54,6 +57,17 @@ export const SearchProgress = z.object({
   cancelReason: z.string().nullable(),
 });
 export type SearchProgress = z.infer<typeof SearchProgress>;
+
+/** A payload, or a bulk entry in it, that gives no rows: named as replay names it. */
+export interface DamagedPayloadView {
+  readonly what: 'payload' | 'bulk entry';
+  /** `region R entry I`. */
+  readonly key: string;
+  readonly reason: string;
+}
+
+/** Damaged payloads a search names to the page, at most (the progress counts them all). */
+export const MAX_NAMED_DAMAGED_PAYLOADS = 100;
 
 /** Hits per chunk event, at most (a chunk also leaves every 100 ms when it has any). */
 export const MAX_SEARCH_CHUNK = 500;
@@ -80,6 +94,8 @@ export type SearchEvent =
       readonly hits: readonly SearchHit[];
       /** Damaged segments skipped after `hits`, in stream order. */
       readonly holes?: readonly ReplayHoleView[];
+      /** Payloads met among `hits` that gave no rows (the first MAX_NAMED_DAMAGED_PAYLOADS). */
+      readonly damaged?: readonly DamagedPayloadView[];
       readonly progress: SearchProgress;
     }
   | { readonly type: 'wal.search.done'; readonly jobId: string; readonly progress: SearchProgress };

@@ -10,11 +10,9 @@
  * (`--rows`), and the command then exits 1. Reads only.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { bulkRowsDecoder, type ArrowLibrary } from '../../../shared/greptime/bulk/decode-bulk';
+import { bulkProblem } from '../../../shared/greptime/bulk/decode-bulk';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
-import type { BulkRowsDecoder } from '../../../shared/greptime/decode/decode-table';
+import { bulkDecoder, loadedBulkDecoder } from '../../services/wal/bulk-decoder';
 import { decodePayload } from '../../../shared/greptime/decode/detect-payload';
 import type { WalEntry } from '../../engine/wal/entry';
 import type { WalFormat } from '../../engine/wal-read/format';
@@ -146,26 +144,9 @@ function mutationsJson(table: GtEntryTable): string {
 function bulkProblems(region: bigint, entry: WalEntry, table: GtEntryTable): DamagedPart[] {
   const key = `region ${formatRegionId(region)} entry ${formatEntryId(entry.id)}`;
   return table.bulk.flatMap((bulk, at): DamagedPart[] => {
-    const decoded = bulk.decoded;
-    if (decoded === null || (decoded.ok && decoded.time.problem === null)) return [];
-    const reason = decoded.ok
-      ? `bulk entry ${at + 1}: ${decoded.time.problem}`
-      : `bulk entry ${at + 1} gives no rows: ${decoded.failure.reason} (${decoded.failure.detail})`;
-    return [{ what: 'bulk entry', key, reason }];
+    const reason = bulkProblem(bulk.decoded, at);
+    return reason === null ? [] : [{ what: 'bulk entry', key, reason }];
   });
-}
-
-/**
- * The bulk decoder, with the Arrow library loaded when a replay first meets a bulk entry: most
- * replays hold none, and loading it would cost each of them a noticeable part of a second.
- */
-let bulkDecoder: BulkRowsDecoder | undefined;
-
-function loadBulkDecoder(): BulkRowsDecoder {
-  bulkDecoder ??= bulkRowsDecoder(
-    createRequire(join(__dirname, 'index.js'))('apache-arrow') as ArrowLibrary,
-  );
-  return bulkDecoder;
 }
 
 /** One `--decode` line: the entry's id and size, then what its payload is. */
@@ -218,14 +199,11 @@ export class DecodedReplayPrinter {
   /** The payload decoded, its bulk entries' rows too (the Arrow library loaded on the first). */
   private decode(entry: WalEntry): PayloadDecoding {
     const onGreptime = this.format === GT_FORMAT;
-    const decoding = decodePayload(entry.data, onGreptime, bulkDecoder);
-    if (
-      decoding.kind !== 'wal-entry' ||
-      bulkDecoder !== undefined ||
-      decoding.table.bulk.length === 0
-    )
+    const loaded = loadedBulkDecoder();
+    const decoding = decodePayload(entry.data, onGreptime, loaded);
+    if (decoding.kind !== 'wal-entry' || loaded !== undefined || decoding.table.bulk.length === 0)
       return decoding;
-    return decodePayload(entry.data, onGreptime, loadBulkDecoder());
+    return decodePayload(entry.data, onGreptime, bulkDecoder());
   }
 
   /** CSV needs its header first: every column of the replay, read in a first pass. */

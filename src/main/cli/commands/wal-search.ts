@@ -16,24 +16,18 @@ import {
   type SearchCounts,
   type SearchRequest,
 } from '../../services/wal/search/search-run';
-import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
+import { formatRegionId } from '../../../shared/id-notation';
 import { csvText } from '../../../shared/greptime/csv-cell';
-import {
-  hitCsvHeader,
-  hitCsvLine,
-  hitLine,
-  HitColumns,
-  regionCountLine,
-} from '../../../shared/search/search-hits';
+import { hitLine, regionCountLine } from '../../../shared/search/search-hits';
 import { isSearchInputProblem, searchPartsOf } from '../../../shared/search/search-request';
 import { GT_FORMAT } from '../../engine/greptimedb/layout';
 import type { AnyReadOnlyLog } from '../../engine/wal-read/read-side';
-import type { ObjectIo } from '../../engine/objectio/object-io';
 import { reportDamaged, toJsonText } from '../output';
 import { withProgress } from '../progress';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
 import { collectFlag } from './replay-rows';
+import { CsvHits, printCsvHits } from './search-csv';
 import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
 import { openWalReadTarget, withWalFlags, type WalOptions } from './wal-config';
 
@@ -98,14 +92,6 @@ function stdoutPrinter(): Printer {
   };
 }
 
-/** CSV's header names every column of the hits: a first pass finds them (its holes unsaid). */
-async function csvColumns(io: ObjectIo, log: AnyReadOnlyLog, request: SearchRequest) {
-  const union = new HitColumns();
-  for await (const step of runSearch(io, log, request, { onCorruptedSegment: 'skip' }))
-    for (const hit of step.hits) union.add(hit);
-  return union.columns();
-}
-
 function printCounts(
   out: Printer,
   log: AnyReadOnlyLog,
@@ -164,29 +150,26 @@ export function registerWalSearchCommand(wal: Command): void {
           for (const region of regions ?? []) damage.checkRegion(log, region);
           const counts = newSearchCounts(log, request.scope);
           const kind = target.format === GT_FORMAT ? 'row' : 'entry';
-          const columns = csv && !options.count ? await csvColumns(io, log, request) : [];
-          if (csv && !options.count) out.line(hitCsvHeader(kind, columns));
-          const failures = [];
+          const csvHits = csv && !options.count ? new CsvHits() : null;
+          const damaged = [];
           for await (const step of runSearch(io, log, request, damage.options, counts)) {
-            failures.push(...step.failures);
+            damaged.push(...step.damaged);
             if (options.count) continue;
-            for (const hit of step.hits) out.line(csv ? hitCsvLine(hit, columns) : hitLine(hit));
+            if (csvHits !== null) csvHits.add(step.hits);
+            else for (const hit of step.hits) out.line(hitLine(hit));
           }
+          if (csvHits !== null)
+            await printCsvHits(
+              (text) => out.line(text),
+              kind,
+              csvHits,
+              () => runSearch(io, log, request, { onCorruptedSegment: 'skip' }),
+            );
           if (options.count) printCounts(out, log, regions, counts, csv);
           out.flush();
-          reportDamaged(
-            failures.map(({ region, id, failure }) => ({
-              what: 'payload',
-              key: `region ${formatRegionId(region)} entry ${formatEntryId(id)}`,
-              reason: `not a WalEntry: ${failure.reason} at byte ${failure.offset} (${failure.detail})`,
-            })),
-          );
+          reportDamaged(damaged);
           return counts;
         });
-        if (counts.bulk > 0)
-          process.stderr.write(
-            `cairn: ${counts.bulk} bulk entries (Arrow IPC) were not searched: their rows are not decoded\n`,
-          );
         if (counts.hits === 0) process.exitCode = EXIT_NO_HITS;
         damage.finish();
       }),

@@ -6,6 +6,7 @@
  * nothing, holds one object's segments at a time (plus the sequences, for newest first).
  */
 import type { ObjectCatalog, SegmentLocation, CatalogObject } from '../wal/catalog';
+import type { SegmentIndex } from '../wal/format/layout';
 import type { EntryId, Seq } from '../wal/ids';
 import type { RegionId } from '../wal/region-id';
 
@@ -47,11 +48,53 @@ export function newPlanCounts(): PlanCounts {
   return { objects: 0, objectsSkipped: 0, segments: 0, segmentsSkipped: 0, catalogBytes: 0 };
 }
 
-function wanted(catalog: ObjectCatalog, scope: SearchScope, segment: SegmentLocation): boolean {
+function wanted(catalog: ObjectCatalog, scope: SearchScope, segment: SegmentIndex): boolean {
   if (scope.regions !== null && !scope.regions.has(segment.regionId)) return false;
   if (segment.lastId < scope.fromId) return false;
   if (scope.toId !== null && segment.firstId > scope.toId) return false;
   return segment.lastId > catalog.watermark(segment.regionId);
+}
+
+/** The segment with its object's key and sequence (a literal: a spread costs a search's plan). */
+function locationOf(segment: SegmentIndex, object: CatalogObject): SegmentLocation {
+  return {
+    regionId: segment.regionId,
+    firstId: segment.firstId,
+    lastId: segment.lastId,
+    entries: segment.entries,
+    offset: segment.offset,
+    length: segment.length,
+    segmentCrc: segment.segmentCrc,
+    key: object.key,
+    seq: object.seq,
+  };
+}
+
+/**
+ * Counts what the plan keeps and leaves of `object` into `counts`, hands each kept segment to
+ * `keep` (when given) and returns the kept segments' bytes.
+ */
+function planObject(
+  catalog: ObjectCatalog,
+  scope: SearchScope,
+  object: CatalogObject,
+  counts: PlanCounts,
+  keep: ((segment: SegmentIndex) => void) | null,
+): number {
+  counts.catalogBytes += object.size;
+  let kept = 0;
+  let bytes = 0;
+  for (const segment of object.segments) {
+    if (!wanted(catalog, scope, segment)) continue;
+    kept += 1;
+    bytes += segment.length;
+    keep?.(segment);
+  }
+  counts.segments += kept;
+  counts.segmentsSkipped += object.segments.length - kept;
+  if (kept === 0) counts.objectsSkipped += 1;
+  else counts.objects += 1;
+  return bytes;
 }
 
 function readOf(
@@ -60,22 +103,11 @@ function readOf(
   object: CatalogObject,
   counts: PlanCounts,
 ): ObjectRead | null {
-  counts.catalogBytes += object.size;
   const segments: SegmentLocation[] = [];
-  let bytes = 0;
-  for (const segment of object.segments) {
-    const location = { ...segment, key: object.key, seq: object.seq };
-    if (!wanted(catalog, scope, location)) continue;
-    segments.push(location);
-    bytes += segment.length;
-  }
-  counts.segments += segments.length;
-  counts.segmentsSkipped += object.segments.length - segments.length;
-  if (segments.length === 0) {
-    counts.objectsSkipped += 1;
-    return null;
-  }
-  counts.objects += 1;
+  const bytes = planObject(catalog, scope, object, counts, (segment) =>
+    segments.push(locationOf(segment, object)),
+  );
+  if (segments.length === 0) return null;
   return { key: object.key, seq: object.seq, segments, bytes };
 }
 
@@ -103,4 +135,15 @@ export function* objectReads(
     const read = readOf(catalog, scope, object, counts);
     if (read !== null) yield read;
   }
+}
+
+/** What a search of `scope` will read, counted without making its reads: the plan's totals. */
+export function plannedTotals(
+  catalog: ObjectCatalog,
+  scope: SearchScope,
+): { readonly counts: PlanCounts; readonly bytes: number } {
+  const counts = newPlanCounts();
+  let bytes = 0;
+  for (const object of catalog.objects()) bytes += planObject(catalog, scope, object, counts, null);
+  return { counts, bytes };
 }

@@ -109,7 +109,7 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
     launch(chosen);
   };
 
-  const { progress, hits, holes, version } = search;
+  const { progress, hits, holes, damaged, version } = search;
   const kind = progress?.kind ?? (rows ? 'row' : 'entry');
   // Columns of the hits so far; made again only when a chunk arrived.
   const columns = useMemo(() => {
@@ -221,6 +221,15 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
             <li key={`${hole.key}/${String(hole.regionId)}`}>
               region {formatRegionId(hole.regionId)} skipped in {hole.key}: {hole.check} check
               failed
+            </li>
+          ))}
+        </ul>
+      )}
+      {damaged.length > 0 && (
+        <ul aria-label="Payloads without rows" className="wal-warn">
+          {damaged.map((payload, at) => (
+            <li key={`${payload.key}/${at}`}>
+              {payload.what} at {payload.key}: {payload.reason}
             </li>
           ))}
         </ul>

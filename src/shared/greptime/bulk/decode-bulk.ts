@@ -169,3 +169,15 @@ export function decodeBulk(bulk: WalkedBulk, arrow: ArrowLibrary): GtBulkDecodin
 export function bulkRowsDecoder(arrow: ArrowLibrary): BulkRowsDecoder {
   return (bulk) => decodeBulk(bulk, arrow);
 }
+
+/**
+ * Why a bulk entry (the `at`-th of its entry, from 0) counts as damage - it gives no rows, or
+ * rows outside its declared time range - in the words replay and search both print; null when
+ * it does not.
+ */
+export function bulkProblem(decoded: GtBulkDecoding | null, at: number): string | null {
+  if (decoded === null || (decoded.ok && decoded.time.problem === null)) return null;
+  return decoded.ok
+    ? `bulk entry ${at + 1}: ${decoded.time.problem}`
+    : `bulk entry ${at + 1} gives no rows: ${decoded.failure.reason} (${decoded.failure.detail})`;
+}

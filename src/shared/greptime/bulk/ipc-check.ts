@@ -24,7 +24,7 @@ export function bulkFail(reason: BulkDecodeFailure['reason'], detail: string): n
 /** Nesting of a schema's fields past which it is refused (Arrow's own readers stop at 64). */
 const MAX_FIELD_DEPTH = 64;
 /** Arrow's `MessageHeader` union: the two kinds a bulk entry holds. */
-const HEADER_SCHEMA = 1;
+export const HEADER_SCHEMA = 1;
 const HEADER_RECORD_BATCH = 3;
 /** `Type` union cases a bulk entry cannot carry: a union's type ids vector, views' buffers. */
 const TYPE_UNION = 14;
@@ -32,7 +32,7 @@ const TYPE_UNION = 14;
 const STRUCT_BYTES = 16;
 
 /** Reads a flatbuffer's tables, fields and vectors, each checked to lie within its bytes. */
-class Flatbuffer {
+export class Flatbuffer {
   private readonly view: DataView;
 
   constructor(
@@ -50,6 +50,10 @@ class Flatbuffer {
 
   u8(at: number): number {
     return this.view.getUint8(this.within(at, 1));
+  }
+
+  u16(at: number): number {
+    return this.view.getUint16(this.within(at, 2), true);
   }
 
   u32(at: number): number {

@@ -61,12 +61,12 @@ function sameColumn(a: GtColumnSchema, b: GtColumnSchema): boolean {
   return a.name === b.name && a.datatype === b.datatype && a.semanticType === b.semanticType;
 }
 
-/** The columns of the last schema seen: consecutive entries mostly share theirs. */
+/** The columns of the last schema seen: consecutive entries mostly share theirs (a search's too). */
 let lastSchema: readonly GtColumnSchema[] = [];
 let lastWidth = -1;
 let lastViews: GtColumnView[] = [];
 
-function viewsOf(shape: RowsShape): GtColumnView[] {
+export function viewsOf(shape: RowsShape): GtColumnView[] {
   const schema = shape.schema;
   if (
     shape.width !== lastWidth ||

@@ -2,13 +2,15 @@
  * A `RowFilter` pushed into the decoding of a `WalEntry` payload (search): the walk
  * (walk-entry.ts) runs once making only the texts the filter reads - the cells of the columns
  * its conditions name and the time index - and decides per row; a row that fails is never
- * turned into cell texts. Only when some row passes is the payload walked again, making the
- * texts of the passing rows alone, which then meet the filter whole (`rowMatches`, the very
- * test replay runs), so a hit here is a hit there and nothing else. Where the first walk
+ * turned into cell texts. A row that passes has its texts made from its own values' bytes
+ * (the walk notes where they lie; the payload is not walked again), and then meets the filter
+ * whole (`rowMatches`, the very test replay runs), so a hit here is a hit there and nothing
+ * else. Where the first walk
  * cannot decide a row exactly (a condition on a column the schema does not name, a column
  * read after a row), it keeps the row for the whole test. Pure but for the decoders' caches.
  */
-import type { EntryDecodeFailure, GtBulkSummary, GtColumnView } from '../entry-table';
+import { filterBulkRows, type BulkFiltered } from '../bulk/bulk-filter';
+import type { EntryDecodeFailure, GtColumnView } from '../entry-table';
 import { cellText, rowsOfEntry, type ReplayRow } from '../replay-rows';
 import {
   parseUtcTime,
@@ -19,37 +21,40 @@ import {
   type RowFilter,
 } from '../row-filter';
 import { scannedJson } from './cell-json';
-import { decodeEntryTable } from './decode-table';
-import { VALUE_CASE, type ScannedValue } from './decode-value';
+import { decodeEntryTable, viewsOf, type BulkRowsDecoder } from './decode-table';
+import { VALUE_CASE, wholeOf, type ScannedValue } from './decode-value';
 import type { EntryReader } from './entry-reader';
-import { columnViews, nameOr } from './entry-table';
-import { walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
+import { nameOr } from './entry-table';
+import { checksPlan } from './row-checks';
+import { rowValuesAt, walkWalEntry, type RowsBuilder, type WalkedEntry } from './walk-entry';
 import { OP_TYPE_NAMES, type GtColumnSchema } from './wal-entry';
-
-/** The time index's semantic type number (`SemanticType.TIMESTAMP`). */
-const TIMESTAMP_SEMANTIC = 2;
 
 export type FilteredEntry =
   | {
       readonly ok: true;
       /** The rows that pass the whole filter, in payload order. */
       readonly hits: ReplayRow[];
-      /** Rows the payload holds (every row looked at, passing or not). */
+      /** Rows looked at, passing or not (a bulk entry left out by its time range has none). */
       readonly rows: number;
-      readonly bulk: readonly GtBulkSummary[];
+      /** Its bulk entries: their hits (in `hits` too), those left out, why any is damage. */
+      readonly bulk: BulkFiltered;
     }
   | { readonly ok: false; readonly failure: EntryDecodeFailure };
 
-/** Per `Rows` message of the first walk: the places of the rows kept for the whole test. */
+/**
+ * Per `Rows` message of the walk: the rows kept for the whole test, three numbers each - the
+ * row's place in its message, and where its `Row` message's values start and end in the payload
+ * (so its texts are made from those bytes alone, without walking the payload again).
+ */
 type Kept = number[];
+const KEPT_STRIDE = 3;
 
 /** The first walk's builder: texts of the filter's columns only, a verdict per row. */
 class RowVerdicts implements RowsBuilder<Kept> {
   private schema: readonly GtColumnSchema[] = [];
-  /** Per column place, the conditions on it; null until the first row fixes the schema. */
-  private checks: (RowCondition[] | undefined)[] | null = null;
+  /** Null until the first row fixes the schema. */
+  private checks: readonly (RowCondition[] | undefined)[] | null = null;
   private timeAt = -1;
-  /** A condition this walk cannot test exactly: every row is kept for the whole test. */
   private undecided = false;
   private kept: Kept = [];
   private rows = 0;
@@ -57,7 +62,9 @@ class RowVerdicts implements RowsBuilder<Kept> {
   private timeSeen: bigint | null = null;
   private tested = 0;
   private needed = 0;
-  /** The rows kept of each `Rows` message, in the order walked (a mutation may hold two). */
+  private rowStart = 0;
+  private rowEnd = 0;
+  /** The rows kept of each mutation's `Rows`, in the order walked. */
   readonly byMessage: Kept[] = [];
 
   constructor(private readonly filter: RowFilter) {}
@@ -69,9 +76,11 @@ class RowVerdicts implements RowsBuilder<Kept> {
     this.rows = 0;
   }
 
-  row(): void {
+  row(d: EntryReader, end: number): void {
     if (this.rows > 0) this.closeRow();
     if (this.checks === null) this.planChecks();
+    this.rowStart = d.pos;
+    this.rowEnd = end;
     this.rows += 1;
     this.passing = true;
     this.timeSeen = null;
@@ -83,6 +92,10 @@ class RowVerdicts implements RowsBuilder<Kept> {
     const conditions = this.checks?.[index];
     const isTime = index === this.timeAt;
     if (conditions === undefined && !isTime) return;
+    if (conditions === undefined && isTimestamp(scanned)) {
+      this.timeSeen = timestampNanos(scanned);
+      return;
+    }
     if (conditions !== undefined && scanned.kind === VALUE_CASE.string && !isTime) {
       this.tested += 1;
       if (!stringHolds(d.bytes, scanned.start, scanned.end, conditions, d)) this.passing = false;
@@ -110,45 +123,48 @@ class RowVerdicts implements RowsBuilder<Kept> {
     return this.kept;
   }
 
-  /** The conditions by column place, from the schema as the first row finds it. */
   private planChecks(): void {
-    const views = columnViews(this.schema, this.schema.length);
-    const checks: (RowCondition[] | undefined)[] = [];
-    this.undecided = false;
-    this.needed = 0;
-    for (const condition of this.filter.conditions) {
-      if (ROW_KEYS.has(condition.key)) continue;
-      const at = views.findIndex((view) => view.key === condition.key);
-      // A key past the schema may still name a value a long row holds: the whole test decides.
-      if (at < 0) {
-        this.undecided = true;
-        continue;
-      }
-      if (checks[at] === undefined) this.needed += 1;
-      (checks[at] ??= []).push(condition);
-    }
-    this.checks = checks;
-    const timed = this.filter.since !== null || this.filter.until !== null;
-    this.timeAt = timed
-      ? this.schema.findIndex((column) => column.semanticType === TIMESTAMP_SEMANTIC)
-      : -1;
+    const plan = checksPlan(this.filter, this.schema);
+    this.checks = plan.checks;
+    this.needed = plan.needed;
+    this.timeAt = plan.timeAt;
+    this.undecided = plan.undecided;
   }
 
   private closeRow(): void {
     const at = this.rows - 1;
     if (this.undecided) {
-      this.kept.push(at);
+      this.keep(at);
       return;
     }
     if (!this.passing) return;
     // A row short of a tested cell is left to the whole test (which reads that cell as '').
     if (this.tested < this.needed) {
-      this.kept.push(at);
+      this.keep(at);
       return;
     }
     if (!timeWithin(this.timeSeen, this.filter)) return;
-    this.kept.push(at);
+    this.keep(at);
   }
+  private keep(at: number): void {
+    this.kept.push(at, this.rowStart, this.rowEnd);
+  }
+}
+
+/** Nanoseconds per unit of the timestamp value cases (seconds, ms, us, ns). */
+const NANOS_PER_UNIT = [1_000_000_000n, 1_000_000n, 1_000n, 1n];
+
+function isTimestamp(scanned: ScannedValue): boolean {
+  return scanned.kind >= VALUE_CASE.timestamp && scanned.kind < VALUE_CASE.time;
+}
+
+/**
+ * A timestamp value in nanoseconds, without the text a cell makes of it: where that text reads
+ * as a time it is this very instant, and where it does not (a value past the years a text
+ * holds) the row is kept here and the whole test, reading the text, leaves it out.
+ */
+function timestampNanos(scanned: ScannedValue): bigint {
+  return BigInt(wholeOf(scanned)) * NANOS_PER_UNIT[scanned.kind - VALUE_CASE.timestamp]!;
 }
 
 const utf8 = new TextEncoder();
@@ -195,50 +211,6 @@ function stringHolds(
   return true;
 }
 
-/** Keys a row line takes from the entry and mutation, never from a column. */
-const ROW_KEYS: ReadonlySet<string> = new Set([
-  'region',
-  'regionU64',
-  'id',
-  'idU64',
-  'op',
-  'sequence',
-]);
-
-/** The second walk's builder: the texts of the kept rows only, in their places. */
-class KeptTexts implements RowsBuilder<Map<number, string[]>> {
-  private schema: readonly GtColumnSchema[] = [];
-  private message = -1;
-  private rowAt = -1;
-  private current: string[] | null = null;
-  private built = new Map<number, string[]>();
-  private keptHere: ReadonlySet<number> = new Set();
-
-  constructor(private readonly kept: readonly Kept[]) {}
-
-  begin(schema: readonly GtColumnSchema[]): void {
-    this.schema = schema;
-    this.message += 1;
-    this.rowAt = -1;
-    this.built = new Map();
-    this.keptHere = new Set(this.kept[this.message]);
-  }
-
-  row(): void {
-    this.rowAt += 1;
-    this.current = this.keptHere.has(this.rowAt) ? [] : null;
-    if (this.current !== null) this.built.set(this.rowAt, this.current);
-  }
-
-  cell(d: EntryReader, scanned: ScannedValue, index: number): void {
-    if (this.current !== null) this.current[index] = scannedJson(d, scanned, this.schema[index]);
-  }
-
-  end(): Map<number, string[]> {
-    return this.built;
-  }
-}
-
 function rowCountOf(entry: WalkedEntry<unknown>): number {
   return entry.mutations.reduce((sum, mutation) => sum + (mutation.rows?.shape.rows ?? 0), 0);
 }
@@ -255,51 +227,71 @@ function hitsOfWholeTable(
   return rowsOfEntry(region, id, decoded.table).filter((row) => rowMatches(row, filter));
 }
 
-/** The kept rows made whole (their texts, ragged rows padded) and tested with `rowMatches`. */
+/**
+ * The kept rows made whole - their texts from their own values' bytes, a ragged row padded -
+ * and tested with `rowMatches`.
+ */
 function hitsOfKept(
   bytes: Uint8Array,
   region: bigint,
   id: bigint,
   filter: RowFilter,
-  kept: readonly Kept[],
+  entry: WalkedEntry<Kept>,
 ): ReplayRow[] {
-  const walked = walkWalEntry(bytes, new KeptTexts(kept));
-  if (!walked.ok) return [];
   const hits: ReplayRow[] = [];
-  for (const mutation of walked.entry.mutations) {
+  for (const mutation of entry.mutations) {
     if (mutation.rows === null) continue;
     const { shape, built } = mutation.rows;
-    const columns: GtColumnView[] = columnViews(shape.schema, shape.width);
+    if (built.length === 0) continue;
+    const columns: GtColumnView[] = viewsOf(shape);
     const op = nameOr(OP_TYPE_NAMES, mutation.opType);
-    for (const [index, cells] of built) {
-      for (let at = 0; at < shape.width; at++) cells[at] ??= 'null';
-      const row = { region, id, op, sequence: mutation.sequence + BigInt(index), columns, cells };
+    for (let at = 0; at < built.length; at += KEPT_STRIDE) {
+      const cells = new Array<string>(shape.width).fill('null');
+      rowValuesAt(bytes, built[at + 1]!, built[at + 2]!, {
+        cell: (d, scanned, index) => (cells[index] = scannedJson(d, scanned, shape.schema[index])),
+      });
+      const sequence = mutation.sequence + BigInt(built[at]!);
+      const row = { region, id, op, sequence, columns, cells };
       if (rowMatches(row, filter)) hits.push(row);
     }
   }
   return hits;
 }
 
+/** The hits of the payload's mutations: none walked again when no row was kept. */
+function mutationHits(
+  bytes: Uint8Array,
+  region: bigint,
+  id: bigint,
+  filter: RowFilter,
+  entry: WalkedEntry<Kept>,
+  kept: readonly Kept[],
+): ReplayRow[] {
+  // Cells read before their column was known were judged without it: the whole test decides.
+  if (entry.mutations.some((mutation) => mutation.rows?.shape.lateSchema === true))
+    return hitsOfWholeTable(bytes, region, id, filter);
+  if (kept.every((places) => places.length === 0)) return [];
+  return hitsOfKept(bytes, region, id, filter, entry);
+}
+
 /**
- * The rows of one payload that pass `filter`, the filter tested while the payload is walked;
- * the typed reason when the payload is not a `WalEntry`.
+ * The rows of one payload that pass `filter`, the filter tested while the payload is walked,
+ * its mutations' then its bulk entries' (decoded by `bulkDecoder`'s decoder unless left out by
+ * their time range); the typed reason when the payload is not a `WalEntry`.
  */
 export function filterEntryRows(
   bytes: Uint8Array,
   region: bigint,
   id: bigint,
   filter: RowFilter,
+  bulkDecoder: () => BulkRowsDecoder,
 ): FilteredEntry {
   const verdicts = new RowVerdicts(filter);
   const walked = walkWalEntry(bytes, verdicts);
   if (!walked.ok) return walked;
   const { entry } = walked;
-  const rows = rowCountOf(entry);
-  const bulk = entry.bulkEntries.map((walkedBulk) => walkedBulk.summary);
-  // Cells read before their column was known were judged without it: the whole test decides.
-  if (entry.mutations.some((mutation) => mutation.rows?.shape.lateSchema === true))
-    return { ok: true, hits: hitsOfWholeTable(bytes, region, id, filter), rows, bulk };
-  const kept = verdicts.byMessage;
-  if (kept.every((places) => places.length === 0)) return { ok: true, hits: [], rows, bulk };
-  return { ok: true, hits: hitsOfKept(bytes, region, id, filter, kept), rows, bulk };
+  const hits = mutationHits(bytes, region, id, filter, entry, verdicts.byMessage);
+  const bulk = filterBulkRows(entry.bulkEntries, region, id, filter, bulkDecoder);
+  if (bulk.hits.length > 0) hits.push(...bulk.hits);
+  return { ok: true, hits, rows: rowCountOf(entry) + bulk.rows, bulk };
 }

@@ -8,7 +8,12 @@
  * them with a reason the progress carries. A damaged segment leaves as a hole after the hits
  * read before it. Never writes to storage.
  */
-import { MAX_SEARCH_CHUNK, type SearchProgress } from '../../../../shared/contract/wal-search';
+import {
+  MAX_NAMED_DAMAGED_PAYLOADS,
+  MAX_SEARCH_CHUNK,
+  type DamagedPayloadView,
+  type SearchProgress,
+} from '../../../../shared/contract/wal-search';
 import type { ReplayHoleView } from '../../../../shared/contract/wal-damage';
 import type { SearchHit } from '../../../../shared/search/search-hits';
 import { JobControl } from '../job-control';
@@ -21,6 +26,7 @@ export interface SearchSink {
     hits: readonly SearchHit[],
     progress: SearchProgress,
     holes: readonly ReplayHoleView[],
+    damaged: readonly DamagedPayloadView[],
   ): void | Promise<void>;
   done(progress: SearchProgress): void;
 }
@@ -65,6 +71,8 @@ export class SearchJob {
       hits: this.delivered,
       holes: counts.holes,
       bulk: counts.bulk,
+      bulkSkipped: counts.bulkSkipped,
+      damagedPayloads: counts.damagedPayloads,
       regions: [...counts.hitsByRegion]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([region, hits]) => ({ region, hits })),
@@ -93,24 +101,30 @@ export class SearchJob {
   private async run(): Promise<void> {
     let hits: SearchHit[] = [];
     let holes: ReplayHoleView[] = [];
+    let damaged: DamagedPayloadView[] = [];
+    let named = 0;
     let sentAt = performance.now();
     try {
       for await (const step of this.steps) {
         if (!this.control.active) break;
         hits.push(...step.hits);
         holes.push(...step.holes.map(holeViewOf));
+        const naming = step.damaged.slice(0, MAX_NAMED_DAMAGED_PAYLOADS - named);
+        named += naming.length;
+        damaged.push(...naming);
         const first = this.delivered === 0 && hits.length > 0;
         const due = performance.now() - sentAt >= CHUNK_EVERY_MS;
         if (first || due || holes.length > 0 || hits.length >= MAX_SEARCH_CHUNK) {
-          await this.deliver(hits, holes);
+          await this.deliver(hits, holes, damaged);
           hits = [];
           holes = [];
+          damaged = [];
           sentAt = performance.now();
         }
         await this.control.whilePaused();
         if (!this.control.active) break;
       }
-      if (this.control.active) await this.deliver(hits, holes);
+      if (this.control.active) await this.deliver(hits, holes, damaged);
       this.control.finish();
     } catch (error) {
       this.control.fail(error);
@@ -123,6 +137,7 @@ export class SearchJob {
   private async deliver(
     hits: readonly SearchHit[],
     holes: readonly ReplayHoleView[],
+    damaged: readonly DamagedPayloadView[],
   ): Promise<void> {
     let at = 0;
     do {
@@ -130,7 +145,7 @@ export class SearchJob {
       at += chunk.length;
       this.delivered += chunk.length;
       const last = at >= hits.length;
-      const taken = this.sink.chunk(chunk, this.progress(), last ? holes : []);
+      const taken = this.sink.chunk(chunk, this.progress(), last ? holes : [], last ? damaged : []);
       if (taken !== undefined) await this.control.untilAborted(taken);
     } while (at < hits.length && this.control.active);
   }

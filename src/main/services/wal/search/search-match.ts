@@ -4,11 +4,14 @@
  * filter pushed into the payload's walk, decode/row-filter.ts), a condition on the entry's
  * region or id first tested without decoding; on Cairn's prefixes the entries whose payload
  * holds the text asked (`--text`, a byte search, nothing decoded). A GreptimeDB payload that is
- * not a `WalEntry` is reported, never a hit. Bulk entries' Arrow batches are not decoded here:
- * they are counted (`bulk`), none is a hit. Pure.
+ * not a `WalEntry` is reported, never a hit; so is a bulk entry (Arrow IPC) that gives no rows,
+ * whose rows are otherwise searched like a mutation's after its time range lets it in
+ * (bulk/bulk-filter.ts). Pure but for loading the Arrow library when a bulk entry needs it.
  */
+import type { DamagedPayloadView } from '../../../../shared/contract/wal-search';
 import type { EntryDecodeFailure } from '../../../../shared/greptime/entry-table';
 import { filterEntryRows } from '../../../../shared/greptime/decode/row-filter';
+import { formatEntryId, formatRegionId } from '../../../../shared/id-notation';
 import { rowText, type ReplayRow } from '../../../../shared/greptime/replay-rows';
 import {
   textHolds,
@@ -19,6 +22,7 @@ import type { SearchHit } from '../../../../shared/search/search-hits';
 import { GT_FORMAT } from '../../../engine/greptimedb/layout';
 import type { WalEntry } from '../../../engine/wal/entry';
 import type { WalFormat } from '../../../engine/wal-read/format';
+import { bulkDecoder } from '../bulk-decoder';
 
 export interface SearchFilter {
   readonly rows: RowFilter;
@@ -28,20 +32,32 @@ export interface SearchFilter {
 
 export interface EntryVerdict {
   readonly hits: SearchHit[];
-  /** Rows the payload holds (0 for Cairn's entries). */
+  /** Rows looked at (0 for Cairn's entries). */
   readonly rows: number;
-  /** Bulk entries the payload holds (not searched). */
+  /** Bulk entries the payload holds, and of them those left out undecoded by their time range. */
   readonly bulk: number;
-  /** Why a GreptimeDB payload is not a `WalEntry`. */
-  readonly failure: EntryDecodeFailure | null;
+  readonly bulkSkipped: number;
+  /** What of the payload is damage: not a `WalEntry`, or a bulk entry without its rows. */
+  readonly damaged: readonly DamagedPayload[];
 }
+
+export type DamagedPayload = DamagedPayloadView;
 
 export type EntryMatcher = (region: bigint, entry: WalEntry) => EntryVerdict;
 
 /** Keys an entry has before its payload is decoded. */
 const ENTRY_KEYS: ReadonlySet<string> = new Set(['region', 'regionU64', 'id', 'idU64']);
 
-const NONE: EntryVerdict = { hits: [], rows: 0, bulk: 0, failure: null };
+const NONE: EntryVerdict = { hits: [], rows: 0, bulk: 0, bulkSkipped: 0, damaged: [] };
+
+function entryKey(region: bigint, id: bigint): string {
+  return `region ${formatRegionId(region)} entry ${formatEntryId(id)}`;
+}
+
+function notWalEntry(region: bigint, id: bigint, failure: EntryDecodeFailure): DamagedPayload {
+  const reason = `not a WalEntry: ${failure.reason} at byte ${failure.offset} (${failure.detail})`;
+  return { what: 'payload', key: entryKey(region, id), reason };
+}
 
 /** Whether the filter's conditions on the entry's own keys hold (the rest decide later). */
 function entryKeysHold(conditions: readonly RowCondition[], region: bigint, id: bigint): boolean {
@@ -54,10 +70,18 @@ function rowMatcher(filter: RowFilter): EntryMatcher {
   return (region, entry) => {
     if (entryConditions.length > 0 && !entryKeysHold(entryConditions, region, entry.id))
       return NONE;
-    const filtered = filterEntryRows(entry.data, region, entry.id, filter);
-    if (!filtered.ok) return { ...NONE, failure: filtered.failure };
-    const hits = filtered.hits.map((row): SearchHit => ({ kind: 'row', row }));
-    return { hits, rows: filtered.rows, bulk: filtered.bulk.length, failure: null };
+    const filtered = filterEntryRows(entry.data, region, entry.id, filter, bulkDecoder);
+    if (!filtered.ok)
+      return { ...NONE, damaged: [notWalEntry(region, entry.id, filtered.failure)] };
+    const { bulk } = filtered;
+    const key = bulk.problems.length > 0 ? entryKey(region, entry.id) : '';
+    return {
+      hits: filtered.hits.map((row): SearchHit => ({ kind: 'row', row })),
+      rows: filtered.rows,
+      bulk: bulk.met,
+      bulkSkipped: bulk.skipped,
+      damaged: bulk.problems.map((reason) => ({ what: 'bulk entry', key, reason })),
+    };
   };
 }
 

@@ -5,11 +5,10 @@
  * or `limit` hits are found. Keeps the counts progress shows: objects and bytes read of the
  * plan's, entries and rows looked at, hits per region. Holds one object's hits at a time.
  */
-import type { EntryDecodeFailure } from '../../../../shared/greptime/entry-table';
 import { regionOfHit, type SearchHit } from '../../../../shared/search/search-hits';
 import type { SearchParts } from '../../../../shared/search/search-request';
 import type { ObjectIo } from '../../../engine/objectio/object-io';
-import { newPlanCounts, objectReads, type SearchScope } from '../../../engine/search/plan';
+import { plannedTotals, type SearchScope } from '../../../engine/search/plan';
 import {
   newScanCounts,
   scanObjects,
@@ -18,7 +17,7 @@ import {
   type SearchedLog,
 } from '../../../engine/search/scan';
 import type { SkippedSegment } from '../../../engine/wal/reader';
-import { matcherOf, type SearchFilter } from './search-match';
+import { matcherOf, type DamagedPayload, type SearchFilter } from './search-match';
 
 export interface SearchRequest {
   readonly scope: SearchScope;
@@ -35,21 +34,18 @@ export interface SearchCounts extends ScanCounts {
   hits: number;
   holes: number;
   bulk: number;
+  /** Bulk entries left out undecoded: their declared time range is outside the filter's. */
+  bulkSkipped: number;
+  /** Payloads and bulk entries that gave no rows. */
+  damagedPayloads: number;
   hitsByRegion: Map<bigint, number>;
 }
 
-/** A payload that is not a `WalEntry`, where it is. */
-export interface PayloadFailure {
-  readonly region: bigint;
-  readonly id: bigint;
-  readonly failure: EntryDecodeFailure;
-}
-
-/** What one object gave: its hits, the holes met reading it, payloads that did not decode. */
+/** What one object gave: its hits, the holes met reading it, payloads that gave no rows. */
 export interface SearchStep {
   readonly hits: readonly SearchHit[];
   readonly holes: readonly SkippedSegment[];
-  readonly failures: readonly PayloadFailure[];
+  readonly damaged: readonly DamagedPayload[];
 }
 
 /** What `parts` (a search as typed, read) asks of a search. */
@@ -68,17 +64,17 @@ export function searchRequestOfParts(parts: SearchParts): SearchRequest {
 
 /** The counts of a search of `log` before it reads: what its plan will read. */
 export function newSearchCounts(log: SearchedLog, scope: SearchScope): SearchCounts {
-  const planned = newPlanCounts();
-  let plannedBytes = 0;
-  for (const read of objectReads(log.catalog, scope, planned)) plannedBytes += read.bytes;
+  const planned = plannedTotals(log.catalog, scope);
   return {
     ...newScanCounts(),
-    plannedObjects: planned.objects,
-    plannedBytes,
+    plannedObjects: planned.counts.objects,
+    plannedBytes: planned.bytes,
     rows: 0,
     hits: 0,
     holes: 0,
     bulk: 0,
+    bulkSkipped: 0,
+    damagedPayloads: 0,
     hitsByRegion: new Map(),
   };
 }
@@ -103,15 +99,18 @@ export async function* runSearch(
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
   for await (const object of scanObjects(io, log, request.scope, scanOptions, counts)) {
     const hits: SearchHit[] = [];
-    const failures: PayloadFailure[] = [];
+    const damaged: DamagedPayload[] = [];
     for (const segment of object.segments) {
       const region = segment.location.regionId;
       for (const entry of segment.entries) {
         const verdict = match(region, entry);
         counts.rows += verdict.rows;
         counts.bulk += verdict.bulk;
-        if (verdict.failure !== null)
-          failures.push({ region, id: entry.id, failure: verdict.failure });
+        counts.bulkSkipped += verdict.bulkSkipped;
+        if (verdict.damaged.length > 0) {
+          counts.damagedPayloads += verdict.damaged.length;
+          damaged.push(...verdict.damaged);
+        }
         for (const hit of verdict.hits) {
           if (counts.hits >= limit) break;
           hits.push(hit);
@@ -121,7 +120,7 @@ export async function* runSearch(
         }
       }
     }
-    const step = { hits, holes, failures };
+    const step = { hits, holes, damaged };
     holes = [];
     yield step;
     if (counts.hits >= limit) return;

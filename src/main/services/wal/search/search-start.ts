@@ -32,12 +32,13 @@ export interface SearchPlace {
 
 function searchSinkOf(send: ReturnType<typeof senderOf>): SearchSink {
   return {
-    chunk: (hits, progress, holes) =>
+    chunk: (hits, progress, holes, damaged) =>
       send({
         type: 'wal.search.chunk',
         jobId: progress.jobId,
         hits,
         ...(holes.length > 0 ? { holes } : {}),
+        ...(damaged.length > 0 ? { damaged } : {}),
         progress,
       }),
     done: (progress) => void send({ type: 'wal.search.done', jobId: progress.jobId, progress }),

@@ -27,7 +27,10 @@ export function progressText(progress: SearchProgress): string {
   if (progress.objectsSkipped > 0)
     parts.push(`${progress.objectsSkipped.toLocaleString()} objects skipped by their footers`);
   if (progress.holes > 0) parts.push(`${progress.holes} damaged segments skipped`);
-  if (progress.bulk > 0) parts.push(`${progress.bulk} bulk entries not searched`);
+  if (progress.bulkSkipped > 0)
+    parts.push(`${progress.bulkSkipped} bulk entries skipped by their time range`);
+  if (progress.damagedPayloads > 0)
+    parts.push(`${progress.damagedPayloads} payloads or bulk entries gave no rows`);
   if (progress.limited) parts.push('stopped at the limit');
   return parts.join(' · ');
 }

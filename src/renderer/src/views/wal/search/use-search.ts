@@ -10,7 +10,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../../../../../shared/api-error';
 import type { InputOf } from '../../../../../shared/contract';
 import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
-import type { SearchProgress } from '../../../../../shared/contract/wal-search';
+import type { DamagedPayloadView, SearchProgress } from '../../../../../shared/contract/wal-search';
 import type { SearchHit } from '../../../../../shared/search/search-hits';
 import { api } from '../../../api/client';
 import { useCancelOnLeave } from '../use-cancel-on-leave';
@@ -24,6 +24,8 @@ export interface SearchState {
   /** Grows as chunks arrive; `version` says when. */
   readonly hits: readonly SearchHit[];
   readonly holes: readonly ReplayHoleView[];
+  /** Payloads that gave no rows, as the search named them. */
+  readonly damaged: readonly DamagedPayloadView[];
   readonly version: number;
 }
 
@@ -31,6 +33,7 @@ interface HeldChunk {
   readonly jobId: string;
   readonly hits: readonly SearchHit[];
   readonly holes: readonly ReplayHoleView[];
+  readonly damaged: readonly DamagedPayloadView[];
   readonly progress: SearchProgress;
 }
 
@@ -40,8 +43,12 @@ export function isLiveSearch(progress: SearchProgress | null): boolean {
 
 export function useSearch() {
   // One container for the page's life: appended to, emptied by a new start, never copied.
-  const [found] = useState(() => ({ hits: [] as SearchHit[], holes: [] as ReplayHoleView[] }));
-  const [state, setState] = useState<Omit<SearchState, 'hits' | 'holes'>>({
+  const [found] = useState(() => ({
+    hits: [] as SearchHit[],
+    holes: [] as ReplayHoleView[],
+    damaged: [] as DamagedPayloadView[],
+  }));
+  const [state, setState] = useState<Omit<SearchState, 'hits' | 'holes' | 'damaged'>>({
     progress: null,
     error: null,
     version: 0,
@@ -53,6 +60,7 @@ export function useSearch() {
     (chunk: Omit<HeldChunk, 'jobId'>) => {
       for (const hit of chunk.hits) found.hits.push(hit);
       for (const hole of chunk.holes) found.holes.push(hole);
+      for (const payload of chunk.damaged) found.damaged.push(payload);
       setState((previous) => ({
         ...previous,
         // A late control reply never moves the counts back.
@@ -74,6 +82,7 @@ export function useSearch() {
           jobId: event.jobId,
           hits: event.type === 'wal.search.chunk' ? event.hits : [],
           holes: event.type === 'wal.search.chunk' ? (event.holes ?? []) : [],
+          damaged: event.type === 'wal.search.chunk' ? (event.damaged ?? []) : [],
           progress: event.progress,
         };
         if (jobId.current === null) early.current.push(chunk);
@@ -92,6 +101,7 @@ export function useSearch() {
     early.current = [];
     found.hits.length = 0;
     found.holes.length = 0;
+    found.damaged.length = 0;
     setState((previous) => ({ progress: null, error: null, version: previous.version + 1 }));
     try {
       const progress = await api.call('wal.search.start', input);
@@ -124,6 +134,7 @@ export function useSearch() {
     ...state,
     hits: found.hits,
     holes: found.holes,
+    damaged: found.damaged,
     start,
     pause: control('wal.search.pause'),
     resume: control('wal.search.resume'),
