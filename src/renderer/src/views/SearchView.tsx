@@ -18,6 +18,8 @@ import { useUiStore } from '../state/ui-store';
 import type { SearchPlace } from '../state/search-place';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { SearchHitsTable } from './wal/search/SearchHitsTable';
+import { SkippedHoles } from './wal/holes/SkippedHoles';
+import { useHoleJumps } from './wal/holes/use-hole-jump';
 import { progressText, searchCommand, stateText } from './wal/search/search-words';
 import { isLiveSearch, useSearch } from './wal/search/use-search';
 import './wal/wal.css';
@@ -110,6 +112,7 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
   };
 
   const { progress, hits, holes, version } = search;
+  const [jump, jumpTo] = useHoleJumps();
   const kind = progress?.kind ?? (rows ? 'row' : 'entry');
   // Columns of the hits so far; made again only when a chunk arrived.
   const columns = useMemo(() => {
@@ -215,15 +218,8 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
           </table>
         </section>
       )}
-      {holes.length > 0 && (
-        <ul aria-label="Damaged segments skipped" className="wal-warn">
-          {holes.map((hole) => (
-            <li key={`${hole.key}/${String(hole.regionId)}`}>
-              region {formatRegionId(hole.regionId)} skipped in {hole.key}: {hole.check} check
-              failed
-            </li>
-          ))}
-        </ul>
+      {progress !== null && (
+        <SkippedHoles count={progress.holes} holes={holes.map((met) => met.hole)} onJump={jumpTo} />
       )}
       {progress !== null && (
         <div className="wal-replay-filters">
@@ -249,7 +245,9 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
           </span>
         </div>
       )}
-      {progress !== null && <SearchHitsTable kind={kind} hits={hits} columns={columns} />}
+      {progress !== null && (
+        <SearchHitsTable kind={kind} hits={hits} holes={holes} jump={jump} columns={columns} />
+      )}
     </div>
   );
 }
