@@ -31,6 +31,7 @@ import { SkippedHoles } from './wal/holes/SkippedHoles';
 import { useHoleJumps } from './wal/holes/use-hole-jump';
 import './wal/wal.css';
 import { counted } from '../../../shared/plural';
+import { PanelHeading } from '../components/PrefixName';
 
 export function ReplayView() {
   return <PrefixScopedView id="replay" title="Replay" Body={ReplayOf} />;
@@ -177,6 +178,10 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
         <ErrorPanel error={{ name: progress.error.code, message: progress.error.message }} />
       )}
       {progress && <SkippedHoles count={progress.holes} holes={replay.holes} onJump={jumpTo} />}
+      <PanelHeading what="Replay" prefix={replayed?.prefix ?? prefix}>
+        {replayed !== null &&
+          ` · region ${regionName(replayed.region)} from ${formatEntryId(replayed.fromId)}`}
+      </PanelHeading>
       <Segmented
         label="Replay shows"
         choices={[

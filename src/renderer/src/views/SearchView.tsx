@@ -23,6 +23,7 @@ import { useHoleJumps } from './wal/holes/use-hole-jump';
 import { progressText, searchCommand, stateText } from './wal/search/search-words';
 import { isLiveSearch, useSearch } from './wal/search/use-search';
 import './wal/wal.css';
+import { PanelHeading } from '../components/PrefixName';
 
 export function SearchView() {
   return <PrefixScopedView id="search" title="Search" Body={SearchOf} />;
@@ -198,6 +199,7 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
       )}
       {progress !== null && (
         <section aria-label="Hits per region" className="wal-panel">
+          <PanelHeading what="Hits per region" prefix={prefix} />
           <table className="data-table">
             <thead>
               <tr>
