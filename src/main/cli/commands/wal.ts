@@ -1,5 +1,5 @@
 /**
- * `cairn wal …`: the object-store WAL from the command line. Its subcommands live in six files
+ * `cairn wal …`: the object-store WAL from the command line. Its subcommands live in seven files
  * with dependencies of their own (replay's decoders, gc's collector, search's matcher); only
  * the file of the subcommand the command line names is loaded, so `cairn wal ls` never pays
  * for `wal search`. `cairn wal`, `cairn wal --help` and a word that names no subcommand load
@@ -17,8 +17,9 @@ interface WalCommandFile {
 }
 
 export const WAL_COMMAND_FILES: readonly WalCommandFile[] = [
+  { commands: ['ls'], load: async () => (await import('./wal-ls')).registerWalLsCommand },
   {
-    commands: ['ls', 'inspect', 'verify'],
+    commands: ['inspect', 'verify'],
     load: async () => (await import('./wal-read')).registerWalReadCommands,
   },
   { commands: ['fleet'], load: async () => (await import('./wal-fleet')).registerWalFleetCommand },
