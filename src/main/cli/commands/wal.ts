@@ -1,5 +1,5 @@
 /**
- * `cairn wal …`: the object-store WAL from the command line. Its subcommands live in seven files
+ * `cairn wal …`: the object-store WAL from the command line. Its subcommands live in eight files
  * with dependencies of their own (replay's decoders, gc's collector, search's matcher); only
  * the file of the subcommand the command line names is loaded, so `cairn wal ls` never pays
  * for `wal search`. `cairn wal`, `cairn wal --help` and a word that names no subcommand load
@@ -24,8 +24,12 @@ export const WAL_COMMAND_FILES: readonly WalCommandFile[] = [
   },
   { commands: ['fleet'], load: async () => (await import('./wal-fleet')).registerWalFleetCommand },
   {
-    commands: ['append', 'replay', 'obsolete'],
+    commands: ['append', 'obsolete'],
     load: async () => (await import('./wal-write')).registerWalWriteCommands,
+  },
+  {
+    commands: ['replay'],
+    load: async () => (await import('./wal-replay')).registerWalReplayCommand,
   },
   { commands: ['gc'], load: async () => (await import('./wal-gc')).registerWalGcCommand },
   {
