@@ -3,39 +3,37 @@
  * text of the damaged segment skipped, wrapped over as many lines as it needs (its height is
  * measured, not assumed), and focusable so the keyboard reaches it and a jump can land on it.
  */
-import type { CSSProperties } from 'react';
 import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
 import { holeId, holeText } from '../replay-hole-rows';
 
 export function HoleRow({
   hole,
-  rowIndex,
-  virtualIndex,
+  at,
+  headerRows,
   measure,
-  style,
-  positioned,
 }: {
   hole: ReplayHoleView;
-  /** The row's `aria-rowindex` (1-based, header rows counted). */
-  rowIndex: number;
-  /** Its index in the virtualizer, which measures the row's height from the element. */
-  virtualIndex: number;
+  /**
+   * Its place in the virtualizer: the index it measures the row's height by, and the offset
+   * of a row the virtualizer places (absolute); without one the row sits in the flow.
+   */
+  at: { readonly index: number; readonly start?: number };
+  /** Header rows above the body, for the row's `aria-rowindex`. */
+  headerRows: number;
   measure: (element: HTMLElement | null) => void;
-  style?: CSSProperties;
-  /** Placed by the virtualizer (absolute), or in the flow between padding spacers. */
-  positioned: boolean;
 }) {
+  const positioned = at.start !== undefined;
   return (
     <div
       ref={measure}
-      data-index={virtualIndex}
+      data-index={at.index}
       data-hole={holeId(hole)}
       role="row"
-      aria-rowindex={rowIndex}
+      aria-rowindex={at.index + headerRows + 1}
       aria-label="Hole"
       tabIndex={0}
       className={positioned ? 'virtual-row wal-hole-row' : 'wal-hole-row'}
-      style={style}
+      style={positioned ? { transform: `translateY(${at.start}px)` } : undefined}
     >
       <span role="gridcell">{holeText(hole)}</span>
     </div>

@@ -31,7 +31,8 @@ const FRAMES = 30;
 export function useHoleJump(
   jump: HoleJump | null,
   indexOf: (id: string) => number,
-  scrollToIndex: (index: number) => void,
+  /** The virtualizer's: the row is brought to the middle of the list. */
+  scrollToIndex: (index: number, options: { align: 'center' }) => void,
   scroller: RefObject<HTMLElement | null>,
 ): void {
   const handled = useRef<HoleJump | null>(null);
@@ -43,7 +44,7 @@ export function useHoleJump(
     const index = indexOf(jump.id);
     if (index < 0) return;
     handled.current = jump;
-    scrollToIndex(index);
+    scrollToIndex(index, { align: 'center' });
     cancelAnimationFrame(frame.current);
     let frames = 0;
     const focusWhenShown = () => {

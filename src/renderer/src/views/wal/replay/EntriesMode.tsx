@@ -12,7 +12,7 @@ import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import { downloadText } from '../../../components/download';
 import { matchesJsonPath, parseJsonPath, payloadText } from '../replay-filter';
-import { holeIndex, withHoleRows, type GridRow } from '../replay-hole-rows';
+import { holeId, holeIndex, withHoleRows, type GridRow } from '../replay-hole-rows';
 import { HoleRow } from '../holes/HoleRow';
 import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
 import { regionName } from '../wal-words';
@@ -172,11 +172,7 @@ function ReplayGrid({
   });
   useScrollToSelected(rows, selected, (index) => virtualizer.scrollToIndex(index));
   const indexOf = useCallback((id: string) => holeIndex(rows, id), [rows]);
-  const centre = useCallback(
-    (index: number) => virtualizer.scrollToIndex(index, { align: 'center' }),
-    [virtualizer],
-  );
-  useHoleJump(jump, indexOf, centre, scroller);
+  useHoleJump(jump, indexOf, virtualizer.scrollToIndex, scroller);
   return (
     <div
       ref={scroller}
@@ -192,13 +188,11 @@ function ReplayGrid({
           if (gridRow.kind === 'hole')
             return (
               <HoleRow
-                key={`hole ${gridRow.hole.key} ${String(gridRow.hole.regionId)}`}
+                key={holeId(gridRow.hole)}
                 hole={gridRow.hole}
-                rowIndex={item.index + 1}
-                virtualIndex={item.index}
+                at={item}
+                headerRows={0}
                 measure={virtualizer.measureElement}
-                style={{ transform: `translateY(${item.start}px)` }}
-                positioned
               />
             );
           const row = gridRow.row;

@@ -11,7 +11,7 @@ import type { GtColumnView } from '../../../../../shared/greptime/entry-table';
 import { cellText } from '../../../../../shared/greptime/replay-rows';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import type { RowsItem } from './rows-model';
-import { holeIndex, type GridRow } from '../replay-hole-rows';
+import { holeId, holeIndex, type GridRow } from '../replay-hole-rows';
 import { HoleRow } from '../holes/HoleRow';
 import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
 import './rows.css';
@@ -65,11 +65,7 @@ export function RowsTable({
     overscan: 12,
   });
   const indexOf = useCallback((id: string) => holeIndex(items, id), [items]);
-  const centre = useCallback(
-    (index: number) => virtualizer.scrollToIndex(index, { align: 'center' }),
-    [virtualizer],
-  );
-  useHoleJump(jump, indexOf, centre, scroller);
+  useHoleJump(jump, indexOf, virtualizer.scrollToIndex, scroller);
   const template = [...FIXED.map((f) => f.width), ...columns.map(widthOf)]
     .map((width) => `${width}px`)
     .join(' ');
@@ -140,13 +136,11 @@ export function RowsTable({
           if (gridItem.kind === 'hole')
             return (
               <HoleRow
-                key={`hole ${gridItem.hole.key} ${String(gridItem.hole.regionId)}`}
+                key={holeId(gridItem.hole)}
                 hole={gridItem.hole}
-                rowIndex={virtual.index + 3}
-                virtualIndex={virtual.index}
+                at={virtual}
+                headerRows={2}
                 measure={virtualizer.measureElement}
-                style={{ transform: `translateY(${virtual.start}px)` }}
-                positioned
               />
             );
           const item = gridItem.row;

@@ -108,11 +108,7 @@ export function SearchHitsTable({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [holes, holes.length],
   );
-  const centre = useCallback(
-    (index: number) => scrollToIndex(index, { align: 'center' }),
-    [scrollToIndex],
-  );
-  useHoleJump(jump, indexOf, centre, scroller);
+  useHoleJump(jump, indexOf, scrollToIndex, scroller);
   const template = shown.map((column) => `${column.width}px`).join(' ');
   const width = shown.reduce((sum, column) => sum + column.width + 10, 20);
   return (
@@ -147,10 +143,9 @@ export function SearchHitsTable({
               <HoleRow
                 key={`hole ${virtual.index}`}
                 hole={row.hole}
-                rowIndex={virtual.index + 2}
-                virtualIndex={virtual.index}
+                at={{ index: virtual.index }}
+                headerRows={1}
                 measure={measure}
-                positioned={false}
               />
             );
           const hit = row.row;
