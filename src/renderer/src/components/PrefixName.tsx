@@ -4,6 +4,7 @@
  * and a panel far down a page (or a dialog over it) never leaves the prefix to be guessed.
  */
 import type { ReactNode } from 'react';
+import './prefix-name.css';
 
 /** The prefix itself, as the console writes a key. */
 export function PrefixName({ prefix }: { prefix: string }) {
