@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 export default defineConfig({
   main: {
     build: {
-      externalizeDeps: true,
+      externalizeDeps: { exclude: ['zod'] },
       // `cli`: the `cairn` command bundled as the app bundles the engine; `npm start`'s browser
       // mode runs it, so the engine's host there runs the same code as Electron's main process.
       rollupOptions: {

@@ -57,7 +57,23 @@ async function serve(dataDir: string) {
   return { url: (JSON.parse(first) as { url: string }).url, stop: () => child.kill('SIGTERM') };
 }
 
-async function take(page: Page, url: string, shot: Shot): Promise<void> {
+/**
+ * The view's reads answered and drawn (a picture, not a test): no spinner, no open or fleet
+ * pass in progress, then a moment for the last paint. Waiting for that, not a fixed time,
+ * keeps the whole run short enough for CI.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.pending, .spinner, .wal-progress') === null &&
+      !document.body.innerText.includes('Reading prefixes'),
+    undefined,
+    { timeout: 20_000, polling: 100 },
+  );
+  await page.waitForTimeout(600);
+}
+
+async function take(page: Page, url: string, shot: Shot, out: string): Promise<void> {
   await page.goto(url);
   const nav = page.getByRole('navigation', { name: 'Views' });
   if (shot.prefix !== undefined) {
@@ -68,12 +84,18 @@ async function take(page: Page, url: string, shot: Shot): Promise<void> {
       .click();
   }
   await nav.getByRole('button', { name: shot.view, exact: true }).click();
-  // Settled: the view's reads answered and drawn (a picture, not a test).
-  await page.waitForTimeout(2_500);
-  await page.screenshot({ path: join(root, 'docs', shot.file) });
+  await settled(page);
+  await page.screenshot({ path: join(out, shot.file) });
+}
+
+/** `--out DIR` writes the pictures and the manifest there (CI's check) instead of docs/. */
+function outDir(args: readonly string[]): string {
+  const at = args.indexOf('--out');
+  return at < 0 ? join(root, 'docs') : resolve(args[at + 1] ?? '');
 }
 
 async function main(): Promise<void> {
+  const out = outDir(process.argv.slice(2));
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-screenshots-'));
   const demo = spawnSync(process.execPath, [CLI, 'demo', '--data-dir', dataDir], {
     encoding: 'utf8',
@@ -83,7 +105,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage({ viewport: VIEWPORT, colorScheme: 'light' });
-    for (const shot of SHOTS) await take(page, server.url, shot);
+    for (const shot of SHOTS) await take(page, server.url, shot, out);
   } finally {
     await browser.close();
     server.stop();
@@ -97,12 +119,12 @@ async function main(): Promise<void> {
     shots: SHOTS.map((shot) => ({
       ...shot,
       sha256: createHash('sha256')
-        .update(readFileSync(join(root, 'docs', shot.file)))
+        .update(readFileSync(join(out, shot.file)))
         .digest('hex'),
     })),
   };
-  writeFileSync(join(root, 'docs', 'screenshots.json'), JSON.stringify(manifest, null, 2) + '\n');
-  console.log(`docs/: ${SHOTS.length} pictures and screenshots.json`);
+  writeFileSync(join(out, 'screenshots.json'), JSON.stringify(manifest, null, 2) + '\n');
+  console.log(`${out}: ${SHOTS.length} pictures and screenshots.json`);
 }
 
 main().then(

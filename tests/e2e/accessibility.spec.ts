@@ -36,7 +36,7 @@ for (const scheme of ['dark', 'light'] as const) {
         .getByRole('navigation', { name: 'Views' })
         .getByRole('button', { name: view })
         .click();
-      await expect(page.getByRole('heading', { name: view })).toBeVisible();
+      await expect(page.getByRole('heading', { name: view, exact: true })).toBeVisible();
       found.push(...(await seriousViolations(page)).map((text) => `${view}: ${text}`));
     }
     expect(found).toEqual([]);

@@ -64,8 +64,11 @@ test('8 regions obsoleted in one confirmation, one audit entry each', async ({ p
   await expect(deletion.getByRole('cell', { name: 'Deletion' })).toContainText(
     'for wal.obsolete.bulk call',
   );
+  // Each row's target is its region, of the prefix it is in.
   for (let region = 1; region <= 8; region++)
-    await expect(bulkRows.getByRole('cell', { name: `1:${region}`, exact: true })).toHaveCount(1);
+    await expect(
+      bulkRows.getByRole('cell', { name: `1:${region} of ${PREFIX}`, exact: true }),
+    ).toHaveCount(1);
 
   await nav.getByRole('button', { name: 'Manifest' }).click();
   await expect(page.getByRole('table', { name: 'Register versions' })).toContainText(

@@ -236,13 +236,13 @@ async function expectPromptThenAdd(page: Page, app: ServedApp, hash: string): Pr
     await expect(page.getByRole('alert')).toHaveText(
       `This link names the local directory ${elsewhere}. None of your saved connections opens it, so nothing has been read.`,
     );
-    await expect(page.getByRole('heading', { name: 'Regions' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Regions', exact: true })).toHaveCount(0);
     await page.getByRole('button', { name: 'Add this connection' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add connection' });
     await expect(dialog.getByRole('textbox', { name: 'Directory' })).toHaveValue(elsewhere);
     await dialog.getByRole('button', { name: 'Save connection' }).click();
     // Saved: the link opens on it (an empty directory: no prefix yet).
-    await expect(page.getByRole('heading', { name: 'Regions' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Regions', exact: true })).toBeVisible();
     await expect(
       page.getByRole('combobox', { name: 'Connection' }).locator('option:checked'),
     ).toHaveText(elsewhere.split('/').pop() ?? '');

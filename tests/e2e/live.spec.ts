@@ -87,16 +87,16 @@ test('every place has a token-free link; back and forward walk them', async ({
   await expect(page.getByRole('combobox', { name: 'Region' })).toHaveValue('1:2');
 
   await page.goBack();
-  await expect(page.getByRole('heading', { name: 'Regions' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Regions', exact: true })).toBeVisible();
   await page.goForward();
-  await expect(page.getByRole('heading', { name: 'Replay' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Replay', exact: true })).toBeVisible();
 
   // The link opens the same place in a new window (same browser, so its cookie holds the token).
   const link = page.url();
   expect(link).not.toContain('token');
   const second = await context.newPage();
   await second.goto(link);
-  await expect(second.getByRole('heading', { name: 'Replay' })).toBeVisible();
+  await expect(second.getByRole('heading', { name: 'Replay', exact: true })).toBeVisible();
   await expect(second.getByRole('combobox', { name: 'WAL prefix' })).toHaveValue(PREFIX);
   await expect(second.getByRole('combobox', { name: 'Region' })).toHaveValue('1:2');
 });

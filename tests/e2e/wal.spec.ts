@@ -170,7 +170,7 @@ test('inspects, takes over, obsoletes, replays and loads a WAL prefix', async ({
     'A pass would move the boundary',
   );
   await gc.getByRole('button', { name: 'Collect…' }).click();
-  const collect = page.getByRole('dialog', { name: /Collect garbage in/ });
+  const collect = page.getByRole('dialog', { name: /Collect garbage of/ });
   await collect.getByRole('textbox').fill(PREFIX);
   await collect.getByRole('button', { name: 'Collect' }).click();
   await expect(page.getByText(/^Collected \d+ objects?$/)).toBeVisible();

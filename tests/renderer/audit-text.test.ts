@@ -1,7 +1,11 @@
 /** How Activity words an audit entry: connections by name, the call's parameters in short. */
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/shared/contract';
-import { connectionText, parametersText } from '../../src/renderer/src/views/activity/audit-text';
+import {
+  connectionText,
+  parametersText,
+  targetPrefixOf,
+} from '../../src/renderer/src/views/activity/audit-text';
 import { deletionText } from '../../src/renderer/src/views/activity/deletion-text';
 
 const entry = (fields: Partial<AuditEntry>): AuditEntry => ({
@@ -15,6 +19,18 @@ const entry = (fields: Partial<AuditEntry>): AuditEntry => ({
 });
 
 describe('audit entry text', () => {
+  it('names the prefix beside a target within it (a bulk obsolete region), never twice', () => {
+    const bulk = entry({
+      action: 'wal.obsolete.bulk',
+      target: '1:3',
+      parameters: { prefix: 'wal/nodes/0/generations/0', region: '1:3' },
+    });
+    expect(targetPrefixOf(bulk)).toBe('wal/nodes/0/generations/0');
+    expect(targetPrefixOf(entry({ parameters: { prefix: 'wal/0' } }))).toBeNull();
+    expect(targetPrefixOf(entry({ parameters: { name: 'team' } }))).toBeNull();
+    expect(targetPrefixOf(entry({ parameters: 'text' }))).toBeNull();
+  });
+
   it('names the connection as recorded, else as saved now, else by its id', () => {
     const names = new Map([['c-1', 'Lab S3 (now)']]);
     expect(connectionText(entry({ connection: 'Lab S3' }), names)).toBe('Lab S3');

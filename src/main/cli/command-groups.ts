@@ -10,8 +10,11 @@ import type { Command } from 'commander';
 export interface CommandGroup {
   readonly name: string;
   readonly description: string;
-  /** The group's registration, imported on demand. */
-  readonly load: () => Promise<(program: Command) => void>;
+  /**
+   * The group's registration, imported on demand; `args` is the command line from the group's
+   * word on, for a group that loads only the subcommand it runs (`wal`).
+   */
+  readonly load: (args: readonly string[]) => Promise<(program: Command) => void>;
 }
 
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
@@ -51,7 +54,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     name: 'wal',
     description:
       'The object-store WAL: prefixes, fleet health, inspect, verify, append, replay, obsolete, gc',
-    load: async () => (await import('./commands/wal')).registerWal,
+    load: async (args) => (await import('./commands/wal')).walRegistration(args),
   },
   {
     name: 'cache',
@@ -73,7 +76,15 @@ export function groupDescription(name: string): string {
  * names `wal`). `cairn --help`, `cairn --version` and an unknown word name none.
  */
 export function groupNamed(args: readonly string[]): CommandGroup | null {
+  return groupWord(args)?.group ?? null;
+}
+
+/** The group the command line runs and the command line from its word on. */
+export function groupWord(
+  args: readonly string[],
+): { readonly group: CommandGroup; readonly from: readonly string[] } | null {
   const words = args.filter((arg) => !arg.startsWith('-'));
   const word = words[0] === 'help' ? words[1] : words[0];
-  return COMMAND_GROUPS.find((group) => group.name === word) ?? null;
+  const group = COMMAND_GROUPS.find((candidate) => candidate.name === word);
+  return group === undefined ? null : { group, from: args.slice(args.indexOf(group.name)) };
 }

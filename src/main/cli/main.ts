@@ -9,7 +9,7 @@ import { escapeUnsafeText } from '../../shared/display-text';
 import { Command, CommanderError } from 'commander';
 import { appVersion } from '../services/app-version';
 import { projectRoot } from '../project-root';
-import { COMMAND_GROUPS, groupNamed } from './command-groups';
+import { COMMAND_GROUPS, groupWord } from './command-groups';
 import { EXIT_USAGE } from './output';
 import { runtimeNotice, silenceSdkVersionNotice } from './runtime-notice';
 
@@ -30,9 +30,9 @@ async function main(args: readonly string[]): Promise<void> {
     .version(appVersion(projectRoot()))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  const running = groupNamed(args.slice(2));
+  const running = groupWord(args.slice(2));
   for (const group of COMMAND_GROUPS) {
-    if (group === running) (await group.load())(program);
+    if (group === running?.group) (await group.load(running.from))(program);
     else program.command(group.name).description(group.description);
   }
   await program.parseAsync(args);

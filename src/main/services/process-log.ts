@@ -1,9 +1,11 @@
 /**
  * The process log: structured lines (pino) on stderr, where `cairn serve`, the desktop app's
  * launcher and the CLI's operator read "see the main process log". Owns nothing else; level
- * from `CAIRN_LOG_LEVEL` (default `info`; `silent` turns it off).
+ * from `CAIRN_LOG_LEVEL` (default `info`; `silent` turns it off). The logger is made on its
+ * first line: a command that logs nothing never loads pino (a tenth of a CLI command's start).
  */
-import pino from 'pino';
+import { createRequire } from 'node:module';
+import type { LogFn, Logger } from 'pino';
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -11,7 +13,25 @@ function levelOf(value: string | undefined): string {
   return value !== undefined && LEVELS.has(value) ? value : 'info';
 }
 
-export const processLog = pino(
-  { name: 'cairn', level: levelOf(process.env.CAIRN_LOG_LEVEL) },
-  pino.destination({ fd: 2, sync: true }),
-);
+let made: Logger | undefined;
+
+function logger(): Logger {
+  if (made === undefined) {
+    const pino = createRequire(import.meta.url)('pino') as typeof import('pino');
+    made = pino(
+      { name: 'cairn', level: levelOf(process.env.CAIRN_LOG_LEVEL) },
+      pino.destination({ fd: 2, sync: true }),
+    );
+  }
+  return made;
+}
+
+/** A level's function: makes the logger on the first line written at any level. */
+function level(name: 'error' | 'warn' | 'info'): LogFn {
+  return (...args: unknown[]) => {
+    const log = logger();
+    Reflect.apply(log[name], log, args);
+  };
+}
+
+export const processLog = { error: level('error'), warn: level('warn'), info: level('info') };

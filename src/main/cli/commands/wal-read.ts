@@ -1,14 +1,12 @@
-/** `cairn wal ls | inspect | verify`: read-only views of WAL prefixes of both formats; they never write. */
+/** `cairn wal inspect | verify`: read-only views of WAL prefixes of both formats; they never write. */
 import { counted } from '../../../shared/plural';
 import type { Command } from 'commander';
-import { discoverPrefixes, type DiscoveredPrefix } from '../../engine/wal-read/discover';
 import {
   inspectTarget,
   verifyTarget,
   type AnyInspectReport,
 } from '../../engine/wal-read/read-side';
 import { judgedInspect } from './judged-inspect';
-import { isListedPrefix } from '../../services/wal/fleet/fleet-source';
 import type { ObjectVerdict } from '../../engine/wal/verify';
 import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
 import { printJson, printLines, table } from '../output';
@@ -21,49 +19,13 @@ import { inspectHealth, inspectHealthLines } from './inspect-health';
 import { EXIT } from '../exit-codes';
 import { CommandIndex } from './command-index';
 import { cachedScan } from './scan-cache';
-import {
-  openWalConnection,
-  openWalReadTarget,
-  withAllowEmpty,
-  withWalFlags,
-  type WalOptions,
-} from './wal-config';
+import { openWalReadTarget, withAllowEmpty, withWalFlags, type WalOptions } from './wal-config';
 
 type JsonOption = WalOptions & { json?: boolean };
 /** commander's `--no-cache` sets `cache: false`. */
 type InspectOptions = JsonOption & { cache?: boolean };
 
-/** Where `wal ls` looked, in words: the bucket root or the prefix it walked. */
-function placeOf(walked: string): string {
-  return walked === '' ? 'the bucket root' : walked;
-}
-
 export function registerWalReadCommands(wal: Command): void {
-  withWalFlags(
-    wal
-      .command('ls')
-      .description(
-        "WAL prefixes under --root, as the console's Overview lists them: Cairn's under ROOT/wal, GreptimeDB's anywhere (delimiter listing, bounded)",
-      ),
-  )
-    .option('--json', 'JSON output')
-    .action(
-      runAction(async (options: JsonOption) => {
-        const { io, root } = await openWalConnection(options);
-        // --prefix walks under that prefix and lists all it finds; else the console's view.
-        const walked = options.prefix ?? root;
-        const found = await discoverPrefixes(io, walked);
-        const prefixes = found.prefixes.filter(
-          (p) => options.prefix !== undefined || isListedPrefix(root, p.prefix),
-        );
-        if (found.truncated)
-          process.stderr.write('cairn: the listing stopped at a bound; narrow it with --root\n');
-        if (options.json) printJson(prefixes);
-        else if (prefixes.length === 0) printLines([`no WAL prefix under ${placeOf(walked)}`]);
-        else printLines(prefixTable(prefixes));
-      }),
-    );
-
   withAllowEmpty(
     withWalFlags(
       wal
@@ -167,16 +129,4 @@ function gtLossLine(verdict: ObjectVerdict): string {
       `region ${formatRegionId(r.regionId)} ids ${formatEntryId(r.firstId)}-${formatEntryId(r.lastId)}`,
   );
   return `GREPTIMEDB LOSES  ${verdict.key}: ${ranges.length === 0 ? 'no region (every segment checks out)' : ranges.join(', ')}`;
-}
-
-function prefixTable(prefixes: readonly DiscoveredPrefix[]): string[] {
-  return table(
-    ['FORMAT', 'NODE', 'GENERATION', 'PREFIX'],
-    prefixes.map((p) => [
-      p.format ?? 'empty',
-      p.nodeId === null ? '-' : String(p.nodeId),
-      p.generation === null ? '-' : String(p.generation),
-      p.prefix,
-    ]),
-  );
 }

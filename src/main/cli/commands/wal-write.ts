@@ -1,57 +1,48 @@
 /**
- * `cairn wal append | replay | obsolete`. `append` is a load generator that always takes the
+ * `cairn wal append | obsolete`. `append` is a load generator that always takes the
  * epoch; every acknowledged entry is written to the acks file with one synchronous write
- * before the next acknowledgement, so the file survives a SIGKILL. `replay` never writes.
+ * before the next acknowledgement, so the file survives a SIGKILL (`replay`, which never
+ * writes, is wal-replay.ts).
  * `obsolete` takes the epoch, which fences a live writer: it refuses a prefix whose register
  * was written in the last 30 s unless `--take-over` is given; `obsolete --dry-run` takes
  * nothing and says what it would hide and what the collection after it would delete;
  * `obsolete --request` takes nothing either: it asks the live writer to apply the watermark
  * (wal-obsolete-request.ts).
  */
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseRegionId, type RegionId } from '../../engine/wal/provider';
+import type { RegionId } from '../../engine/wal/provider';
 import { openReadOnly, type ReadOnlyLog } from '../../engine/wal/read-only-log';
 import type { ObjectIo } from '../../engine/objectio/object-io';
 import type { ObsoletePreview } from '../../../shared/contract/wal';
 import { deletesAfterObsolete } from '../../services/wal/obsolete-deletes';
 import { previewObsolete } from '../../services/wal/obsolete-preview';
-import { openTargetReadOnly } from '../../engine/wal-read/read-side';
 import { ObjectStoreLogStore } from '../../engine/wal/store';
 import { runLoad } from '../../services/wal/load-generator';
 import { ObsoleteAboveLatestError } from '../../services/wal/errors';
 import { checkNoLiveWriter } from '../../services/wal/live-writer';
 import { directIo } from '../../engine/objectio/link';
-import { withProgress } from '../progress';
 import { countLine, showCount } from '../count-progress';
 import { counted } from '../../../shared/plural';
 import { printJson, printLines, toJsonText } from '../output';
 import { runAction } from '../run-action';
 import { UsageError } from '../usage-error';
+import { entryIdOf, regionOf } from './id-flags';
 import {
-  openWalReadTarget,
   openWalTarget,
   prefixOfConfig,
   withAllowEmpty,
   withWalFlags,
   type WalOptions,
 } from './wal-config';
-import { ReplayDamage, withDamageFlags, type DamageFlags } from './replay-damage';
 import { auditedCliAction, auditStoreCollections } from './cli-audit';
 import { requestObsoleteFromCli } from './wal-obsolete-request';
 import { CommandIndex } from './command-index';
 import { CAIRN_FORMAT } from '../../engine/wal-read/format';
 import type { ObjectStoreWalConfigInput } from '../../engine/wal/config';
 import { dataDirOf } from '../data-dir-flag';
-import { formatEntryId, formatRegionId, parseEntryId } from '../../../shared/id-notation';
+import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
 import type { GcReport } from '../../engine/wal/gc';
-import {
-  collectFlag,
-  DecodedReplayPrinter,
-  replayModeOf,
-  type ReplayOutputOptions,
-} from './replay-rows';
 
 function positiveInt(flag: string, text: string, max: number): number {
   const value = Number(text);
@@ -59,26 +50,6 @@ function positiveInt(flag: string, text: string, max: number): number {
     throw new UsageError(`${flag} must be an integer from 1 to ${max}, got "${text}"`);
   return value;
 }
-
-/** An entry id flag, as `seq:position` (what the console shows) or the decimal u64. */
-function entryIdOf(flag: string, text: string): bigint {
-  const id = parseEntryId(text);
-  if (id === null)
-    throw new UsageError(`${flag} must be an entry id (seq:position or decimal), got "${text}"`);
-  return id;
-}
-
-function regionOf(text: string): RegionId {
-  try {
-    return parseRegionId(text);
-  } catch (error) {
-    throw new UsageError(`--region: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-type ReplayOptions = WalOptions &
-  DamageFlags &
-  ReplayOutputOptions & { region: string; from: string; data?: boolean };
 
 interface AppendOptions extends WalOptions {
   regions: string;
@@ -113,77 +84,6 @@ export function registerWalWriteCommands(wal: Command): void {
     .option('--print-acks', 'print each acknowledgement (as --acks-out writes it) to stdout')
     .option('--json', 'print the summary as JSON')
     .action(runAction(appendAction));
-
-  withDamageFlags(
-    withAllowEmpty(
-      withWalFlags(
-        wal
-          .command('replay')
-          .description(
-            'Stream one region as NDJSON: decoded GreptimeDB entries or rows, or {region,regionU64,id,idU64,size,sha256} (read-only); exit 3 when damaged segments were skipped',
-          ),
-      ),
-    ),
-  )
-    .requiredOption('--region <id>', 'tableId:regionNumber or a decimal u64')
-    .option('--from <id>', 'first entry id', '1')
-    .option('--data', 'include the payload as base64')
-    .option(
-      '--decode',
-      'one line per entry with its decoded payload (default on a GreptimeDB prefix)',
-    )
-    .option('--raw', 'payloads undecoded, as size and sha256 (default on a Cairn prefix)')
-    .option('--rows', 'one line per decoded row: region, id, op, sequence, then its columns')
-    .option('--format <format>', 'ndjson, or csv with --rows', 'ndjson')
-    .option(
-      '--where <condition>',
-      'with --rows: key=value, key!=value or key~text (repeatable)',
-      collectFlag,
-      [],
-    )
-    .option('--since <time>', 'with --rows: rows whose time index is at or after this UTC time')
-    .option('--until <time>', 'with --rows: rows whose time index is before this UTC time')
-    .action(
-      runAction(async (options: ReplayOptions) => {
-        const region = regionOf(options.region);
-        const from = entryIdOf('--from', options.from);
-        const damage = new ReplayDamage(options, (record) =>
-          process.stdout.write(toJsonText(record) + '\n'),
-        );
-        const { io, link, target } = await openWalReadTarget(options);
-        const mode = replayModeOf(options, target.format);
-        await withProgress('replay', link, async () => {
-          const index = await CommandIndex.open(io, target.prefix, target.format, true);
-          const log = await openTargetReadOnly(io, target, index.scanOf(target.format)).finally(
-            () => index.done(),
-          );
-          damage.checkRegion(log, region);
-          const provider = { prefix: log.prefix, regionId: region };
-          if (mode !== 'raw') {
-            const printer = new DecodedReplayPrinter(mode, options, target.format);
-            // A CSV header reads the region once first: its holes are told on the pass that prints.
-            await printer.begin(() =>
-              log.read(provider, from, { onCorruptedSegment: damage.options.onCorruptedSegment }),
-            );
-            for await (const entry of log.read(provider, from, damage.options))
-              await printer.entry(region, entry);
-            await printer.end();
-            return;
-          }
-          for await (const entry of log.read(provider, from, damage.options)) {
-            const line: Record<string, bigint | string | number> = {
-              region,
-              id: entry.id,
-              size: entry.data.length,
-              sha256: createHash('sha256').update(entry.data).digest('hex'),
-            };
-            if (options.data) line.data = Buffer.from(entry.data).toString('base64');
-            process.stdout.write(toJsonText(line) + '\n');
-          }
-        });
-        damage.finish();
-      }),
-    );
 
   withAllowEmpty(
     withWalFlags(

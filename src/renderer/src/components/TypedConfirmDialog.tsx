@@ -8,9 +8,12 @@ import { Dialog } from 'radix-ui';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiError } from '../../../shared/api-error';
 import { ErrorPanel } from './ErrorPanel';
+import { OfPrefix } from './PrefixName';
 
 export interface TypedConfirmDialogProps {
   readonly title: string;
+  /** The WAL prefix the action acts on: the title then reads "`title` of `prefix`". */
+  readonly prefix?: string;
   /** What the user types to confirm. */
   readonly phrase: string;
   readonly actionLabel: string;
@@ -33,6 +36,7 @@ export interface TypedConfirmDialogProps {
 export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
   const {
     title,
+    prefix,
     phrase,
     actionLabel,
     trigger,
@@ -61,7 +65,9 @@ export function TypedConfirmDialog(props: TypedConfirmDialogProps) {
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog" aria-describedby={undefined}>
-          <Dialog.Title>{title}</Dialog.Title>
+          <Dialog.Title>
+            {prefix === undefined ? title : <OfPrefix what={title} prefix={prefix} />}
+          </Dialog.Title>
           <form className="form" onSubmit={(event) => void submit(event)} noValidate>
             {children}
             <label>

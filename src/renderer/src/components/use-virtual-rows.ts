@@ -1,7 +1,8 @@
 /**
  * The rows of a long table that are in view, for a scrolling container: which to render and
  * the heights of the spacer rows above and below them, so a table of thousands of rows
- * renders as one of a screenful.
+ * renders as one of a screenful. A row whose height is not the usual one (a hole's wrapped
+ * text) is measured from its element (`measure`, with `data-index` on it).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
@@ -17,5 +18,12 @@ export function useVirtualRows(count: number, rowHeight: number) {
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
-  return { scroller, items, before, after };
+  return {
+    scroller,
+    items,
+    before,
+    after,
+    measure: virtualizer.measureElement,
+    scrollToIndex: virtualizer.scrollToIndex,
+  };
 }

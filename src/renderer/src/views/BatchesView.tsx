@@ -28,6 +28,7 @@ import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { ScrubControls } from './wal/ScrubControls';
 import { CoverageNote } from './wal/CoverageNote';
 import './wal/wal.css';
+import { PanelHeading } from '../components/PrefixName';
 
 export function BatchesView() {
   return <PrefixScopedView id="batches" title="Batches" Body={BatchesOf} searchable />;
@@ -53,7 +54,7 @@ function GreptimeBatches({ connectionId, prefix, format }: PrefixBodyProps) {
       <ScrubControls connectionId={connectionId} prefix={prefix} />
       <OpenProgressNote progress={inspect.data?.progress} />
       {inspect.error && <ErrorPanel error={inspect.error} onRetry={() => void inspect.refetch()} />}
-      {inspect.data && <GreptimeChain report={inspect.data} />}
+      {inspect.data && <GreptimeChain report={inspect.data} prefix={prefix} />}
       <GreptimePreflight connectionId={connectionId} prefix={prefix} />
       <ObjectsAndInspector
         connectionId={connectionId}
@@ -109,7 +110,7 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
       <ScrubControls connectionId={connectionId} prefix={prefix} />
       {writer !== null ? (
         <>
-          <SequenceStrip writer={writer} />
+          <SequenceStrip writer={writer} prefix={prefix} />
           {operator && <LoadControls connectionId={connectionId} prefix={prefix} writer={writer} />}
           <MetricsExport connectionId={connectionId} prefix={prefix} />
         </>
@@ -121,6 +122,7 @@ function CairnBatches({ connectionId, prefix, format }: PrefixBodyProps) {
           <OpenProgressNote progress={inspect.data?.progress} />
           {inspect.data && (
             <section aria-label="Chain summary" className="wal-panel">
+              <PanelHeading what="Chain" prefix={prefix} />
               <p className="muted small">
                 Not written by this app: the chain as a read-only recovery finds it.
               </p>

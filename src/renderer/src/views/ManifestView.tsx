@@ -19,19 +19,25 @@ import './wal/wal.css';
 import { formatEntryId } from '../../../shared/id-notation';
 import { utcText } from '../../../shared/relative-time';
 import { Pending } from '../components/Pending';
+import { PanelHeading } from '../components/PrefixName';
 
 export function ManifestView() {
   return <PrefixScopedView id="manifest" title="Manifest" Body={ManifestOf} />;
 }
 
 function ManifestOf(props: PrefixBodyProps) {
-  return props.format === 'greptimedb-v1' ? <NoRegister /> : <CairnManifest {...props} />;
+  return props.format === 'greptimedb-v1' ? (
+    <NoRegister prefix={props.prefix} />
+  ) : (
+    <CairnManifest {...props} />
+  );
 }
 
 /** GreptimeDB keeps its WAL's control state in its own metadata, not beside the objects. */
-function NoRegister() {
+function NoRegister({ prefix }: { prefix: string }) {
   return (
     <section aria-label="No register" className="wal-panel">
+      <PanelHeading what="Register" prefix={prefix} />
       <p>
         GreptimeDB keeps no register beside its WAL objects: there is no writer epoch, sealed
         directory, watermark or collection boundary to show here. Each object carries its own chain
@@ -52,7 +58,11 @@ function CairnManifest({ connectionId, prefix }: PrefixBodyProps) {
         View only: the register is changed by its writer, never edited by hand.
       </p>
       {inspect.data?.failure && (
-        <OpenFailurePanel connectionId={connectionId} failure={inspect.data.failure} />
+        <OpenFailurePanel
+          connectionId={connectionId}
+          prefix={prefix}
+          failure={inspect.data.failure}
+        />
       )}
       {manifest.error && (
         <ErrorPanel error={manifest.error} onRetry={() => void manifest.refetch()} />
@@ -60,9 +70,9 @@ function CairnManifest({ connectionId, prefix }: PrefixBodyProps) {
       {manifest.isPending && <Pending what="Reading the register" />}
       {manifest.data && (
         <>
-          <RegisterFields manifest={manifest.data} />
-          <SealedDirectory manifest={manifest.data} />
-          <History manifest={manifest.data} />
+          <RegisterFields manifest={manifest.data} prefix={prefix} />
+          <SealedDirectory manifest={manifest.data} prefix={prefix} />
+          <History manifest={manifest.data} prefix={prefix} />
           <GcControls
             connectionId={connectionId}
             prefix={prefix}
@@ -75,7 +85,7 @@ function CairnManifest({ connectionId, prefix }: PrefixBodyProps) {
   );
 }
 
-function RegisterFields({ manifest }: { manifest: Manifest }) {
+function RegisterFields({ manifest, prefix }: { manifest: Manifest; prefix: string }) {
   const register = manifest.register;
   if (!register.exists)
     return (
@@ -83,7 +93,10 @@ function RegisterFields({ manifest }: { manifest: Manifest }) {
     );
   return (
     <section aria-label="Register" className="wal-panel">
-      <h2>Register · version {register.version}</h2>
+      <PanelHeading what="Register" prefix={prefix}>
+        {' '}
+        · version {register.version}
+      </PanelHeading>
       <dl className="facts">
         <dt>Writer epoch</dt>
         <dd className="mono" aria-label="Writer epoch">
@@ -129,11 +142,11 @@ function RegisterFields({ manifest }: { manifest: Manifest }) {
   );
 }
 
-function SealedDirectory({ manifest }: { manifest: Manifest }) {
+function SealedDirectory({ manifest, prefix }: { manifest: Manifest; prefix: string }) {
   const { sealedDirectoryBytes: used, sealedDirectoryBudget: budget } = manifest;
   return (
     <section aria-label="Sealed directory" className="wal-panel">
-      <h2>Sealed epochs</h2>
+      <PanelHeading what="Sealed epochs" prefix={prefix} />
       <div className="wal-gauge">
         <meter
           aria-label="Sealed directory budget"
@@ -176,10 +189,10 @@ function SealedDirectory({ manifest }: { manifest: Manifest }) {
 }
 
 /** Each version by what it changed (not every field of every version), newest first. */
-function History({ manifest }: { manifest: Manifest }) {
+function History({ manifest, prefix }: { manifest: Manifest; prefix: string }) {
   return (
     <section aria-label="Version history" className="wal-panel">
-      <h2>Version history</h2>
+      <PanelHeading what="Version history" prefix={prefix} />
       <table className="table" aria-label="Register versions">
         <thead>
           <tr>

@@ -28,6 +28,7 @@ import { GcControls } from './wal/GcControls';
 import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
 import { counted } from '../../../shared/plural';
+import { PanelHeading } from '../components/PrefixName';
 
 export function OverviewView() {
   const { connectionId, prefix } = useSelectedPrefix();
@@ -142,6 +143,7 @@ function LoadChart({ connectionId, prefix }: { connectionId: string; prefix: str
   const last = samples[samples.length - 1];
   return (
     <section aria-label="Load charts" className="wal-charts">
+      <PanelHeading what="Load" prefix={prefix} />
       <p role="status" aria-label="Load status">
         {running ? 'Load running' : 'Load finished'} · {last?.acknowledged.toLocaleString()}{' '}
         acknowledged · {last?.appendsPerSecond.toFixed(0)} appends/s

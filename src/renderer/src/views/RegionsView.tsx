@@ -34,6 +34,7 @@ import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { OpenProgressNote, progressInterval, PROGRESS_POLL_MS } from './wal/OpenProgress';
 import './wal/wal.css';
 import { counted } from '../../../shared/plural';
+import { PanelHeading } from '../components/PrefixName';
 
 export function RegionsView() {
   return <PrefixScopedView id="regions" title="Regions" Body={RegionsOf} searchable />;
@@ -109,6 +110,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
       )}
       {inspect.data?.failure && <FailureNotice failure={inspect.data.failure} />}
       {foreign && <WatermarkRequestsPanel connectionId={connectionId} prefix={prefix} />}
+      <PanelHeading what="Regions" prefix={prefix} />
       {actions && firstRows.length > 0 && (
         <div className="wal-bulk-bar" role="group" aria-label="Bulk obsolete">
           <span className="small" role="status" aria-label="Regions selected">

@@ -6,7 +6,8 @@
  * filters, mode, selected entry and whether it runs - is the place's, so a link reopens the
  * same replay (a link to a running one starts it). Entries mode and the Rows mode of GreptimeDB
  * `WalEntry` payloads are in views/wal/replay. A damaged segment the replay skipped is a hole
- * row where it was met, and the status line counts them.
+ * row where it was met (in either mode); the status line counts them and the skipped-damage
+ * notice names each with a jump to its row.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { parseWalRegion } from '../../../shared/contract/wal';
@@ -26,8 +27,11 @@ import { useRegionChoices, type RegionChoices } from './wal/replay/use-region-ch
 import { useReplay } from './wal/use-replay';
 import { regionName } from './wal/wal-words';
 import { PrefixScopedView } from './wal/PrefixScopedView';
+import { SkippedHoles } from './wal/holes/SkippedHoles';
+import { useHoleJumps } from './wal/holes/use-hole-jump';
 import './wal/wal.css';
 import { counted } from '../../../shared/plural';
+import { PanelHeading } from '../components/PrefixName';
 
 export function ReplayView() {
   return <PrefixScopedView id="replay" title="Replay" Body={ReplayOf} />;
@@ -42,6 +46,7 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
   const choices = useRegionChoices(connectionId, prefix);
   const regionRow = choices.rows.find((row) => regionName(row.regionId) === region) ?? null;
   const [problem, setProblem] = useState<string | null>(null);
+  const [jump, jumpTo] = useHoleJumps();
   useDefaultRegion(connectionId, prefix, choices);
   const remember = useReplayInputs((state) => state.remember);
   useEffect(() => {
@@ -172,6 +177,11 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
       {progress?.error && (
         <ErrorPanel error={{ name: progress.error.code, message: progress.error.message }} />
       )}
+      {progress && <SkippedHoles count={progress.holes} holes={replay.holes} onJump={jumpTo} />}
+      <PanelHeading what="Replay" prefix={replayed?.prefix ?? prefix}>
+        {replayed !== null &&
+          ` · region ${regionName(replayed.region)} from ${formatEntryId(replayed.fromId)}`}
+      </PanelHeading>
       <Segmented
         label="Replay shows"
         choices={[
@@ -184,6 +194,8 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
       {place.mode === 'rows' && replayed !== null ? (
         <RowsMode
           entries={replay.rows}
+          holes={replay.holes}
+          jump={jump}
           replayed={replayed}
           input={place}
           onInput={({ columns, since, until }) => setReplay({ columns, since, until })}
@@ -200,6 +212,7 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
           onFilters={(patch) => setReplay(patch)}
           selected={selected}
           onSelect={onSelect}
+          jump={jump}
         />
       )}
     </div>

@@ -18,9 +18,12 @@ import { useUiStore } from '../state/ui-store';
 import type { SearchPlace } from '../state/search-place';
 import { PrefixScopedView, type PrefixBodyProps } from './wal/PrefixScopedView';
 import { SearchHitsTable } from './wal/search/SearchHitsTable';
+import { SkippedHoles } from './wal/holes/SkippedHoles';
+import { useHoleJumps } from './wal/holes/use-hole-jump';
 import { progressText, searchCommand, stateText } from './wal/search/search-words';
 import { isLiveSearch, useSearch } from './wal/search/use-search';
 import './wal/wal.css';
+import { PanelHeading } from '../components/PrefixName';
 
 export function SearchView() {
   return <PrefixScopedView id="search" title="Search" Body={SearchOf} />;
@@ -110,6 +113,7 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
   };
 
   const { progress, hits, holes, damaged, version } = search;
+  const [jump, jumpTo] = useHoleJumps();
   const kind = progress?.kind ?? (rows ? 'row' : 'entry');
   // Columns of the hits so far; made again only when a chunk arrived.
   const columns = useMemo(() => {
@@ -195,6 +199,7 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
       )}
       {progress !== null && (
         <section aria-label="Hits per region" className="wal-panel">
+          <PanelHeading what="Hits per region" prefix={prefix} />
           <table className="data-table">
             <thead>
               <tr>
@@ -215,15 +220,8 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
           </table>
         </section>
       )}
-      {holes.length > 0 && (
-        <ul aria-label="Damaged segments skipped" className="wal-warn">
-          {holes.map((hole) => (
-            <li key={`${hole.key}/${String(hole.regionId)}`}>
-              region {formatRegionId(hole.regionId)} skipped in {hole.key}: {hole.check} check
-              failed
-            </li>
-          ))}
-        </ul>
+      {progress !== null && (
+        <SkippedHoles count={progress.holes} holes={holes.map((met) => met.hole)} onJump={jumpTo} />
       )}
       {damaged.length > 0 && (
         <ul aria-label="Payloads without rows" className="wal-warn">
@@ -258,7 +256,9 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
           </span>
         </div>
       )}
-      {progress !== null && <SearchHitsTable kind={kind} hits={hits} columns={columns} />}
+      {progress !== null && (
+        <SearchHitsTable kind={kind} hits={hits} holes={holes} jump={jump} columns={columns} />
+      )}
     </div>
   );
 }

@@ -5,7 +5,8 @@
 import type { AuditEntry } from '../../../../shared/contract';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useVirtualRows } from '../../components/use-virtual-rows';
-import { connectionText, PARAMETERS_SHOWN, parametersText } from './audit-text';
+import { OfPrefix } from '../../components/PrefixName';
+import { connectionText, PARAMETERS_SHOWN, parametersText, targetPrefixOf } from './audit-text';
 import { deletionText, shortCallId } from './deletion-text';
 
 const ROW_HEIGHT = 34;
@@ -55,6 +56,7 @@ function AuditRow({
   namesById: ReadonlyMap<string, string>;
 }) {
   const parameters = parametersText(entry.parameters);
+  const targetPrefix = targetPrefixOf(entry);
   // A deletion reads in full (counts, keys, cause); a call shows its id's start to match them.
   const deletion = deletionText(entry);
   const call = entry.callId === undefined ? '' : `call ${shortCallId(entry.callId)} · `;
@@ -66,7 +68,13 @@ function AuditRow({
       <td title={entry.connectionId ?? undefined}>{connectionText(entry, namesById)}</td>
       <td className="small">{entry.session ?? '—'}</td>
       <td className="mono">{entry.action}</td>
-      <td className="mono">{entry.target}</td>
+      <td className="mono">
+        {targetPrefix === null ? (
+          entry.target
+        ) : (
+          <OfPrefix what={entry.target} prefix={targetPrefix} />
+        )}
+      </td>
       {deletion !== null ? (
         <td className="small activity-deletion" aria-label="Deletion">
           {deletion}

@@ -28,3 +28,15 @@ export function connectionText(entry: AuditEntry, namesById: ReadonlyMap<string,
   if (entry.connectionId === null) return '—';
   return namesById.get(entry.connectionId) ?? entry.connectionId;
 }
+
+/**
+ * The prefix an entry's call acted on when its target is something within it (a region, "all
+ * regions"): the Target cell names both. Null when the target is the prefix or there is none.
+ */
+export function targetPrefixOf(entry: AuditEntry): string | null {
+  const parameters = entry.parameters;
+  if (typeof parameters !== 'object' || parameters === null || !('prefix' in parameters))
+    return null;
+  const prefix = parameters.prefix;
+  return typeof prefix === 'string' && prefix !== entry.target ? prefix : null;
+}

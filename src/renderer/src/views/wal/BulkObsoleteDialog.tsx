@@ -116,7 +116,8 @@ export function BulkObsoleteDialog({
 
   return (
     <TypedConfirmDialog
-      title={`Obsolete ${counted(regions.length, 'region')} of ${prefix}`}
+      title={`Obsolete ${counted(regions.length, 'region')}`}
+      prefix={prefix}
       phrase={phrase}
       actionLabel="Obsolete regions"
       open={open}

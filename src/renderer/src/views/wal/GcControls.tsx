@@ -17,6 +17,7 @@ import { formatBytes } from '../format';
 import { formatEntryId } from '../../../../shared/id-notation';
 import { formatWalRegion } from '../../../../shared/contract/wal';
 import { counted } from '../../../../shared/plural';
+import { PanelHeading } from '../../components/PrefixName';
 
 export function GcControls(props: {
   connectionId: string;
@@ -57,9 +58,7 @@ export function GcControls(props: {
   return (
     <section aria-label="Garbage collection" className="wal-panel">
       {/* The panel says which prefix it acts on: the Overview shows it for the selected one. */}
-      <h2>
-        Garbage collection of <span className="mono">{prefix}</span>
-      </h2>
+      <PanelHeading what="Garbage collection" prefix={prefix} />
       <button
         type="button"
         onClick={() => dryRun.mutate({ connectionId, prefix }, { onSuccess: setPreview })}
@@ -93,7 +92,8 @@ export function GcControls(props: {
           )}
           {operator && writerOpen ? (
             <TypedConfirmDialog
-              title={`Collect garbage in ${prefix}`}
+              title="Collect garbage"
+              prefix={prefix}
               phrase={prefix}
               actionLabel="Collect"
               trigger={<button type="button">Collect…</button>}

@@ -9,6 +9,7 @@ import { formatBytes } from '../format';
 import { FailureNotice } from './OpenFailure';
 import { GreptimeMergedLog } from './GreptimeMergedLog';
 import { counted } from '../../../../shared/plural';
+import { PanelHeading } from '../../components/PrefixName';
 
 /** Objects shown in the strip: the newest ones, so a long chain stays one line. */
 const STRIP_OBJECTS = 24;
@@ -33,16 +34,17 @@ function stripOf(report: InspectView): StripItem[] {
 
 const LABEL = { chain: 'chain', orphan: 'orphan', below: 'below boundary' } as const;
 
-export function GreptimeChain({ report }: { report: InspectView }) {
+export function GreptimeChain({ report, prefix }: { report: InspectView; prefix: string }) {
   const greptime = report.greptimedb;
   if (greptime === null) return null;
   if (greptime.merged !== null)
-    return <GreptimeMergedLog report={report} merged={greptime.merged} />;
+    return <GreptimeMergedLog report={report} merged={greptime.merged} prefix={prefix} />;
   const starts = new Set(
     greptime.instances.flatMap((i) => (i.startSeq === null ? [] : [i.startSeq])),
   );
   return (
     <section aria-label="Sequence strip" className="wal-panel">
+      <PanelHeading what="Chain" prefix={prefix} />
       <p className="muted small">
         A GreptimeDB datanode writes this prefix: the chain as a read-only recovery finds it.
         Orphans are never replayed; objects below the reclaim boundary were flushed and GreptimeDB

@@ -7,6 +7,7 @@
 import type { GreptimeInspectView, InspectView } from '../../../../shared/contract/wal';
 import { formatBytes } from '../format';
 import { FailureNotice } from './OpenFailure';
+import { PanelHeading } from '../../components/PrefixName';
 
 type MergedView = NonNullable<GreptimeInspectView['merged']>;
 
@@ -38,9 +39,18 @@ function Verdict({ report, merged }: { report: InspectView; merged: MergedView }
   );
 }
 
-export function GreptimeMergedLog({ report, merged }: { report: InspectView; merged: MergedView }) {
+export function GreptimeMergedLog({
+  report,
+  merged,
+  prefix,
+}: {
+  report: InspectView;
+  merged: MergedView;
+  prefix: string;
+}) {
   return (
     <section aria-label="Writer runs" className="wal-panel">
+      <PanelHeading what="Writer runs" prefix={prefix} />
       <Verdict report={report} merged={merged} />
       {report.failure && report.failure.code !== 'OpenRefused' && (
         <FailureNotice failure={report.failure} />

@@ -6,6 +6,7 @@
  */
 import { useApiMutation } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { PanelHeading } from '../../components/PrefixName';
 
 export function GreptimePreflight({
   connectionId,
@@ -18,6 +19,7 @@ export function GreptimePreflight({
   const report = preflight.data;
   return (
     <section aria-label="Preflight" className="wal-panel">
+      <PanelHeading what="Preflight" prefix={prefix} />
       <button
         type="button"
         onClick={() => preflight.mutate({ connectionId, prefix })}

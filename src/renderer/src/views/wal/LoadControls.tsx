@@ -70,6 +70,7 @@ export function LoadControls({
       {phrase !== null && (
         <TypedConfirmDialog
           title={`Start load on ${offer.data?.connection ?? ''}`}
+          prefix={prefix}
           phrase={phrase}
           actionLabel="Start load"
           open={asking !== null}

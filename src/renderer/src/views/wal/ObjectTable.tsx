@@ -18,6 +18,7 @@ import { formatBytes } from '../format';
 import { GoToObject } from './GoToObject';
 import { PROGRESS_POLL_MS } from './OpenProgress';
 import { counted } from '../../../../shared/plural';
+import { PanelHeading } from '../../components/PrefixName';
 
 /** Rows a page of the table asks for. */
 const PAGE = 200;
@@ -88,7 +89,7 @@ export function ObjectTable({
   return (
     <section aria-label="Objects" className="wal-panel">
       <header className="wal-panel-header">
-        <h2>Objects</h2>
+        <PanelHeading what="Objects" prefix={prefix} />
         <GoToObject
           connectionId={connectionId}
           prefix={prefix}

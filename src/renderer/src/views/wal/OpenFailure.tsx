@@ -9,6 +9,7 @@ import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { downloadBlob } from '../../components/download';
 import { ErrorPanel } from '../../components/ErrorPanel';
+import { PrefixName } from '../../components/PrefixName';
 
 const DOWNLOAD_CHUNK = 1024 * 1024;
 
@@ -31,14 +32,18 @@ export function FailureNotice({ failure }: { failure: InspectFailureView }) {
 
 export function OpenFailurePanel({
   connectionId,
+  prefix,
   failure,
 }: {
   connectionId: string;
+  prefix: string;
   failure: InspectFailureView;
 }) {
   return (
     <section aria-label="Open failure" className="wal-panel">
-      <h2>This prefix does not open</h2>
+      <h2>
+        <PrefixName prefix={prefix} /> does not open
+      </h2>
       <FailureNotice failure={failure} />
       {failure.key && <NamedObject connectionId={connectionId} objectKey={failure.key} />}
     </section>

@@ -141,6 +141,7 @@ export function ObsoleteDialog({
   return (
     <TypedConfirmDialog
       title={mode === 'request' ? `Request obsolete of region ${name}` : `Obsolete region ${name}`}
+      prefix={prefix}
       phrase={name}
       actionLabel={mode === 'request' ? 'Send request' : 'Obsolete'}
       pending={obsolete.isPending || preview === null || preview.id !== id}
@@ -215,6 +216,7 @@ export function ObsoleteAllDialog({
   return (
     <TypedConfirmDialog
       title={`Obsolete all of region ${name}`}
+      prefix={prefix}
       phrase={name}
       actionLabel="Obsolete all"
       pending={obsoleteAll.isPending || preview.isPending}
@@ -301,6 +303,7 @@ export function NamespaceActions({
       </button>
       <TypedConfirmDialog
         title={`Delete namespace ${name}`}
+        prefix={prefix}
         phrase={name}
         actionLabel="Delete namespace"
         pending={remove.isPending || region === null}

@@ -9,6 +9,7 @@ import { ChangeMarked } from '../../components/ChangeMarked';
 import { countText, formatBytes } from '../format';
 import { ageText } from './wal-words';
 import { counted } from '../../../../shared/plural';
+import { PanelHeading } from '../../components/PrefixName';
 
 function Cell({
   label,
@@ -27,10 +28,11 @@ function Cell({
   );
 }
 
-export function SequenceStrip({ writer }: { writer: WriterView }) {
+export function SequenceStrip({ writer, prefix }: { writer: WriterView; prefix: string }) {
   const state = writer.state;
   return (
     <section aria-label="Sequence strip" className="wal-panel">
+      <PanelHeading what="Sequence strip" prefix={prefix} />
       <ol className="strip">
         <Cell label="Indexed tip">
           {state.indexedTip

@@ -82,7 +82,8 @@ export function WriterControls({
       </span>
       {operator && inspect && (
         <TypedConfirmDialog
-          title={`${label} of ${prefix}`}
+          title={label}
+          prefix={prefix}
           phrase={prefix}
           actionLabel={takeOver ? 'Take over' : 'Open writer'}
           pending={open.isPending}

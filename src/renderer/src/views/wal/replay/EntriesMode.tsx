@@ -6,13 +6,15 @@
  * entry a link names is scrolled into view once it arrives.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReplayEntryView } from '../../../../../shared/contract/wal';
 import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import { downloadText } from '../../../components/download';
 import { matchesJsonPath, parseJsonPath, payloadText } from '../replay-filter';
-import { holeText, withHoleRows, type GridRow } from '../replay-hole-rows';
+import { holeId, holeIndex, withHoleRows, type GridRow } from '../replay-hole-rows';
+import { HoleRow } from '../holes/HoleRow';
+import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
 import { regionName } from '../wal-words';
 import { EntryPayload, payloadSummary, type PayloadShown } from './EntryPayload';
 
@@ -38,6 +40,7 @@ export function EntriesMode({
   onFilters,
   selected,
   onSelect,
+  jump,
 }: {
   rows: readonly ReplayEntryView[];
   holes: readonly ReplayHoleView[];
@@ -47,6 +50,8 @@ export function EntriesMode({
   onFilters: (patch: Partial<EntriesFilters>) => void;
   selected: bigint | null;
   onSelect: (id: bigint) => void;
+  /** The hole the skipped-damage notice last jumped to. */
+  jump: HoleJump | null;
 }) {
   const { text, path, newestFirst } = filters;
   const [shownAs, setShownAs] = useState<ReadonlyMap<bigint, PayloadShown>>(new Map());
@@ -66,7 +71,7 @@ export function EntriesMode({
     );
   }, [rows, text, pathFilter]);
   const gridRows = useMemo(
-    () => withHoleRows(shown, holes, newestFirst),
+    () => withHoleRows(shown, holes, newestFirst, (row) => row.entry.id),
     [shown, holes, newestFirst],
   );
   const chosen = shown.find((row) => row.entry.id === selected)?.entry ?? null;
@@ -133,7 +138,7 @@ export function EntriesMode({
         </p>
       )}
       <div className="wal-replay-body">
-        <ReplayGrid rows={gridRows} selected={selected} onSelect={onSelect} />
+        <ReplayGrid rows={gridRows} selected={selected} onSelect={onSelect} jump={jump} />
         {chosen && (
           <EntryPayload
             entry={chosen}
@@ -151,10 +156,12 @@ function ReplayGrid({
   rows,
   selected,
   onSelect,
+  jump,
 }: {
   rows: readonly GridRow<ShownRow>[];
   selected: bigint | null;
   onSelect: (id: bigint) => void;
+  jump: HoleJump | null;
 }) {
   const scroller = useRef<HTMLDivElement | null>(null);
   const virtualizer = useVirtualizer({
@@ -164,6 +171,8 @@ function ReplayGrid({
     overscan: 10,
   });
   useScrollToSelected(rows, selected, (index) => virtualizer.scrollToIndex(index));
+  const indexOf = useCallback((id: string) => holeIndex(rows, id), [rows]);
+  useHoleJump(jump, indexOf, virtualizer.scrollToIndex, scroller);
   return (
     <div
       ref={scroller}
@@ -178,16 +187,13 @@ function ReplayGrid({
           if (!gridRow) return null;
           if (gridRow.kind === 'hole')
             return (
-              <div
-                key={`hole ${gridRow.hole.key} ${String(gridRow.hole.regionId)}`}
-                role="row"
-                aria-rowindex={item.index + 1}
-                aria-label="Hole"
-                className="virtual-row wal-replay-row wal-hole-row"
-                style={{ transform: `translateY(${item.start}px)`, height: item.size }}
-              >
-                <span role="gridcell">{holeText(gridRow.hole)}</span>
-              </div>
+              <HoleRow
+                key={holeId(gridRow.hole)}
+                hole={gridRow.hole}
+                at={item}
+                headerRows={0}
+                measure={virtualizer.measureElement}
+              />
             );
           const row = gridRow.row;
           return (

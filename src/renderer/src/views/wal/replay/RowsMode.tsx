@@ -8,11 +8,14 @@
  */
 import { useMemo, useState } from 'react';
 import type { ReplayEntryView } from '../../../../../shared/contract/wal';
+import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
 import { rowsCsv, rowsNdjson, type ReplayRow } from '../../../../../shared/greptime/replay-rows';
 import { formatEntryId, formatRegionId } from '../../../../../shared/id-notation';
 import { downloadText } from '../../../components/download';
 import { EntryPayload, type PayloadShown } from './EntryPayload';
 import { RowsTable } from './RowsTable';
+import { withHoleRows } from '../replay-hole-rows';
+import type { HoleJump } from '../holes/use-hole-jump';
 import { useStoreFlags } from './use-store-flags';
 import {
   cliCommand,
@@ -30,6 +33,8 @@ export interface ReplayedRange {
 
 export function RowsMode({
   entries,
+  holes,
+  jump,
   replayed,
   input,
   onInput,
@@ -37,6 +42,10 @@ export function RowsMode({
   onSelect,
 }: {
   entries: readonly ReplayEntryView[];
+  /** Damaged segments skipped: hole rows among the rows, never filtered away. */
+  holes: readonly ReplayHoleView[];
+  /** The hole the skipped-damage notice last jumped to. */
+  jump: HoleJump | null;
   replayed: ReplayedRange;
   input: RowsFilterInput;
   onInput: (input: RowsFilterInput) => void;
@@ -49,6 +58,13 @@ export function RowsMode({
   const items = useMemo(
     () => (filter instanceof Error ? model.items : filteredItems(model.items, filter)),
     [model, filter],
+  );
+  const gridItems = useMemo(
+    () =>
+      withHoleRows(items, holes, false, (item) =>
+        item.kind === 'row' ? item.row.id : item.notice.id,
+      ),
+    [items, holes],
   );
   const rows = useMemo(
     () => items.flatMap((item): ReplayRow[] => (item.kind === 'row' ? [item.row] : [])),
@@ -68,7 +84,7 @@ export function RowsMode({
   const setColumn = (key: string, text: string) =>
     onInput({ ...input, columns: { ...input.columns, [key]: text } });
 
-  if (model.decodedEntries === 0 && model.items.length === 0)
+  if (model.decodedEntries === 0 && model.items.length === 0 && holes.length === 0)
     return (
       <p className="muted" role="status" aria-label="Rows shown">
         No kept entry decoded as a GreptimeDB WalEntry: its payloads have no rows to show.
@@ -129,7 +145,8 @@ export function RowsMode({
       <div className="wal-replay-body">
         <RowsTable
           columns={model.columns}
-          items={items}
+          items={gridItems}
+          jump={jump}
           filters={input.columns}
           onFilter={setColumn}
           selected={selected}

@@ -2,14 +2,18 @@
  * Replayed rows as a table: the fixed columns (entry id, op badge, sequence) and the schema's
  * columns with their semantic type marked (tag, field, time index), a filter box under each
  * header, and only the rows in view in the page (@tanstack/react-virtual). A notice takes a
- * row's place where an entry gave no rows. Clicking a row or notice selects its entry.
+ * row's place where an entry gave no rows, a hole row where a damaged segment was skipped.
+ * Clicking a row or notice selects its entry.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useCallback, useRef } from 'react';
 import type { GtColumnView } from '../../../../../shared/greptime/entry-table';
 import { cellText } from '../../../../../shared/greptime/replay-rows';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import type { RowsItem } from './rows-model';
+import { holeId, holeIndex, type GridRow } from '../replay-hole-rows';
+import { HoleRow } from '../holes/HoleRow';
+import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
 import './rows.css';
 
 const ROW_HEIGHT = 28;
@@ -43,13 +47,15 @@ export function RowsTable({
   onFilter,
   selected,
   onSelect,
+  jump,
 }: {
   columns: readonly GtColumnView[];
-  items: readonly RowsItem[];
+  items: readonly GridRow<RowsItem>[];
   filters: Readonly<Record<string, string>>;
   onFilter: (key: string, text: string) => void;
   selected: bigint | null;
   onSelect: (id: bigint) => void;
+  jump: HoleJump | null;
 }) {
   const scroller = useRef<HTMLDivElement | null>(null);
   const virtualizer = useVirtualizer({
@@ -58,6 +64,8 @@ export function RowsTable({
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
+  const indexOf = useCallback((id: string) => holeIndex(items, id), [items]);
+  useHoleJump(jump, indexOf, virtualizer.scrollToIndex, scroller);
   const template = [...FIXED.map((f) => f.width), ...columns.map(widthOf)]
     .map((width) => `${width}px`)
     .join(' ');
@@ -123,8 +131,19 @@ export function RowsTable({
       </div>
       <div style={{ height: virtualizer.getTotalSize(), width, position: 'relative' }}>
         {virtualizer.getVirtualItems().map((virtual) => {
-          const item = items[virtual.index];
-          if (!item) return null;
+          const gridItem = items[virtual.index];
+          if (!gridItem) return null;
+          if (gridItem.kind === 'hole')
+            return (
+              <HoleRow
+                key={holeId(gridItem.hole)}
+                hole={gridItem.hole}
+                at={virtual}
+                headerRows={2}
+                measure={virtualizer.measureElement}
+              />
+            );
+          const item = gridItem.row;
           const id = item.kind === 'row' ? item.row.id : item.notice.id;
           const choose = () => onSelect(id);
           const common = {

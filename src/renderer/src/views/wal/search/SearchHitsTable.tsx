@@ -1,8 +1,10 @@
 /**
  * A search's hits as a table that shows only the rows in view (useVirtualRows), however many
  * were found: region and entry, then a row's op, sequence and every column met (lined up by
- * key), or an entry's size and payload text. Read-only; the page grows as hits stream in.
+ * key), or an entry's size and payload text; a hole row where a damaged segment was skipped.
+ * Read-only; the page grows as hits stream in.
  */
+import { useCallback } from 'react';
 import type { GtColumnView } from '../../../../../shared/greptime/entry-table';
 import { cellText } from '../../../../../shared/greptime/replay-rows';
 import { formatEntryId, formatRegionId } from '../../../../../shared/id-notation';
@@ -13,6 +15,9 @@ import {
   type SearchHit,
 } from '../../../../../shared/search/search-hits';
 import { useVirtualRows } from '../../../components/use-virtual-rows';
+import { HoleRow } from '../holes/HoleRow';
+import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
+import { searchHoleIndex, searchRowAt, type MetHole } from './search-hole-rows';
 import '../replay/rows.css';
 
 const ROW_HEIGHT = 28;
@@ -79,15 +84,31 @@ function rowColumns(columns: readonly GtColumnView[]): Column[] {
 export function SearchHitsTable({
   kind,
   hits,
+  holes,
+  jump,
   columns,
 }: {
   kind: SearchHit['kind'];
   hits: readonly SearchHit[];
+  holes: readonly MetHole[];
+  /** The hole the skipped-damage notice last jumped to. */
+  jump: HoleJump | null;
   /** The columns of the rows found so far (rows only). */
   columns: readonly GtColumnView[];
 }) {
   const shown = kind === 'row' ? rowColumns(columns) : ENTRY_COLUMNS;
-  const { scroller, items, before, after } = useVirtualRows(hits.length, ROW_HEIGHT);
+  const count = hits.length + holes.length;
+  const { scroller, items, before, after, measure, scrollToIndex } = useVirtualRows(
+    count,
+    ROW_HEIGHT,
+  );
+  // `holes` grows in place: its length tells when a jump's hole has arrived.
+  const indexOf = useCallback(
+    (id: string) => searchHoleIndex(holes, id),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [holes, holes.length],
+  );
+  useHoleJump(jump, indexOf, scrollToIndex, scroller);
   const template = shown.map((column) => `${column.width}px`).join(' ');
   const width = shown.reduce((sum, column) => sum + column.width + 10, 20);
   return (
@@ -96,7 +117,7 @@ export function SearchHitsTable({
       className="rows-scroller"
       role="grid"
       aria-label="Search hits"
-      aria-rowcount={hits.length + 1}
+      aria-rowcount={count + 1}
       aria-colcount={shown.length}
     >
       <div className="rows-head" style={{ width }}>
@@ -115,8 +136,19 @@ export function SearchHitsTable({
       </div>
       <div style={{ width, paddingTop: before, paddingBottom: after }}>
         {items.map((virtual) => {
-          const hit = hits[virtual.index];
-          if (hit === undefined) return null;
+          const row = searchRowAt(virtual.index, hits, holes);
+          if (row === undefined) return null;
+          if (row.kind === 'hole')
+            return (
+              <HoleRow
+                key={`hole ${virtual.index}`}
+                hole={row.hole}
+                at={{ index: virtual.index }}
+                headerRows={1}
+                measure={measure}
+              />
+            );
+          const hit = row.row;
           return (
             <div
               key={virtual.index}

@@ -1,7 +1,7 @@
 /**
  * A search job as the Search view drives it: start, pause, resume, cancel, the hits it streamed
  * (all of them: the job stops at the search's limit, which bounds the page's memory) and the
- * damaged segments it skipped. Hits are appended to one array as chunks arrive and the view is
+ * damaged segments it skipped (each with the number of hits found before it). Hits are appended to one array as chunks arrive and the view is
  * told by a version number, so a search of 10,000 hits is not 10,000 copies. Chunks that arrive
  * before the start call's reply are held until the job id is known. A job still running when
  * the view unmounts is cancelled.
@@ -15,6 +15,7 @@ import type { SearchHit } from '../../../../../shared/search/search-hits';
 import { api } from '../../../api/client';
 import { useCancelOnLeave } from '../use-cancel-on-leave';
 import { furthestProgress } from '../furthest-progress';
+import type { MetHole } from './search-hole-rows';
 
 export type SearchStart = InputOf<'wal.search.start'>;
 
@@ -23,7 +24,7 @@ export interface SearchState {
   readonly error: ApiError | null;
   /** Grows as chunks arrive; `version` says when. */
   readonly hits: readonly SearchHit[];
-  readonly holes: readonly ReplayHoleView[];
+  readonly holes: readonly MetHole[];
   /** Payloads that gave no rows, as the search named them. */
   readonly damaged: readonly DamagedPayloadView[];
   readonly version: number;
@@ -45,7 +46,7 @@ export function useSearch() {
   // One container for the page's life: appended to, emptied by a new start, never copied.
   const [found] = useState(() => ({
     hits: [] as SearchHit[],
-    holes: [] as ReplayHoleView[],
+    holes: [] as MetHole[],
     damaged: [] as DamagedPayloadView[],
   }));
   const [state, setState] = useState<Omit<SearchState, 'hits' | 'holes' | 'damaged'>>({
@@ -58,8 +59,9 @@ export function useSearch() {
 
   const apply = useCallback(
     (chunk: Omit<HeldChunk, 'jobId'>) => {
+      // The job sends a hole at once, with the hits found up to it: it sits after them.
       for (const hit of chunk.hits) found.hits.push(hit);
-      for (const hole of chunk.holes) found.holes.push(hole);
+      for (const hole of chunk.holes) found.holes.push({ hole, afterHits: found.hits.length });
       for (const payload of chunk.damaged) found.damaged.push(payload);
       setState((previous) => ({
         ...previous,

@@ -13,6 +13,7 @@ import type {
 import { formatEntryId } from '../../../../../shared/id-notation';
 import { useApiQuery } from '../../../api/hooks';
 import { regionName } from '../wal-words';
+import { PanelHeading } from '../../../components/PrefixName';
 
 /** Pending requests are re-read this often, so an apply shows within a few seconds. */
 const PENDING_POLL_MS = 2_000;
@@ -88,7 +89,9 @@ export function WatermarkRequestsPanel({
   const pending = view.requests.filter((row) => row.state === 'pending').length;
   return (
     <section className="wal-requests" aria-label="Watermark requests">
-      <h3 className="small">Watermark requests{pending > 0 ? ` · ${pending} pending` : ''}</h3>
+      <PanelHeading what="Watermark requests" prefix={prefix} level={3}>
+        {pending > 0 ? ` · ${pending} pending` : ''}
+      </PanelHeading>
       <p className="muted small" role="note" aria-label="Register holder">
         {holderNote(view)}
       </p>
