@@ -71,28 +71,38 @@ export function RegionIdText({ region }: { region: bigint }) {
   return <IdMenu shown={formatRegionId(region)} raw={String(region)} what="Region" />;
 }
 
+/** What a plain id's element carries: its text, a monospace class, its decimal on hover. */
+export interface PlainId {
+  readonly className: string;
+  readonly title: string;
+  readonly children: string;
+}
+
+/**
+ * An entry id as plain text (`none` for 0), its decimal u64 on hover: spread onto the cell of
+ * a long virtualized table itself, so a scrolled-in row makes no element per id.
+ */
+export function plainEntryId(id: bigint): PlainId {
+  if (id === 0n) return { className: 'mono muted', title: 'no entry (0)', children: 'none' };
+  return plainId(formatEntryId(id), String(id), 'Entry id');
+}
+
+export function plainRegionId(region: bigint): PlainId {
+  return plainId(formatRegionId(region), String(region), 'Region');
+}
+
+function plainId(shown: string, raw: string, what: string): PlainId {
+  return { className: 'mono', title: `${what} ${shown} = ${raw} (decimal u64)`, children: shown };
+}
+
 /**
  * An id as text only, its decimal u64 on hover: for the cells of a long virtualized table,
  * where a copy menu per cell cost scroll frames.
  */
-function IdPlain({ shown, raw, what }: { shown: string; raw: string; what: string }) {
-  return (
-    <span className="mono" title={`${what} ${shown} = ${raw} (decimal u64)`}>
-      {shown}
-    </span>
-  );
-}
-
 export function EntryIdPlain({ id }: { id: bigint }) {
-  if (id === 0n)
-    return (
-      <span className="mono muted" title="no entry (0)">
-        none
-      </span>
-    );
-  return <IdPlain shown={formatEntryId(id)} raw={String(id)} what="Entry id" />;
+  return <span {...plainEntryId(id)} />;
 }
 
 export function RegionIdPlain({ region }: { region: bigint }) {
-  return <IdPlain shown={formatRegionId(region)} raw={String(region)} what="Region" />;
+  return <span {...plainRegionId(region)} />;
 }
