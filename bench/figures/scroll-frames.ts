@@ -3,9 +3,11 @@
  * How the console figures measure a scroll (browser mode, Chromium): 240 frames scrolling a
  * list 400 px a frame, each frame's time taken between the timestamps requestAnimationFrame
  * passes its callbacks, in whole refresh intervals (the display's, measured from idle frames
- * first). Shared by the bucket browser's figure and the big-prefix tables'.
+ * first). Shared by the bucket browser's figure and the big-prefix tables'. Beside the frames,
+ * the renderer's CPU per frame (Chromium's own counters, read over CDP before and after): on a
+ * loaded box frames miss for want of a core, while CPU time says what a frame costs.
  */
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import { percentile } from '../harness';
 
 /** requestAnimationFrame's timestamps are coarsened to 0.1 ms: two of them, at most this apart. */
@@ -17,10 +19,26 @@ export interface ScrollFrames {
   readonly dispatch: number[];
   readonly refreshMs: number;
   readonly scrolledPx: number;
+  /** CPU time of the page's main thread, and of its whole renderer process, per frame (ms). */
+  readonly mainThreadCpuMs: number;
+  readonly rendererCpuMs: number;
+}
+
+/** Chromium's CPU counters of the page's renderer, in seconds. */
+async function cpuSeconds(
+  cdp: CDPSession,
+): Promise<{ readonly thread: number; readonly process: number }> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const value = (name: string): number =>
+    metrics.find((metric) => metric.name === name)?.value ?? 0;
+  return { thread: value('ThreadTime'), process: value('ProcessTime') };
 }
 
 /** Scrolls the element `selector` names and returns its frame times. */
 export async function measureScroll(page: Page, selector: string): Promise<ScrollFrames> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const cpuBefore = await cpuSeconds(cdp);
   const { stamps, dispatch, refreshMs, scrolledPx } = await page.evaluate(async (target) => {
     const list = document.querySelector(target)!;
     // The display's refresh interval: the mean of idle frames before the scroll, leaving out
@@ -50,6 +68,8 @@ export async function measureScroll(page: Page, selector: string): Promise<Scrol
     const refreshMs = onTime.reduce((sum, interval) => sum + interval, 0) / onTime.length;
     return { stamps, dispatch, refreshMs, scrolledPx: list.scrollTop };
   }, selector);
+  const cpuAfter = await cpuSeconds(cdp);
+  await cdp.detach();
   // Rounded up, not to the nearest: only the two stamps' coarsening (0.1 ms each) is forgiven,
   // so a frame any longer than that counts as missed.
   const frames = stamps
@@ -58,7 +78,15 @@ export async function measureScroll(page: Page, selector: string): Promise<Scrol
       (stamp, at) =>
         Math.max(1, Math.ceil((stamp - stamps[at]! - CLOCK_JITTER_MS) / refreshMs)) * refreshMs,
     );
-  return { frames, dispatch, refreshMs, scrolledPx };
+  const perFrameMs = (seconds: number): number => (seconds * 1000) / frames.length;
+  return {
+    frames,
+    dispatch,
+    refreshMs,
+    scrolledPx,
+    mainThreadCpuMs: perFrameMs(cpuAfter.thread - cpuBefore.thread),
+    rendererCpuMs: perFrameMs(cpuAfter.process - cpuBefore.process),
+  };
 }
 
 /** The figure's detail of a scroll. */
@@ -71,5 +99,7 @@ export function scrollDetail(scroll: ScrollFrames): Record<string, number> {
     scrolledPx: scroll.scrolledPx,
     dispatchP50: percentile(scroll.dispatch, 50),
     dispatchP95: percentile(scroll.dispatch, 95),
+    mainThreadCpuMs: Math.round(scroll.mainThreadCpuMs * 100) / 100,
+    rendererCpuMs: Math.round(scroll.rendererCpuMs * 100) / 100,
   };
 }

@@ -135,14 +135,23 @@ function layoutOfEnds({ head, tail }: ObjectEnds): GtLayout {
   return crcMatches ? 'chain-header' : 'writer-instance-header';
 }
 
+/** The header's fields, as the layout has them (the merged layout's have no epoch or link). */
 function headerOf(
   head: Uint8Array,
   listed: ListedObject,
   layout: GtLayout,
 ): GtHeader & { readonly writerInstance: string | null } {
   // The listing parsed the key: its sequence is what the header must repeat.
-  if (layout === 'chain-header')
-    return { ...decodeGtHeader(head, listed.key, listed.seq), writerInstance: null };
+  if (layout === 'chain-header') {
+    const header = decodeGtHeader(head, listed.key, listed.seq);
+    return {
+      seq: header.seq,
+      epoch: header.epoch,
+      link: header.link,
+      reclaimBoundary: header.reclaimBoundary,
+      writerInstance: null,
+    };
+  }
   const header = decodeGtWriterInstanceHeader(head, listed.key, listed.seq);
   return {
     seq: header.seq,
@@ -181,6 +190,10 @@ async function indexOf(
   return scannedOf(header, listed, tail.size, layout, index);
 }
 
+/**
+ * One scanned object, its fields written out (no spread): a cold open makes one per object,
+ * 100,000 on a big prefix, and every later pass reads them.
+ */
 function scannedOf(
   header: ReturnType<typeof headerOf>,
   listed: ListedObject,
@@ -188,8 +201,18 @@ function scannedOf(
   layout: GtLayout,
   segments: readonly SegmentIndex[],
 ): GtScannedObject {
-  const lastModifiedMs = listed.lastModifiedMs ?? null;
-  return { ...header, key: listed.key, size, layout, lastModifiedMs, segments };
+  return {
+    seq: header.seq,
+    epoch: header.epoch,
+    link: header.link,
+    reclaimBoundary: header.reclaimBoundary,
+    writerInstance: header.writerInstance,
+    key: listed.key,
+    size,
+    layout,
+    lastModifiedMs: listed.lastModifiedMs ?? null,
+    segments,
+  };
 }
 
 /**

@@ -7,9 +7,14 @@ export function ChangeMarked<T>({
   value,
   label,
   describe,
+  className,
+  title,
   children,
 }: {
   as: 'td' | 'dd' | 'span';
+  /** The element's own class, beside `changed`. */
+  className?: string;
+  title?: string;
   value: T | null | undefined;
   label: string;
   describe: (before: T) => string;
@@ -17,7 +22,11 @@ export function ChangeMarked<T>({
 }) {
   const before = usePreviousValue(value);
   return (
-    <Element aria-label={label} className={before === null ? undefined : 'changed'}>
+    <Element
+      aria-label={label}
+      title={title}
+      className={before === null ? className : className ? `${className} changed` : 'changed'}
+    >
       {children}
       {before !== null && <span className="change-note small"> {describe(before)}</span>}
     </Element>

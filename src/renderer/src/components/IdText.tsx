@@ -7,6 +7,7 @@
 import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
 import { formatEntryId, formatRegionId } from '../../../shared/id-notation';
+import { plainEntryId, plainRegionId } from './plain-id';
 import { useToasts } from './Toasts';
 
 function IdMenu({ shown, raw, what }: { shown: string; raw: string; what: string }) {
@@ -75,24 +76,10 @@ export function RegionIdText({ region }: { region: bigint }) {
  * An id as text only, its decimal u64 on hover: for the cells of a long virtualized table,
  * where a copy menu per cell cost scroll frames.
  */
-function IdPlain({ shown, raw, what }: { shown: string; raw: string; what: string }) {
-  return (
-    <span className="mono" title={`${what} ${shown} = ${raw} (decimal u64)`}>
-      {shown}
-    </span>
-  );
-}
-
 export function EntryIdPlain({ id }: { id: bigint }) {
-  if (id === 0n)
-    return (
-      <span className="mono muted" title="no entry (0)">
-        none
-      </span>
-    );
-  return <IdPlain shown={formatEntryId(id)} raw={String(id)} what="Entry id" />;
+  return <span {...plainEntryId(id)} />;
 }
 
 export function RegionIdPlain({ region }: { region: bigint }) {
-  return <IdPlain shown={formatRegionId(region)} raw={String(region)} what="Region" />;
+  return <span {...plainRegionId(region)} />;
 }

@@ -9,7 +9,7 @@
  * process that holds it, without fencing it, with the requests and how long each waits; on a
  * GreptimeDB prefix, why no action applies.
  */
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useState, type ReactNode } from 'react';
 import type {
   InspectView,
   RegionRow,
@@ -19,10 +19,11 @@ import { api } from '../api/client';
 import { useApiQuery, useRefreshInterval } from '../api/hooks';
 import { formatEntryId } from '../../../shared/id-notation';
 import { ChangeMarked } from '../components/ChangeMarked';
-import { EntryIdPlain, EntryIdText, RegionIdPlain, RegionIdText } from '../components/IdText';
+import { EntryIdText, RegionIdText } from '../components/IdText';
+import { plainEntryId, plainRegionId } from '../components/plain-id';
 import { PagedTable } from '../components/PagedTable';
 import { useUiStore } from '../state/ui-store';
-import { formatBytes } from './format';
+import { formatBytes, formatCount } from './format';
 import { FailureNotice } from './wal/OpenFailure';
 import { NamespaceActions, ObsoleteAllDialog, ObsoleteDialog } from './wal/RegionActions';
 import { BulkObsoleteDialog } from './wal/BulkObsoleteDialog';
@@ -215,6 +216,32 @@ function DamagedRanges({ damage }: { damage: NonNullable<RegionRow['damage']> })
   );
 }
 
+/**
+ * An entry id's cell (and what follows the id in it): in a long table the id is the cell's own
+ * text with its decimal on the cell's hover - no element per id for a scroll frame to make.
+ */
+function IdCell({ id, long, children }: { id: bigint; long: boolean; children?: ReactNode }) {
+  if (!long)
+    return (
+      <td>
+        <EntryIdText id={id} />
+        {children}
+      </td>
+    );
+  const plain = plainEntryId(id);
+  return (
+    <td className={plain.className} title={plain.title}>
+      {plain.children}
+      {children}
+    </td>
+  );
+}
+
+/** An id inside a cell's text: plain in a long table, with its copy menu in a short one. */
+function IdOf({ id, long }: { id: bigint; long: boolean }) {
+  return long ? <span {...plainEntryId(id)} /> : <EntryIdText id={id} />;
+}
+
 /** Rows a page of the Regions table asks for (a smaller page decodes in less of a frame). */
 const REGION_PAGE = 200;
 
@@ -247,39 +274,39 @@ const RegionRowView = memo(function RegionRowView({
   prefix: string;
 }) {
   const showView = useUiStore((state) => state.showView);
-  const Id = long ? EntryIdPlain : EntryIdText;
-  const Region = long ? RegionIdPlain : RegionIdText;
+  const name = regionName(region.regionId);
   const damaged = (region.damage?.length ?? 0) > 0;
+  const handedOut = region.handedOutId !== region.durableId ? region.handedOutId : null;
   return (
     <tr aria-selected={selected}>
-      <th scope="row">
-        <Region region={region.regionId} />
-      </th>
-      <td>{region.entries.toLocaleString()}</td>
-      <td>
-        <Id id={region.firstId} />
-      </td>
-      <td>
-        <Id id={region.latestId} />
-      </td>
-      <td>
-        <Id id={region.durableId} />
-        {region.handedOutId !== null && region.handedOutId !== region.durableId && (
+      {long ? (
+        <th scope="row" {...plainRegionId(region.regionId)} />
+      ) : (
+        <th scope="row">
+          <RegionIdText region={region.regionId} />
+        </th>
+      )}
+      <td>{formatCount(region.entries)}</td>
+      <IdCell id={region.firstId} long={long} />
+      <IdCell id={region.latestId} long={long} />
+      <IdCell id={region.durableId} long={long}>
+        {handedOut !== null && (
           <span className="muted small">
             {' '}
-            (handed out <Id id={region.handedOutId} />)
+            (handed out <IdOf id={handedOut} long={long} />)
           </span>
         )}
-      </td>
+      </IdCell>
       <ChangeMarked
         as="td"
         value={region.watermark}
-        label={`Watermark of ${regionName(region.regionId)}`}
+        label={`Watermark of ${name}`}
         describe={(before) => `moved from ${before === 0n ? 'none' : formatEntryId(before)}`}
-      >
-        <Id id={region.watermark} />
-      </ChangeMarked>
-      <td>{region.objects.toLocaleString()}</td>
+        {...(long
+          ? plainEntryId(region.watermark)
+          : { children: <EntryIdText id={region.watermark} /> })}
+      />
+      <td>{formatCount(region.objects)}</td>
       <td>{formatBytes(region.bytes)}</td>
       <td className={region.holes > 0 ? 'wal-warn' : undefined}>{region.holes}</td>
       <td className={damaged ? 'wal-warn small' : undefined}>
@@ -290,8 +317,8 @@ const RegionRowView = memo(function RegionRowView({
         <button
           type="button"
           className="link small"
-          aria-label={`Replay region ${regionName(region.regionId)}`}
-          onClick={() => showView('replay', { region: regionName(region.regionId) })}
+          aria-label={`Replay region ${name}`}
+          onClick={() => showView('replay', { region: name })}
         >
           Replay
         </button>
@@ -316,7 +343,7 @@ const RegionRowView = memo(function RegionRowView({
         <td>
           <input
             type="checkbox"
-            aria-label={`Select region ${regionName(region.regionId)}`}
+            aria-label={`Select region ${name}`}
             checked={ticked}
             onChange={(event) => onTick(region, event.target.checked)}
           />
