@@ -5,6 +5,7 @@
  * first line: a command that logs nothing never loads pino (a tenth of a CLI command's start).
  */
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { LogFn, Logger } from 'pino';
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -17,7 +18,9 @@ let made: Logger | undefined;
 
 function logger(): Logger {
   if (made === undefined) {
-    const pino = createRequire(import.meta.url)('pino') as typeof import('pino');
+    // Resolved from the bundle's folder, as checksum.ts does: `import.meta` is not there under
+    // CommonJS (the app's main bundle, Playwright's loader).
+    const pino = createRequire(join(__dirname, 'index.js'))('pino') as typeof import('pino');
     made = pino(
       { name: 'cairn', level: levelOf(process.env.CAIRN_LOG_LEVEL) },
       pino.destination({ fd: 2, sync: true }),
