@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { MAX_DELETE_BATCH } from '../../src/main/engine/objectio/object-io';
-import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
 import { manifestCell, objectsFolder } from '../../src/main/engine/wal/keys';
 import { makeEntryId } from '../../src/main/engine/wal/ids';
 import { formatEntryId, formatRegionId } from '../../src/shared/id-notation';
@@ -28,7 +27,8 @@ import {
   CLOUD_OBJECTS,
   keysUnder,
   onCloudLane,
-  rawPerKey,
+  rawOpen,
+  rawWholeReads,
   timedSeconds,
   writeCloudChain,
   type CloudLane,
@@ -65,7 +65,7 @@ async function verifyRow(lane: CloudLane, base: string, start: number): Promise<
   const verify = ['wal', 'verify', '--prefix', GT_PREFIX, ...lane.cliFlags, '--no-cache'];
   const timing = await bestOfAlternating(
     async () => cliSeconds(verify, join(base, 'verify'), lane.cliEnv),
-    async () => rawPerKey(await keysUnder(raw, objectsFolder(GT_PREFIX)), (key) => raw.get(key)),
+    () => rawWholeReads(raw, objectsFolder(GT_PREFIX)),
   );
   const ratio = (timing.engine - start) / timing.raw;
   return {
@@ -123,8 +123,7 @@ async function obsoleteGcRow(lane: CloudLane, base: string, start: number): Prom
 
 /** The requests the pair cannot do without, on the twin prefix. */
 async function rawPair(io: ObjectIo, prefix: string, writes: number, deletes: number) {
-  const keys = await keysUnder(io, objectsFolder(prefix));
-  await rawPerKey(keys, (key) => io.get(key, { suffix: TAIL_WINDOW_BYTES }));
+  const keys = await rawOpen(io, objectsFolder(prefix));
   const cell = `${manifestCell(prefix)}/`;
   for (let version = 1; version <= writes; version++) {
     await io.putIfAbsent(`${cell}${String(version).padStart(20, '0')}.json`, new Uint8Array(64));

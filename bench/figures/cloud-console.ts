@@ -9,7 +9,6 @@
  * Regions passes share one client, whose sockets an untimed pass opened, as the baseline's.
  */
 import { linkedIo } from '../../src/main/engine/objectio/link';
-import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
 import { objectsFolder, walPrefix } from '../../src/main/engine/wal/keys';
 import { EventBus } from '../../src/main/services/event-bus';
 import { WalService } from '../../src/main/services/wal/wal-service';
@@ -18,10 +17,9 @@ import {
   BASELINE_IN_FLIGHT,
   CLOUD_OBJECTS,
   CLOUD_PASSES,
-  keysUnder,
   onCloudLane,
   writeCloudChain,
-  rawPerKey,
+  rawOpen,
   timedSeconds,
   type CloudLane,
 } from './cloud-lane';
@@ -55,10 +53,7 @@ async function regionsRow(lane: CloudLane): Promise<FigureResult> {
   const prefix = walPrefix('wal', BigInt(REGIONS_NODE), 0);
   await writeCloudChain(lane, prefix);
   const raw = lane.remote();
-  const rawOpen = async (): Promise<void> =>
-    rawPerKey(await keysUnder(raw, objectsFolder(prefix)), (key) =>
-      raw.get(key, { suffix: TAIL_WINDOW_BYTES }),
-    );
+  const rawPrefixOpen = () => rawOpen(raw, objectsFolder(prefix));
   // The connection's client is one for every pass, as a console's is: its sockets are opened
   // by an untimed pass of each side first. Each pass is a new service on a new link: no read
   // model, no measured link.
@@ -77,13 +72,13 @@ async function regionsRow(lane: CloudLane): Promise<FigureResult> {
     if (regions !== 1) throw new Error(`the Regions view showed ${regions} regions`);
     return seconds;
   };
-  await rawOpen();
+  await rawPrefixOpen();
   await regionsView();
   let best = { view: Infinity, raw: Infinity };
   for (let pass = 0; pass < CLOUD_PASSES; pass++) {
     best = {
       view: Math.min(best.view, await regionsView()),
-      raw: Math.min(best.raw, await timedSeconds(rawOpen)),
+      raw: Math.min(best.raw, await timedSeconds(rawPrefixOpen)),
     };
   }
   const ratio = best.view / best.raw;

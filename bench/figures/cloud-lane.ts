@@ -15,6 +15,7 @@ import {
   type S3ObjectIoConfig,
 } from '../../src/main/engine/objectio/s3-object-io';
 import { rttOf, startLatencyLane } from '../latency-lane';
+import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
 import { timedPool } from '../harness';
 import { emptyStore, writeChain } from './wal-bench';
 
@@ -22,6 +23,15 @@ import { emptyStore, writeChain } from './wal-bench';
 export const BASELINE_IN_FLIGHT = 64;
 /** Objects of a prefix in the lane's figures (the issue's 2,000-object prefixes). */
 export const CLOUD_OBJECTS = 2_000;
+
+/**
+ * The objects of a figure that may run smaller: `CAIRN_BENCH_CLOUD_OBJECTS` (a proof that it
+ * runs), else `CLOUD_OBJECTS`.
+ */
+export function cloudObjects(): number {
+  const asked = Number(process.env.CAIRN_BENCH_CLOUD_OBJECTS ?? CLOUD_OBJECTS);
+  return Number.isSafeInteger(asked) && asked > 0 ? asked : CLOUD_OBJECTS;
+}
 /** Timed passes of each side, after one untimed pass each. */
 export const CLOUD_PASSES = 3;
 
@@ -140,4 +150,19 @@ export async function rawPerKey(
   await timedPool(keys.length, BASELINE_IN_FLIGHT, async (index) => {
     await request(keys[index]!);
   });
+}
+
+/**
+ * The raw requests any open of a prefix must make: list `folder`, then one suffix read of each
+ * object (64 KiB, the tail both formats' opens read), at the baseline's width. The keys listed.
+ */
+export async function rawOpen(io: ObjectIo, folder: string): Promise<string[]> {
+  const keys = await keysUnder(io, folder);
+  await rawPerKey(keys, (key) => io.get(key, { suffix: TAIL_WINDOW_BYTES }));
+  return keys;
+}
+
+/** The raw requests of a verify: list `folder`, then each object read whole, at the baseline's width. */
+export async function rawWholeReads(io: ObjectIo, folder: string): Promise<void> {
+  await rawPerKey(await keysUnder(io, folder), (key) => io.get(key));
 }

@@ -25,9 +25,10 @@ import { judged, timedPool, type FigureResult } from '../harness';
 import {
   BASELINE_IN_FLIGHT,
   bestOfAlternating,
-  CLOUD_OBJECTS,
+  cloudObjects,
   keysUnder,
   onCloudLane,
+  rawOpen,
   rawPerKey,
   timedSeconds,
   type CloudLane,
@@ -43,11 +44,6 @@ const REGIONS = [0, 1, 2].map((n) => makeRegionId(1025, n));
 const PAYLOADS = REGIONS.map(
   (region) => metricsPayloads(Number(region & 0xffn), 0, 2, 0n).payloads,
 );
-
-function objectCount(): number {
-  const asked = Number(process.env.CAIRN_BENCH_CLOUD_OBJECTS ?? CLOUD_OBJECTS);
-  return Number.isSafeInteger(asked) && asked > 0 ? asked : CLOUD_OBJECTS;
-}
 
 /** `objects` merged-layout objects of three regions, a restart halfway: setup, not measured. */
 async function writeMergedPrefix(io: ObjectIo, objects: number): Promise<void> {
@@ -73,7 +69,7 @@ async function greptimeRecovery(io: ObjectIo): Promise<void> {
 
 export async function cloudMerged(): Promise<FigureResult[]> {
   return onCloudLane(async (lane) => {
-    const objects = objectCount();
+    const objects = cloudObjects();
     await writeMergedPrefix(lane.direct, objects);
     const engineClient = lane.remote();
     const rawClient = lane.remote();
@@ -85,11 +81,7 @@ export async function cloudMerged(): Promise<FigureResult[]> {
         throw new Error(`the open found ${log.recovery.selection.chain.length} objects`);
       limit = link.stats().limit;
     };
-    const timing = await bestOfAlternating(open, async () =>
-      rawPerKey(await keysUnder(rawClient, objectsFolder(PREFIX)), (key) =>
-        rawClient.get(key, { suffix: GT_TAIL_WINDOW_BYTES }),
-      ),
-    );
+    const timing = await bestOfAlternating(open, () => rawOpen(rawClient, objectsFolder(PREFIX)));
     const greptimeClient = lane.remote();
     await timedSeconds(() => greptimeRecovery(greptimeClient)); // its sockets warmed, untimed
     const greptime = await timedSeconds(() => greptimeRecovery(greptimeClient));

@@ -6,7 +6,6 @@
 import { ioControllerFor, linkIo } from '../../src/main/engine/objectio/link';
 import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { openGtReadOnly } from '../../src/main/engine/greptimedb/read-only-log';
-import { TAIL_WINDOW_BYTES } from '../../src/main/engine/wal/format';
 import { objectsFolder } from '../../src/main/engine/wal/keys';
 import { openReadOnly } from '../../src/main/engine/wal/read-only-log';
 import { judged, type FigureResult } from '../harness';
@@ -14,10 +13,9 @@ import {
   BASELINE_IN_FLIGHT,
   bestOfAlternating,
   CLOUD_OBJECTS,
-  keysUnder,
   onCloudLane,
   writeCloudChain,
-  rawPerKey,
+  rawOpen,
   type CloudLane,
 } from './cloud-lane';
 import { writeGreptimeChain } from './greptimedb-open';
@@ -25,11 +23,6 @@ import { benchConfig, benchPrefix, rounded } from './wal-bench';
 
 const NODE = 700;
 const GT_PREFIX = 'datanodes/7/epochs/1';
-
-/** List + one 64 KiB suffix read per object, at the baseline's width. */
-async function rawOpen(io: ObjectIo, folder: string): Promise<void> {
-  await rawPerKey(await keysUnder(io, folder), (key) => io.get(key, { suffix: TAIL_WINDOW_BYTES }));
-}
 
 export async function cloudOpen(): Promise<FigureResult[]> {
   return onCloudLane(async (lane) => {

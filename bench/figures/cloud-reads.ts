@@ -8,7 +8,6 @@
  * Each pass of Cairn's side opens on a new link, as a CLI command does (quality.md).
  */
 import { ioControllerFor, linkIo } from '../../src/main/engine/objectio/link';
-import type { ObjectIo } from '../../src/main/engine/objectio/object-io';
 import { segmentRange } from '../../src/main/engine/wal/format';
 import { objectsFolder } from '../../src/main/engine/wal/keys';
 import { openReadOnly } from '../../src/main/engine/wal/read-only-log';
@@ -18,10 +17,10 @@ import {
   BASELINE_IN_FLIGHT,
   CLOUD_OBJECTS,
   CLOUD_PASSES,
-  keysUnder,
   onCloudLane,
   writeCloudChain,
   rawPerKey,
+  rawWholeReads,
   timedSeconds,
   type CloudLane,
 } from './cloud-lane';
@@ -97,7 +96,9 @@ async function verifyRow(lane: CloudLane): Promise<FigureResult> {
       checked = (await verifyPrefix(linkIo(engine, link), benchConfig(NODE))).checked;
     });
     if (checked !== CLOUD_OBJECTS) throw new Error(`verify checked ${checked} objects`);
-    const rawSeconds = await timedSeconds(() => rawWholeReads(raw));
+    const rawSeconds = await timedSeconds(() =>
+      rawWholeReads(raw, objectsFolder(benchPrefix(NODE))),
+    );
     if (pass === 0) continue;
     best = {
       verify: Math.min(best.verify, verify),
@@ -119,8 +120,4 @@ async function verifyRow(lane: CloudLane): Promise<FigureResult> {
       rttMs: lane.rttMs,
     },
   };
-}
-
-async function rawWholeReads(io: ObjectIo): Promise<void> {
-  await rawPerKey(await keysUnder(io, objectsFolder(benchPrefix(NODE))), (key) => io.get(key));
 }

@@ -13,7 +13,7 @@ import type { ReplayHoleView } from '../../../../shared/contract/wal-damage';
 import { api } from '../../api/client';
 import { isLiveReplay, useReplayAfterDisconnect } from './use-replay-after-disconnect';
 import { useCancelOnLeave } from './use-cancel-on-leave';
-import { furthestProgress } from './furthest-progress';
+import { useJobControl } from './job-control';
 
 export interface ReplayState {
   readonly progress: ReplayProgress | null;
@@ -133,27 +133,13 @@ export function useReplay(keep: number) {
     }
   };
 
-  const control =
-    (name: 'wal.replay.pause' | 'wal.replay.resume' | 'wal.replay.cancel') => async () => {
-      const id = jobId.current;
-      if (id === null) return;
-      try {
-        const progress = await api.call(name, { jobId: id });
-        // A chunk may have moved the job on meanwhile: keep the furthest delivery count.
-        setState((previous) => ({
-          ...previous,
-          progress: furthestProgress(previous.progress, progress, (p) => p.delivered),
-        }));
-      } catch (error) {
-        setState((previous) => ({ ...previous, error: error as ApiError }));
-      }
-    };
+  const control = useJobControl(jobId, (progress: ReplayProgress) => progress.delivered, setState);
 
   return {
     ...state,
     start,
-    pause: control('wal.replay.pause'),
-    resume: control('wal.replay.resume'),
-    cancel: control('wal.replay.cancel'),
+    pause: control((id) => api.call('wal.replay.pause', { jobId: id })),
+    resume: control((id) => api.call('wal.replay.resume', { jobId: id })),
+    cancel: control((id) => api.call('wal.replay.cancel', { jobId: id })),
   };
 }

@@ -5,16 +5,15 @@
  * NDJSON. The filters, order and selection are the place's (a link carries them); a selected
  * entry a link names is scrolled into view once it arrives.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ReplayEntryView } from '../../../../../shared/contract/wal';
 import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import { downloadText } from '../../../components/download';
 import { matchesJsonPath, parseJsonPath, payloadText } from '../replay-filter';
-import { holeId, holeIndex, withHoleRows, type GridRow } from '../replay-hole-rows';
-import { HoleRow } from '../holes/HoleRow';
-import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
+import { withHoleRows, type GridRow } from '../replay-hole-rows';
+import { useHoleGrid } from '../holes/use-hole-grid';
+import type { HoleJump } from '../holes/use-hole-jump';
 import { regionName } from '../wal-words';
 import { EntryPayload, payloadSummary, type PayloadShown } from './EntryPayload';
 
@@ -163,16 +162,13 @@ function ReplayGrid({
   onSelect: (id: bigint) => void;
   jump: HoleJump | null;
 }) {
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 28,
+  const { scroller, virtualizer, rowsInView } = useHoleGrid(rows, {
+    rowHeight: 28,
     overscan: 10,
+    headerRows: 0,
+    jump,
   });
   useScrollToSelected(rows, selected, (index) => virtualizer.scrollToIndex(index));
-  const indexOf = useCallback((id: string) => holeIndex(rows, id), [rows]);
-  useHoleJump(jump, indexOf, virtualizer.scrollToIndex, scroller);
   return (
     <div
       ref={scroller}
@@ -182,46 +178,31 @@ function ReplayGrid({
       aria-rowcount={rows.length}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const gridRow = rows[item.index];
-          if (!gridRow) return null;
-          if (gridRow.kind === 'hole')
-            return (
-              <HoleRow
-                key={holeId(gridRow.hole)}
-                hole={gridRow.hole}
-                at={item}
-                headerRows={0}
-                measure={virtualizer.measureElement}
-              />
-            );
-          const row = gridRow.row;
-          return (
-            <div
-              key={String(row.entry.id)}
-              role="row"
-              aria-rowindex={item.index + 1}
-              aria-selected={row.entry.id === selected}
-              className="virtual-row wal-replay-row"
-              style={{ transform: `translateY(${item.start}px)`, height: item.size }}
-              tabIndex={0}
-              onClick={() => onSelect(row.entry.id)}
-              onKeyDown={(event) => {
-                if (event.key !== 'Enter' && event.key !== ' ') return;
-                event.preventDefault();
-                onSelect(row.entry.id);
-              }}
-            >
-              <span role="gridcell" className="mono" title={`${String(row.entry.id)} (decimal)`}>
-                {formatEntryId(row.entry.id)}
-              </span>
-              <span role="gridcell">{row.entry.size.toLocaleString()} B</span>
-              <span role="gridcell" className="mono wal-payload-cell">
-                {row.summary ?? row.text.slice(0, 120)}
-              </span>
-            </div>
-          );
-        })}
+        {rowsInView((row, item) => (
+          <div
+            key={String(row.entry.id)}
+            role="row"
+            aria-rowindex={item.index + 1}
+            aria-selected={row.entry.id === selected}
+            className="virtual-row wal-replay-row"
+            style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+            tabIndex={0}
+            onClick={() => onSelect(row.entry.id)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter' && event.key !== ' ') return;
+              event.preventDefault();
+              onSelect(row.entry.id);
+            }}
+          >
+            <span role="gridcell" className="mono" title={`${String(row.entry.id)} (decimal)`}>
+              {formatEntryId(row.entry.id)}
+            </span>
+            <span role="gridcell">{row.entry.size.toLocaleString()} B</span>
+            <span role="gridcell" className="mono wal-payload-cell">
+              {row.summary ?? row.text.slice(0, 120)}
+            </span>
+          </div>
+        ))}
       </div>
     </div>
   );

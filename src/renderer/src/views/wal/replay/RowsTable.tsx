@@ -5,15 +5,14 @@
  * row's place where an entry gave no rows, a hole row where a damaged segment was skipped.
  * Clicking a row or notice selects its entry.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef } from 'react';
 import type { GtColumnView } from '../../../../../shared/greptime/entry-table';
 import { cellText } from '../../../../../shared/greptime/replay-rows';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import type { RowsItem } from './rows-model';
-import { holeId, holeIndex, type GridRow } from '../replay-hole-rows';
-import { HoleRow } from '../holes/HoleRow';
-import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
+import type { GridRow } from '../replay-hole-rows';
+import { useHoleGrid } from '../holes/use-hole-grid';
+import type { HoleJump } from '../holes/use-hole-jump';
+import { RowsGridHead, RowsHeadLine, rowsGrid } from './RowsGridHead';
 import './rows.css';
 
 const ROW_HEIGHT = 28;
@@ -57,22 +56,14 @@ export function RowsTable({
   onSelect: (id: bigint) => void;
   jump: HoleJump | null;
 }) {
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const virtualizer = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+  const { scroller, virtualizer, rowsInView } = useHoleGrid(items, {
+    rowHeight: ROW_HEIGHT,
     overscan: 12,
+    headerRows: 2,
+    jump,
   });
-  const indexOf = useCallback((id: string) => holeIndex(items, id), [items]);
-  useHoleJump(jump, indexOf, virtualizer.scrollToIndex, scroller);
-  const template = [...FIXED.map((f) => f.width), ...columns.map(widthOf)]
-    .map((width) => `${width}px`)
-    .join(' ');
-  const width = [...FIXED.map((f) => f.width), ...columns.map(widthOf)].reduce(
-    (a, b) => a + b + 10,
-    20,
-  );
+  const grid = rowsGrid([...FIXED.map((f) => f.width), ...columns.map(widthOf)]);
+  const { template, width } = grid;
   const mark = (column: GtColumnView): string =>
     SEMANTIC_MARKS[String(column.semantic)] ?? `semantic ${String(column.semantic)}`;
   return (
@@ -84,13 +75,8 @@ export function RowsTable({
       aria-rowcount={items.length + 2}
       aria-colcount={FIXED.length + columns.length}
     >
-      <div className="rows-head" style={{ width }}>
-        <div
-          role="row"
-          aria-rowindex={1}
-          className="rows-line"
-          style={{ gridTemplateColumns: template }}
-        >
+      <RowsGridHead grid={grid}>
+        <RowsHeadLine grid={grid} rowIndex={1}>
           {FIXED.map((fixed) => (
             <span key={fixed.key} role="columnheader">
               {fixed.title}
@@ -108,13 +94,8 @@ export function RowsTable({
               </span>
             </span>
           ))}
-        </div>
-        <div
-          role="row"
-          aria-rowindex={2}
-          className="rows-line"
-          style={{ gridTemplateColumns: template }}
-        >
+        </RowsHeadLine>
+        <RowsHeadLine grid={grid} rowIndex={2}>
           {[...FIXED.map((f) => f.key), ...columns.map((c) => c.key)].map((key) => (
             <span key={key} role="gridcell">
               <input
@@ -127,23 +108,10 @@ export function RowsTable({
               />
             </span>
           ))}
-        </div>
-      </div>
+        </RowsHeadLine>
+      </RowsGridHead>
       <div style={{ height: virtualizer.getTotalSize(), width, position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((virtual) => {
-          const gridItem = items[virtual.index];
-          if (!gridItem) return null;
-          if (gridItem.kind === 'hole')
-            return (
-              <HoleRow
-                key={holeId(gridItem.hole)}
-                hole={gridItem.hole}
-                at={virtual}
-                headerRows={2}
-                measure={virtualizer.measureElement}
-              />
-            );
-          const item = gridItem.row;
+        {rowsInView((item, virtual) => {
           const id = item.kind === 'row' ? item.row.id : item.notice.id;
           const choose = () => onSelect(id);
           const common = {

@@ -18,6 +18,7 @@ import { useVirtualRows } from '../../../components/use-virtual-rows';
 import { HoleRow } from '../holes/HoleRow';
 import { useHoleJump, type HoleJump } from '../holes/use-hole-jump';
 import { searchHoleIndex, searchRowAt, type MetHole } from './search-hole-rows';
+import { RowsGridHead, RowsHeadLine, rowsGrid } from '../replay/RowsGridHead';
 import '../replay/rows.css';
 
 const ROW_HEIGHT = 28;
@@ -109,8 +110,7 @@ export function SearchHitsTable({
     [holes, holes.length],
   );
   useHoleJump(jump, indexOf, scrollToIndex, scroller);
-  const template = shown.map((column) => `${column.width}px`).join(' ');
-  const width = shown.reduce((sum, column) => sum + column.width + 10, 20);
+  const grid = rowsGrid(shown.map((column) => column.width));
   return (
     <div
       ref={scroller}
@@ -120,21 +120,16 @@ export function SearchHitsTable({
       aria-rowcount={count + 1}
       aria-colcount={shown.length}
     >
-      <div className="rows-head" style={{ width }}>
-        <div
-          role="row"
-          aria-rowindex={1}
-          className="rows-line"
-          style={{ gridTemplateColumns: template }}
-        >
+      <RowsGridHead grid={grid}>
+        <RowsHeadLine grid={grid} rowIndex={1}>
           {shown.map((column) => (
             <span key={column.key} role="columnheader" className="mono">
               {column.title}
             </span>
           ))}
-        </div>
-      </div>
-      <div style={{ width, paddingTop: before, paddingBottom: after }}>
+        </RowsHeadLine>
+      </RowsGridHead>
+      <div style={{ width: grid.width, paddingTop: before, paddingBottom: after }}>
         {items.map((virtual) => {
           const row = searchRowAt(virtual.index, hits, holes);
           if (row === undefined) return null;
@@ -155,7 +150,7 @@ export function SearchHitsTable({
               role="row"
               aria-rowindex={virtual.index + 2}
               className="rows-line"
-              style={{ gridTemplateColumns: template, height: ROW_HEIGHT }}
+              style={{ gridTemplateColumns: grid.template, height: ROW_HEIGHT }}
             >
               {shown.map((column) => (
                 <span key={column.key} role="gridcell" className="mono rows-cell">

@@ -14,7 +14,7 @@ import type { DamagedPayloadView, SearchProgress } from '../../../../../shared/c
 import type { SearchHit } from '../../../../../shared/search/search-hits';
 import { api } from '../../../api/client';
 import { useCancelOnLeave } from '../use-cancel-on-leave';
-import { furthestProgress } from '../furthest-progress';
+import { useJobControl } from '../job-control';
 import type { MetHole } from './search-hole-rows';
 
 export type SearchStart = InputOf<'wal.search.start'>;
@@ -117,20 +117,7 @@ export function useSearch() {
     }
   };
 
-  const control =
-    (name: 'wal.search.pause' | 'wal.search.resume' | 'wal.search.cancel') => async () => {
-      const id = jobId.current;
-      if (id === null) return;
-      try {
-        const progress = await api.call(name, { jobId: id });
-        setState((previous) => ({
-          ...previous,
-          progress: furthestProgress(previous.progress, progress, (p) => p.hits),
-        }));
-      } catch (error) {
-        setState((previous) => ({ ...previous, error: error as ApiError }));
-      }
-    };
+  const control = useJobControl(jobId, (progress: SearchProgress) => progress.hits, setState);
 
   return {
     ...state,
@@ -138,8 +125,8 @@ export function useSearch() {
     holes: found.holes,
     damaged: found.damaged,
     start,
-    pause: control('wal.search.pause'),
-    resume: control('wal.search.resume'),
-    cancel: control('wal.search.cancel'),
+    pause: control((id) => api.call('wal.search.pause', { jobId: id })),
+    resume: control((id) => api.call('wal.search.resume', { jobId: id })),
+    cancel: control((id) => api.call('wal.search.cancel', { jobId: id })),
   };
 }
