@@ -12,6 +12,7 @@ import { bigintAsText } from './activity/audit-text';
 import { useAuditPages } from './activity/use-audit-pages';
 import './activity/activity.css';
 import { counted } from '../../../shared/plural';
+import { formatCount } from './format';
 
 export function ActivityView() {
   const { pages, entries, unreadable } = useAuditPages();
@@ -48,7 +49,7 @@ export function ActivityView() {
       )}
       <p className="small muted" role="status" aria-label="Audit log paging">
         {counted(entries.length, 'entry')} shown
-        {unreadable > 0 && ` · ${unreadable.toLocaleString()} unreadable lines skipped`}
+        {unreadable > 0 && ` · ${formatCount(unreadable)} unreadable lines skipped`}
         {!pages.hasNextPage && entries.length > 0 && ' · the oldest is reached'}
       </p>
       {pages.hasNextPage && (

@@ -16,6 +16,7 @@ import { ObjectList } from './browser/ObjectList';
 import type { Row } from './browser/browser-rows';
 import type { GoToTarget } from './browser/go-to-target';
 import { LIVE_KEYS, useFolderListing } from './browser/use-folder-listing';
+import { formatCount } from './format';
 
 export function BrowserView() {
   const connectionId = useUiStore((state) => state.connectionId);
@@ -129,7 +130,7 @@ export function BrowserView() {
       <p className="muted small" role="status">
         {rows.length} {listing.hasNextPage ? '+ (more pages load as you scroll)' : 'entries'}
         {rows.length > LIVE_KEYS &&
-          ` · more than ${LIVE_KEYS.toLocaleString()} keys loaded: re-read on Refresh, not on the interval`}
+          ` · more than ${formatCount(LIVE_KEYS)} keys loaded: re-read on Refresh, not on the interval`}
       </p>
     </section>
   );

@@ -29,6 +29,7 @@ import { useLiveWriter, useOperator } from './wal/use-wal';
 import './wal/wal.css';
 import { counted } from '../../../shared/plural';
 import { PanelHeading } from '../components/PrefixName';
+import { formatCount } from './format';
 
 export function OverviewView() {
   const { connectionId, prefix } = useSelectedPrefix();
@@ -65,7 +66,7 @@ export function OverviewView() {
         <>
           <p className="small muted" role="status" aria-label="Fleet progress">
             {fleet.data?.reading
-              ? `Reading prefixes: ${read.toLocaleString()} of ${rows.length.toLocaleString()}`
+              ? `Reading prefixes: ${formatCount(read)} of ${formatCount(rows.length)}`
               : counted(rows.length, 'prefix')}
             {fleet.data?.truncated && ' (the listing reached its bounds: more may exist)'}
             {fleet.data?.passEndedAtMs != null && !fleet.data.reading && (
@@ -74,7 +75,7 @@ export function OverviewView() {
                 · last pass <RelativeTime atMs={fleet.data.passEndedAtMs} />
               </>
             )}
-            {shown.length !== rows.length && ` · ${shown.length.toLocaleString()} shown`}
+            {shown.length !== rows.length && ` · ${formatCount(shown.length)} shown`}
           </p>
           <ScrubControls connectionId={connectionId} prefix={null} />
           <BackgroundVerify connectionId={connectionId} />
@@ -145,7 +146,7 @@ function LoadChart({ connectionId, prefix }: { connectionId: string; prefix: str
     <section aria-label="Load charts" className="wal-charts">
       <PanelHeading what="Load" prefix={prefix} />
       <p role="status" aria-label="Load status">
-        {running ? 'Load running' : 'Load finished'} · {last?.acknowledged.toLocaleString()}{' '}
+        {running ? 'Load running' : 'Load finished'} · {last && formatCount(last.acknowledged)}{' '}
         acknowledged · {last?.appendsPerSecond.toFixed(0)} appends/s
       </p>
       <LiveChart title="Append rate" times={times} series={rate} />

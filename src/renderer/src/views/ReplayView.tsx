@@ -32,6 +32,7 @@ import { useHoleJumps } from './wal/holes/use-hole-jump';
 import './wal/wal.css';
 import { counted } from '../../../shared/plural';
 import { PanelHeading } from '../components/PrefixName';
+import { formatCount } from './format';
 
 export function ReplayView() {
   return <PrefixScopedView id="replay" title="Replay" Body={ReplayOf} />;
@@ -55,7 +56,7 @@ function ReplayOf({ connectionId, prefix }: { connectionId: string; prefix: stri
 
   const regionProblem =
     region !== null && regionRow === null && choices.complete
-      ? `Region ${region} is not a region of this prefix (it has ${choices.rows.length.toLocaleString()}): pick one of its regions`
+      ? `Region ${region} is not a region of this prefix (it has ${formatCount(choices.rows.length)}): pick one of its regions`
       : null;
   const from = checkFromId(place.from ?? '', regionRow);
 

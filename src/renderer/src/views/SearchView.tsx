@@ -24,6 +24,7 @@ import { progressText, searchCommand, stateText } from './wal/search/search-word
 import { isLiveSearch, useSearch } from './wal/search/use-search';
 import './wal/wal.css';
 import { PanelHeading } from '../components/PrefixName';
+import { formatCount } from './format';
 
 export function SearchView() {
   return <PrefixScopedView id="search" title="Search" Body={SearchOf} />;
@@ -213,7 +214,7 @@ function SearchOf({ connectionId, prefix, format }: PrefixBodyProps) {
                   <th scope="row" className="mono">
                     {formatRegionId(region)}
                   </th>
-                  <td>{count.toLocaleString()}</td>
+                  <td>{formatCount(count)}</td>
                 </tr>
               ))}
             </tbody>

@@ -7,7 +7,7 @@ import { api } from '../../api/client';
 import { useApiQuery } from '../../api/hooks';
 import { downloadBlob } from '../../components/download';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { formatBytes } from '../format';
+import { formatBytes, formatCount } from '../format';
 import { ObjectDamageNotice } from './ObjectDamageNotice';
 import { PayloadViewer } from './PayloadViewer';
 import { isWalObjectKey, WalObjectParts } from './WalObjectParts';
@@ -63,7 +63,7 @@ export function ObjectInspector({
           <dl className="facts">
             <dt>Size</dt>
             <dd>
-              {formatBytes(object.data.size)} ({object.data.size.toLocaleString()} bytes)
+              {formatBytes(object.data.size)} ({formatCount(object.data.size)} bytes)
             </dd>
             <dt>ETag</dt>
             <dd className="mono">{object.data.etag}</dd>

@@ -4,6 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Segmented } from '../../components/Segmented';
+import { formatCount } from '../format';
 
 const DISPLAY_BUDGET = 64 * 1024;
 
@@ -33,7 +34,7 @@ export function PayloadViewer({ bytes, totalSize }: { bytes: Uint8Array; totalSi
       </pre>
       {cut && (
         <p className="muted small">
-          Showing the first {shown.length.toLocaleString()} of {totalSize.toLocaleString()} bytes.
+          Showing the first {formatCount(shown.length)} of {formatCount(totalSize)} bytes.
         </p>
       )}
     </div>

@@ -12,7 +12,7 @@ import { formatRegionId } from '../../../../shared/id-notation';
 import { useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { EntryIdText, RegionIdText } from '../../components/IdText';
-import { formatBytes } from '../format';
+import { formatBytes, formatCount } from '../format';
 import { counted } from '../../../../shared/plural';
 
 const WAL_OBJECT = /(^|\/)objects\/\d{20}\.wal$/;
@@ -168,7 +168,7 @@ export function WalObjectParts({
           <span className="small muted" role="status" aria-label="Segments shown">
             {view.segmentOffset + 1}–
             {Math.min(view.segmentOffset + SEGMENT_PAGE, view.segmentCount)} of{' '}
-            {view.segmentCount.toLocaleString()}
+            {formatCount(view.segmentCount)}
           </span>
           <button
             type="button"

@@ -9,7 +9,7 @@ import { Pending } from '../../components/Pending';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useVirtualRows } from '../../components/use-virtual-rows';
 import { useUiStore } from '../../state/ui-store';
-import { countText, formatBytes } from '../format';
+import { countText, formatBytes, formatCount } from '../format';
 import { SearchThisPrefix } from '../wal/search/SearchThisPrefix';
 import { FormatBadge } from '../wal/FormatBadge';
 import {
@@ -103,7 +103,7 @@ function PrefixRow({ row, selected }: { row: FleetRow; selected: boolean }) {
         as="td"
         label={`Objects of ${row.prefix}`}
         value={row.objects}
-        describe={(was) => `was ${was.toLocaleString()}`}
+        describe={(was) => `was ${formatCount(was)}`}
       >
         {objectsText(row)}
       </ChangeMarked>

@@ -5,7 +5,7 @@
  */
 import type { FleetRow } from '../../../../shared/contract/wal';
 import { lagText } from '../../../../shared/lag-text';
-import { formatBytes } from '../format';
+import { formatBytes, formatCount } from '../format';
 import { counted } from '../../../../shared/plural';
 
 export { lagText };
@@ -53,8 +53,8 @@ export function objectsText(row: FleetRow): string | null {
   if (row.objects === null) return null;
   // A prefix whose recovery failed has no chain: what was listed says what is there.
   if (row.tipSeq === null && (row.listed ?? 0) > row.objects)
-    return `${row.objects.toLocaleString()} chain of ${(row.listed ?? 0).toLocaleString()} listed`;
-  return `${row.objects.toLocaleString()} chain · ${counted(row.orphans ?? 0, 'orphan')}`;
+    return `${formatCount(row.objects)} chain of ${formatCount(row.listed ?? 0)} listed`;
+  return `${formatCount(row.objects)} chain · ${counted(row.orphans ?? 0, 'orphan')}`;
 }
 
 export function tipText(row: FleetRow): string {

@@ -5,7 +5,7 @@
  * open verdict and writer runs instead (GreptimeMergedLog). Read-only: nothing here writes.
  */
 import type { InspectView, WalObjectRef } from '../../../../shared/contract/wal';
-import { formatBytes } from '../format';
+import { formatBytes, formatCount } from '../format';
 import { FailureNotice } from './OpenFailure';
 import { GreptimeMergedLog } from './GreptimeMergedLog';
 import { counted } from '../../../../shared/plural';
@@ -94,11 +94,11 @@ export function GreptimeChain({ report, prefix }: { report: InspectView; prefix:
           {greptime.reclaimedLink ? ' (the objects below it are already deleted)' : ''}
         </dd>
         <dt>Orphans</dt>
-        <dd>{report.orphanCount.toLocaleString()}</dd>
+        <dd>{formatCount(report.orphanCount)}</dd>
         {greptime.belowBoundaryCount > 0 && (
           <>
             <dt>Below the boundary</dt>
-            <dd>{greptime.belowBoundaryCount.toLocaleString()}</dd>
+            <dd>{formatCount(greptime.belowBoundaryCount)}</dd>
           </>
         )}
       </dl>
@@ -130,8 +130,7 @@ export function GreptimeChain({ report, prefix }: { report: InspectView; prefix:
       </table>
       {greptime.instanceCount > greptime.instances.length && (
         <p className="muted small">
-          The newest {greptime.instances.length} of {greptime.instanceCount.toLocaleString()}{' '}
-          instances.
+          The newest {greptime.instances.length} of {formatCount(greptime.instanceCount)} instances.
         </p>
       )}
       {greptime.damagedCount > greptime.damaged.length && (

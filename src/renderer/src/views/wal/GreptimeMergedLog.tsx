@@ -5,7 +5,7 @@
  * is a new run), dated by the objects' listing dates. Read-only: nothing here writes.
  */
 import type { GreptimeInspectView, InspectView } from '../../../../shared/contract/wal';
-import { formatBytes } from '../format';
+import { formatBytes, formatCount } from '../format';
 import { FailureNotice } from './OpenFailure';
 import { PanelHeading } from '../../components/PrefixName';
 
@@ -67,7 +67,7 @@ export function GreptimeMergedLog({
         <dd>{report.tip ? `seq ${String(report.tip.seq)}` : 'none'}</dd>
         <dt>Log</dt>
         <dd>
-          {report.chainObjects.toLocaleString()} objects · {formatBytes(report.chainBytes)} ·{' '}
+          {formatCount(report.chainObjects)} objects · {formatBytes(report.chainBytes)} ·{' '}
           {report.chainGaps} gaps
         </dd>
         <dt>Next sequence</dt>
@@ -99,7 +99,7 @@ export function GreptimeMergedLog({
       </table>
       {merged.runCount > merged.runs.length && (
         <p className="muted small">
-          The newest {merged.runs.length} of {merged.runCount.toLocaleString()} runs.
+          The newest {merged.runs.length} of {formatCount(merged.runCount)} runs.
         </p>
       )}
     </section>

@@ -10,6 +10,7 @@ import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { formText } from '../../components/form-text';
 import { useToasts } from '../../components/Toasts';
 import { TypedConfirmDialog } from '../../components/TypedConfirmDialog';
+import { formatCount } from '../format';
 
 type LoadSpec = Omit<InputOf<'wal.load.start'>, 'confirm'>;
 
@@ -117,7 +118,7 @@ export function LoadControls({
       </button>
       <span role="status" aria-label="Load progress" className="small">
         {writer.load
-          ? `${writer.load.running ? 'Running' : 'Stopped'} · ${writer.load.acknowledged.toLocaleString()} acknowledged · ${writer.load.failed} failed`
+          ? `${writer.load.running ? 'Running' : 'Stopped'} · ${formatCount(writer.load.acknowledged)} acknowledged · ${writer.load.failed} failed`
           : 'No load run yet'}
       </span>
       {problem && (

@@ -10,6 +10,7 @@ import { useApiQuery } from '../../api/hooks';
 import { downloadBlob } from '../../components/download';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { PrefixName } from '../../components/PrefixName';
+import { formatCount } from '../format';
 
 const DOWNLOAD_CHUNK = 1024 * 1024;
 
@@ -90,7 +91,7 @@ function NamedObject({ connectionId, objectKey }: { connectionId: string; object
                 : `damaged: ${verdict.data.check ?? '?'}`}
           </dd>
           <dt>Size</dt>
-          <dd>{verdict.data.size.toLocaleString()} bytes</dd>
+          <dd>{formatCount(verdict.data.size)} bytes</dd>
           {verdict.data.detail && (
             <>
               <dt>Detail</dt>

@@ -5,6 +5,7 @@
  * again every half second, so the table and counts fill in as footers arrive.
  */
 import type { OpenProgress } from '../../../../shared/contract/wal-pages';
+import { formatCount } from '../format';
 
 /** How often a view of a prefix whose open is in progress is read again. */
 export const PROGRESS_POLL_MS = 500;
@@ -17,11 +18,10 @@ export function progressInterval<T extends { progress: OpenProgress }>(
 }
 
 export function progressText(progress: OpenProgress): string {
-  const total =
-    progress.total === null ? 'listing…' : `of ${progress.total.toLocaleString()} objects`;
+  const total = progress.total === null ? 'listing…' : `of ${formatCount(progress.total)} objects`;
   const cached =
-    progress.fromIndex > 0 ? ` (${progress.fromIndex.toLocaleString()} from the local index)` : '';
-  return `Opening: ${progress.indexed.toLocaleString()} indexed ${total}${cached}`;
+    progress.fromIndex > 0 ? ` (${formatCount(progress.fromIndex)} from the local index)` : '';
+  return `Opening: ${formatCount(progress.indexed)} indexed ${total}${cached}`;
 }
 
 export function OpenProgressNote({ progress }: { progress: OpenProgress | undefined }) {

@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import type { ScrubJobView } from '../../../../shared/contract/wal-scrub';
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
-import { formatBytes } from '../format';
+import { formatBytes, formatCount } from '../format';
 import { counted } from '../../../../shared/plural';
 
 /** While a scrub runs, its progress is read this often. */
@@ -23,11 +23,11 @@ export const isActive = (job: ScrubJobView | undefined): boolean =>
 export function progressText(job: ScrubJobView): string {
   const scope =
     job.prefix === null
-      ? `prefix ${job.prefixesDone.toLocaleString()} of ${job.prefixesFound.toLocaleString()}${job.walked ? '' : '+'} · `
+      ? `prefix ${formatCount(job.prefixesDone)} of ${formatCount(job.prefixesFound)}${job.walked ? '' : '+'} · `
       : '';
-  const found = job.damaged === 0 ? 'no damage' : `${job.damaged.toLocaleString()} damaged`;
-  const gone = job.gone > 0 ? ` · ${job.gone.toLocaleString()} gone meanwhile` : '';
-  return `${job.state} · ${scope}${job.checked.toLocaleString()} of ${job.listed.toLocaleString()} objects checked (${formatBytes(job.bytes)}) · ${found}${gone}`;
+  const found = job.damaged === 0 ? 'no damage' : `${formatCount(job.damaged)} damaged`;
+  const gone = job.gone > 0 ? ` · ${formatCount(job.gone)} gone meanwhile` : '';
+  return `${job.state} · ${scope}${formatCount(job.checked)} of ${formatCount(job.listed)} objects checked (${formatBytes(job.bytes)}) · ${found}${gone}`;
 }
 
 export function ScrubControls({

@@ -6,7 +6,7 @@
  */
 import type { WriterView } from '../../../../shared/contract/wal';
 import { ChangeMarked } from '../../components/ChangeMarked';
-import { countText, formatBytes } from '../format';
+import { countText, formatBytes, formatCount } from '../format';
 import { ageText } from './wal-words';
 import { counted } from '../../../../shared/plural';
 import { PanelHeading } from '../../components/PrefixName';
@@ -71,10 +71,10 @@ export function SequenceStrip({ writer, prefix }: { writer: WriterView; prefix: 
           label="Indexed objects"
           value={writer.indexedObjects}
           describe={(before) =>
-            `+${(writer.indexedObjects - before).toLocaleString()} since ${before.toLocaleString()}`
+            `+${formatCount(writer.indexedObjects - before)} since ${formatCount(before)}`
           }
         >
-          {writer.indexedObjects.toLocaleString()} ({formatBytes(writer.indexedBytes)})
+          {formatCount(writer.indexedObjects)} ({formatBytes(writer.indexedBytes)})
         </ChangeMarked>
         <dt>Start gap</dt>
         <dd>

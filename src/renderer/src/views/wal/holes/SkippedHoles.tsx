@@ -8,6 +8,7 @@ import type { ReplayHoleView } from '../../../../../shared/contract/wal-damage';
 import { formatEntryId, formatRegionId } from '../../../../../shared/id-notation';
 import { counted } from '../../../../../shared/plural';
 import { holeId, holeWords } from '../replay-hole-rows';
+import { formatCount } from '../../format';
 
 export function SkippedHoles({
   count,
@@ -21,8 +22,7 @@ export function SkippedHoles({
 }) {
   if (count === 0 && holes.length === 0) return null;
   const total = Math.max(count, holes.length);
-  const listed =
-    holes.length < total ? ` (the newest ${holes.length.toLocaleString()} listed)` : '';
+  const listed = holes.length < total ? ` (the newest ${formatCount(holes.length)} listed)` : '';
   return (
     <section aria-label="Damaged segments skipped" className="wal-holes small wal-warn">
       <p>

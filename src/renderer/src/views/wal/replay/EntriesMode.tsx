@@ -16,6 +16,7 @@ import { useHoleGrid } from '../holes/use-hole-grid';
 import type { HoleJump } from '../holes/use-hole-jump';
 import { regionName } from '../wal-words';
 import { EntryPayload, payloadSummary, type PayloadShown } from './EntryPayload';
+import { formatCount } from '../../format';
 
 export interface EntriesFilters {
   readonly text: string;
@@ -127,8 +128,7 @@ export function EntriesMode({
           Export NDJSON
         </button>
         <span className="small muted" role="status" aria-label="Rows shown">
-          {shown.length.toLocaleString()} shown of {rows.length.toLocaleString()} kept (newest{' '}
-          {keep})
+          {formatCount(shown.length)} shown of {formatCount(rows.length)} kept (newest {keep})
         </span>
       </div>
       {pathFilter instanceof Error && (
@@ -197,7 +197,7 @@ function ReplayGrid({
             <span role="gridcell" className="mono" title={`${String(row.entry.id)} (decimal)`}>
               {formatEntryId(row.entry.id)}
             </span>
-            <span role="gridcell">{row.entry.size.toLocaleString()} B</span>
+            <span role="gridcell">{formatCount(row.entry.size)} B</span>
             <span role="gridcell" className="mono wal-payload-cell">
               {row.summary ?? row.text.slice(0, 120)}
             </span>

@@ -9,6 +9,7 @@ import { formatEntryId } from '../../../../../shared/id-notation';
 import { regionName } from '../wal-words';
 import type { RegionChoices } from './use-region-choices';
 import { counted } from '../../../../../shared/plural';
+import { formatCount } from '../../format';
 
 export function RegionPicker({
   choices,
@@ -49,8 +50,7 @@ export function RegionPicker({
       </label>
       {!choices.complete && choices.total !== null && (
         <button type="button" onClick={choices.more}>
-          List more regions ({choices.rows.length.toLocaleString()} of{' '}
-          {choices.total.toLocaleString()})
+          List more regions ({formatCount(choices.rows.length)} of {formatCount(choices.total)})
         </button>
       )}
     </>

@@ -24,6 +24,7 @@ import {
   rowsModel,
   type RowsFilterInput,
 } from './rows-model';
+import { formatCount } from '../../format';
 
 export interface ReplayedRange {
   readonly prefix: string;
@@ -126,8 +127,8 @@ export function RowsMode({
           Export CSV
         </button>
         <span className="small muted" role="status" aria-label="Rows shown">
-          {rows.length.toLocaleString()} rows shown from {model.decodedEntries.toLocaleString()}{' '}
-          decoded entries
+          {formatCount(rows.length)} rows shown from {formatCount(model.decodedEntries)} decoded
+          entries
         </span>
       </div>
       {filter instanceof Error ? (

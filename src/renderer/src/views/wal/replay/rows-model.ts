@@ -29,6 +29,7 @@ import {
 } from '../../../../../shared/greptime/row-filter';
 import { formatEntryId } from '../../../../../shared/id-notation';
 import { tablesOf } from './entry-tables';
+import { formatCount } from '../../format';
 
 export interface RowsNotice {
   readonly id: bigint;
@@ -85,7 +86,7 @@ function noticeOf(entry: ReplayEntryView): RowsNotice | null {
     case 'not-decoded':
       return {
         id: entry.id,
-        text: `entry ${id}: ${entry.size.toLocaleString()} bytes, too large to decode here; cairn wal replay --decode shows it`,
+        text: `entry ${id}: ${formatCount(entry.size)} bytes, too large to decode here; cairn wal replay --decode shows it`,
         damaged: false,
       };
     default:

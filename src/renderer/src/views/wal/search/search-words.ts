@@ -5,7 +5,7 @@
  */
 import type { SearchProgress } from '../../../../../shared/contract/wal-search';
 import type { SearchPlace } from '../../../state/search-place';
-import { formatBytes } from '../../format';
+import { formatBytes, formatCount } from '../../format';
 import { shellWord } from '../replay/rows-model';
 
 function perSecond(count: number, elapsedMs: number): number {
@@ -16,16 +16,16 @@ function perSecond(count: number, elapsedMs: number): number {
 export function progressText(progress: SearchProgress): string {
   const scanned =
     progress.kind === 'row'
-      ? `${progress.rows.toLocaleString()} rows (${perSecond(progress.rows, progress.elapsedMs).toLocaleString()} rows/s`
-      : `${progress.entries.toLocaleString()} entries (${perSecond(progress.entries, progress.elapsedMs).toLocaleString()} entries/s`;
+      ? `${formatCount(progress.rows)} rows (${formatCount(perSecond(progress.rows, progress.elapsedMs))} rows/s`
+      : `${formatCount(progress.entries)} entries (${formatCount(perSecond(progress.entries, progress.elapsedMs))} entries/s`;
   const parts = [
-    `objects ${progress.objectsRead.toLocaleString()} of ${progress.objectsPlanned.toLocaleString()}`,
+    `objects ${formatCount(progress.objectsRead)} of ${formatCount(progress.objectsPlanned)}`,
     `${formatBytes(progress.bytesRead)} of ${formatBytes(progress.bytesPlanned)}`,
     `${scanned}, ${formatBytes(perSecond(progress.bytesRead, progress.elapsedMs))}/s)`,
-    `${progress.hits.toLocaleString()} ${progress.hits === 1 ? 'hit' : 'hits'}`,
+    `${formatCount(progress.hits)} ${progress.hits === 1 ? 'hit' : 'hits'}`,
   ];
   if (progress.objectsSkipped > 0)
-    parts.push(`${progress.objectsSkipped.toLocaleString()} objects skipped by their footers`);
+    parts.push(`${formatCount(progress.objectsSkipped)} objects skipped by their footers`);
   if (progress.holes > 0) parts.push(`${progress.holes} damaged segments skipped`);
   if (progress.bulkSkipped > 0)
     parts.push(`${progress.bulkSkipped} bulk entries skipped by their time range`);
