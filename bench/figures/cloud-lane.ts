@@ -23,6 +23,8 @@ import { emptyStore, writeChain } from './wal-bench';
 export const BASELINE_IN_FLIGHT = 64;
 /** Objects of a prefix in the lane's figures (the issue's 2,000-object prefixes). */
 export const CLOUD_OBJECTS = 2_000;
+/** Timed passes of each side, after one untimed pass each. */
+export const CLOUD_PASSES = 3;
 
 /**
  * The objects of a figure that may run smaller: `CAIRN_BENCH_CLOUD_OBJECTS` (a proof that it
@@ -32,8 +34,6 @@ export function cloudObjects(): number {
   const asked = Number(process.env.CAIRN_BENCH_CLOUD_OBJECTS ?? CLOUD_OBJECTS);
   return Number.isSafeInteger(asked) && asked > 0 ? asked : CLOUD_OBJECTS;
 }
-/** Timed passes of each side, after one untimed pass each. */
-export const CLOUD_PASSES = 3;
 
 export interface CloudLane {
   /** The bucket on loopback: for setup only. */
