@@ -80,6 +80,27 @@ describe('IoController', () => {
     expect(widths).toEqual([4, 8, 16, 32]);
   });
 
+  it("doubles through its first round's stretched answers, then judges the next", async () => {
+    const { io, clock } = controller();
+    const widths = [io.width];
+    for (let round = 0; round < 2; round++) {
+      // 16 answers: the first at the round trip (50 ms), the rest three times it (new
+      // sockets' handshakes on the first round; a queue on the second).
+      const waiting = Array.from({ length: 16 }, () => io.acquire({ kind: 'read', bytes: 10 }));
+      let answered = 0;
+      while (waiting.length > 0) {
+        const granted = await grantedSoFar(waiting);
+        const base = clock.ms;
+        for (const slot of granted) {
+          clock.ms = base + (answered++ === 0 ? 50 : 150);
+          slot.release();
+        }
+      }
+      widths.push(io.width);
+    }
+    expect(widths).toEqual([4, 8, 10]);
+  });
+
   it('halves its limit when the store answers Unavailable', async () => {
     const { io } = controller({ initial: 16 });
     const slot = await io.acquire({ kind: 'read' });

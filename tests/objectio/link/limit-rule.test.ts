@@ -82,6 +82,23 @@ describe('limit rule', () => {
     expect(next).toEqual({ limit: 32, slowStart: false, best: null });
   });
 
+  it("keeps slow start through a link's first round, whose answers paid its setup", () => {
+    const state = initialLimitState(16, BOUNDS);
+    const first = { limit: 16, inflation: 3, limited: true, throttled: false, settingUp: true };
+    expect(nextLimit(state, first, BOUNDS)).toEqual({ limit: 32, slowStart: true, best: null });
+    // The same stretch on a later round is a queue: slow start ends there.
+    expect(nextLimit(state, { ...first, settingUp: false }, BOUNDS)).toMatchObject({
+      limit: 20,
+      slowStart: false,
+    });
+    // A first round the store throttled halves all the same.
+    expect(nextLimit(state, { ...first, throttled: true }, BOUNDS)).toEqual({
+      limit: 8,
+      slowStart: false,
+      best: null,
+    });
+  });
+
   it('changes nothing on a round its demand bound, however the answers looked', () => {
     const state = initialLimitState(16, BOUNDS);
     for (const inflation of [1, 3, 50])

@@ -170,6 +170,7 @@ export class IoController implements IoSlots {
         inflation: quantile(stretches, 0.5) ?? 1,
         limited: this.limited,
         throttled: this.throttled,
+        settingUp: this.round === 0,
       },
       this.bounds,
     );

@@ -17,7 +17,11 @@
  *   it does not. The best score fades by FADE a round, so a limit held a few rounds is probed
  *   higher again, and a link that changed is learnt again;
  * - a throttled round halves the limit.
- * A round that was not limited changes nothing: it says nothing about more requests.
+ * A round that was not limited changes nothing: it says nothing about more requests. A link's
+ * first round ends slow start only if throttled: its answers paid what a new link pays once -
+ * each socket's handshake, a new thread's first compiles of the client's code - and a new CLI
+ * process left slow start on it every time, its median stretched 2-3.6x at 16 in flight while
+ * its fastest answers were flat (docs/design/io-controller.md).
  *
  * On a 50 ms link the answers stay flat up to what the store or the sockets allow, so the
  * limit climbs to them in a few rounds; on loopback a store that answers in a millisecond
@@ -35,6 +39,8 @@ export interface RoundReport {
   readonly inflation: number;
   readonly limited: boolean;
   readonly throttled: boolean;
+  /** The link's first round: its answers paid the link's setup, not a queue. */
+  readonly settingUp?: boolean;
 }
 
 export interface LimitState {
@@ -59,6 +65,8 @@ export function nextLimit(state: LimitState, round: RoundReport, bounds: LimitBo
   if (round.throttled)
     return { limit: clamp(state.limit / 2, bounds), slowStart: false, best: null };
   if (!round.limited) return state;
+  if (round.settingUp && state.slowStart)
+    return { ...state, limit: clamp(grown(state.limit, 2), bounds) };
   const score = round.limit / Math.max(1, round.inflation);
   const faded = state.best === null ? null : { ...state.best, score: state.best.score * FADE };
   const moved = (limit: number, best = faded, slowStart = false): LimitState => ({
