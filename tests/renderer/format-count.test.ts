@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { plainEntryId, plainRegionId } from '../../src/renderer/src/components/plain-id';
-import { formatCount } from '../../src/renderer/src/views/format';
+import { formatCount, formatDateTime } from '../../src/renderer/src/views/format';
 
 describe('formatCount', () => {
   it('writes what toLocaleString() writes, numbers and bigints', () => {
@@ -13,6 +13,13 @@ describe('formatCount', () => {
     expect(formatCount(18_446_744_073_709_551_615n)).toBe(
       18_446_744_073_709_551_615n.toLocaleString(),
     );
+  });
+});
+
+describe('formatDateTime', () => {
+  it('writes what Date.toLocaleString() writes', () => {
+    for (const ms of [0, 1_733_486_400_000, 1_796_558_327_123, 4_102_444_799_999])
+      expect(formatDateTime(new Date(ms))).toBe(new Date(ms).toLocaleString());
   });
 });
 

@@ -13,6 +13,21 @@ export function formatCount(count: number | bigint): string {
   return COUNT_FORMAT.format(count);
 }
 
+/** The fields `Date.toLocaleString()` writes when asked for none, in one formatter made once. */
+const DATE_TIME_FORMAT = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+});
+
+/** A date and time as `toLocaleString()` writes it (`12/6/2026, 11:52:07 AM`). */
+export function formatDateTime(date: Date): string {
+  return DATE_TIME_FORMAT.format(date);
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];

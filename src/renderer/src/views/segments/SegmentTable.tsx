@@ -12,7 +12,7 @@ import {
 import { useApiMutation, useApiQuery } from '../../api/hooks';
 import { ErrorPanel } from '../../components/ErrorPanel';
 import { useToasts } from '../../components/Toasts';
-import { formatBytes } from '../format';
+import { formatBytes, formatDateTime } from '../format';
 import { ACTION_INTO, newUuid, shortId, type SelectedPartition } from './segment-words';
 
 interface TableProps {
@@ -141,5 +141,5 @@ function isSegmentState(state: string): state is SegmentState {
 
 function timeOf(ms: number): string {
   const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? String(ms) : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? String(ms) : formatDateTime(date);
 }
