@@ -15,6 +15,7 @@
  * writer alone and the walk every decoder shares (`checkPayload`'s, nothing made).
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { printReplay } from '../../src/main/cli/commands/replay-print';
 import { DecodedReplayPrinter } from '../../src/main/cli/commands/replay-rows';
 import { GT_FORMAT } from '../../src/main/engine/greptimedb/layout';
 import { openGtReadOnly, type GtReadOnlyLog } from '../../src/main/engine/greptimedb/read-only-log';
@@ -105,9 +106,8 @@ async function printerPass(log: GtReadOnlyLog, format: 'ndjson' | 'csv'): Promis
     GT_FORMAT,
     sink.write,
   );
-  await printer.begin(() => log.read(provider, 0n));
-  for await (const entry of log.read(provider, 0n)) await printer.entry(REGION, entry);
-  await printer.end();
+  const read = () => log.read(provider, 0n);
+  await printReplay(printer, REGION, { first: read, again: read });
   sink.close();
   return { bytes: sink.written };
 }

@@ -180,6 +180,8 @@ export class DecodedReplayPrinter {
   private readonly damaged: DamagedPart[] = [];
   private readonly filter: RowFilter;
   private columns: ReturnType<ColumnUnion['columns']> | null = null;
+  /** CSV's columns met so far, until the header is written. */
+  private union: ColumnUnion | null = null;
   /** Rows written straight from the wire; null when rows are filtered (or not asked for). */
   private rowWriter: RowBytesWriter | null = null;
   private notRows = 0;
@@ -206,24 +208,39 @@ export class DecodedReplayPrinter {
     return decodePayload(entry.data, onGreptime, bulkDecoder());
   }
 
-  /** CSV needs its header first: every column of the replay, read in a first pass. */
-  async begin(read: () => AsyncIterable<WalEntry>): Promise<void> {
-    if (this.mode !== 'rows' || this.options.format !== 'csv') return;
-    const union = new ColumnUnion();
-    const onGreptime = this.format === GT_FORMAT;
-    for await (const entry of read()) {
-      // The columns alone where the walk tells them; the tables where only they can.
-      const columns = entryColumns(entry.data, onGreptime);
-      if (columns !== null) for (const each of columns) union.addColumns(each);
-      else {
-        const decoding = this.decode(entry);
-        if (decoding.kind === 'wal-entry') union.add(decoding.table);
-      }
+  /** Whether the rows are CSV: a header of every column first (`printReplay` reads for it). */
+  get csv(): boolean {
+    return this.mode === 'rows' && this.options.format === 'csv';
+  }
+
+  /** Notes the columns of `entry` for the CSV header. */
+  noteColumns(entry: WalEntry): void {
+    const union = (this.union ??= new ColumnUnion());
+    // The columns alone where the walk tells them; the tables where only they can.
+    const columns = entryColumns(entry.data, this.format === GT_FORMAT);
+    if (columns !== null) for (const each of columns) union.addColumns(each);
+    else {
+      const decoding = this.decode(entry);
+      if (decoding.kind === 'wal-entry') union.add(decoding.table);
     }
-    this.columns = union.columns();
+  }
+
+  /** The CSV header, of every column noted: the rows under it come next. */
+  header(): void {
+    this.columns = (this.union ?? new ColumnUnion()).columns();
+    this.union = null;
     this.out.line(csvHeader(this.columns));
     if (isEmptyFilter(this.filter))
       this.rowWriter = new RowBytesWriter(this.out.bytes, this.columns);
+  }
+
+  /**
+   * A hole's record (`--holes`): in the NDJSON stream where it was met, after the lines before
+   * it; on stderr beside CSV, which must stay one table.
+   */
+  holeRecord(text: string): void {
+    if (this.csv) process.stderr.write(text + '\n');
+    else this.out.line(text);
   }
 
   /** Prints the entry; a promise while the output is full (await it before the next). */
