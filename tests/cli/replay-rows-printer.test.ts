@@ -76,7 +76,12 @@ const entries = Array.from({ length: 40 }, (_, at) => {
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The printer over `entries` as `wal replay` drives it, its sink collecting each write. */
-async function printed(format: 'ndjson' | 'csv', where: string[] = [], heldBytes?: number) {
+async function printed(
+  format: 'ndjson' | 'csv',
+  where: string[] = [],
+  heldBytes?: number,
+  of: readonly WalEntry[] = entries,
+) {
   const writes: Uint8Array[] = [];
   const printer = new DecodedReplayPrinter(
     'rows',
@@ -88,17 +93,20 @@ async function printed(format: 'ndjson' | 'csv', where: string[] = [], heldBytes
     },
   );
   let reads = 0;
+  // Whether the lines were made while the first read ran (CSV's spool) or after it.
+  let linesDuringRead = false;
   const read = async function* () {
     reads += 1;
-    yield* entries;
+    yield* of;
+    if (reads === 1) linesDuringRead = printer.wroteAny;
   };
   await printReplay(printer, REGION, { first: read, again: read }, heldBytes);
-  return { text: Buffer.concat(writes).toString('utf8'), writes, reads };
+  return { text: Buffer.concat(writes).toString('utf8'), writes, reads, linesDuringRead };
 }
 
-function tablesText(format: 'ndjson' | 'csv'): string {
+function tablesText(format: 'ndjson' | 'csv', of: readonly WalEntry[] = entries): string {
   const union = new ColumnUnion();
-  const tables = entries.map((entry) => {
+  const tables = of.map((entry) => {
     const decoded = decodePayload(entry.data, true);
     if (decoded.kind !== 'wal-entry') throw new Error('not rows');
     union.add(decoded.table);
@@ -121,16 +129,37 @@ describe('the --rows printer', () => {
       const { text, writes } = await printed(format);
       expect(text).toBe(tablesText(format));
       expect(writes.length).toBeGreaterThan(1);
-      for (const write of writes.slice(0, -1)) expect(write.length).toBeGreaterThanOrEqual(65_536);
+      // CSV's header is a write of its own: its lines were spooled before it was known.
+      const lines = format === 'csv' ? writes.slice(1, -1) : writes.slice(0, -1);
+      for (const write of lines) expect(write.length).toBeGreaterThanOrEqual(65_536);
     }
   });
 
-  it('prints CSV from one read while the entries fit the bound, from two past it', async () => {
+  it('prints CSV from one read while its lines or its entries fit the bound, from two past it', async () => {
     const once = await printed('csv');
     const twice = await printed('csv', [], 10_000);
     expect([once.reads, twice.reads]).toEqual([1, 2]);
     expect(twice.text).toBe(once.text);
     expect(sha256(once.text)).toBe(sha256(tablesText('csv')));
+    // One schema: the lines spooled while the read ran; past the spool's bound, the entries
+    // held print them (the payloads are a third of their lines); past both, a second read.
+    const narrow = entries.slice(0, 30);
+    const payloads = narrow.reduce((sum, entry) => sum + 64 + entry.data.length, 0);
+    const expected = sha256(tablesText('csv', narrow));
+    for (const [bound, reads, spooled] of [
+      [undefined, 1, true],
+      [payloads, 1, false],
+      [payloads - 1, 2, false],
+    ] as const) {
+      const run = await printed('csv', [], bound, narrow);
+      expect([run.reads, run.linesDuringRead, sha256(run.text)]).toEqual([
+        reads,
+        spooled,
+        expected,
+      ]);
+    }
+    // A column met after the first lines: the spool is let go, the held entries print.
+    expect(once.linesDuringRead).toBe(false);
     // The schema that changes half-way (a column met late) is in the header either way.
     expect(once.text.slice(0, once.text.indexOf('\n'))).toBe(
       'region,regionU64,id,idU64,op,sequence,host,ts,cpu,disk',

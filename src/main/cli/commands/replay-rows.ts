@@ -90,10 +90,28 @@ function isEmptyFilter(filter: RowFilter): boolean {
  * as bytes: the row writer writes its lines into them in place.
  */
 class LineOutput {
-  // Each write's buffer is the sink's once written: a fresh one, not zeroed first.
-  readonly bytes = new ByteOut((size) => Buffer.allocUnsafe(size));
+  // Each write's buffer is the sink's once written: a fresh one, not zeroed first, seen as a
+  // plain Uint8Array (as the payloads are: the writer's byte stores see one kind of array).
+  readonly bytes = new ByteOut((size) => {
+    const fresh = Buffer.allocUnsafe(size);
+    return new Uint8Array(fresh.buffer, fresh.byteOffset, size);
+  });
 
-  constructor(private readonly sink: OutputSink) {}
+  /** Bytes handed to the sinks so far. */
+  private handed = 0;
+
+  constructor(public sink: OutputSink) {}
+
+  /** Drops what is gathered, and counts nothing handed over before (a spool let go). */
+  forget(): void {
+    this.bytes.rewind(0);
+    this.handed = 0;
+  }
+
+  /** Whether anything was written since the start or `forget` (handed over or gathered). */
+  get wroteAny(): boolean {
+    return this.handed > 0 || this.bytes.pos > 0;
+  }
 
   line(text: string): void {
     this.bytes.text(text);
@@ -106,7 +124,9 @@ class LineOutput {
   }
 
   flush(): Promise<void> | undefined {
-    return this.bytes.pos === 0 ? undefined : this.sink(this.bytes.take());
+    if (this.bytes.pos === 0) return undefined;
+    this.handed += this.bytes.pos;
+    return this.sink(this.bytes.take());
   }
 }
 
@@ -213,9 +233,10 @@ export class DecodedReplayPrinter {
     return this.mode === 'rows' && this.options.format === 'csv';
   }
 
-  /** Notes the columns of `entry` for the CSV header. */
-  noteColumns(entry: WalEntry): void {
+  /** Notes the columns of `entry` for the CSV header; true when it adds any. */
+  noteColumns(entry: WalEntry): boolean {
     const union = (this.union ??= new ColumnUnion());
+    const before = union.size;
     // The columns alone where the walk tells them; the tables where only they can.
     const columns = entryColumns(entry.data, this.format === GT_FORMAT);
     if (columns !== null) for (const each of columns) union.addColumns(each);
@@ -223,15 +244,45 @@ export class DecodedReplayPrinter {
       const decoding = this.decode(entry);
       if (decoding.kind === 'wal-entry') union.add(decoding.table);
     }
+    return union.size > before;
   }
 
-  /** The CSV header, of every column noted: the rows under it come next. */
-  header(): void {
+  /** CSV lines from now on under the columns noted so far (their header is written later). */
+  useColumns(): void {
     this.columns = (this.union ?? new ColumnUnion()).columns();
-    this.union = null;
-    this.out.line(csvHeader(this.columns));
-    if (isEmptyFilter(this.filter))
-      this.rowWriter = new RowBytesWriter(this.out.bytes, this.columns);
+    this.rowWriter = isEmptyFilter(this.filter)
+      ? new RowBytesWriter(this.out.bytes, this.columns)
+      : null;
+  }
+
+  /** The CSV header of every column noted: the lines under it come next. */
+  header(): void {
+    this.useColumns();
+    this.out.line(csvHeader(this.columns!));
+  }
+
+  /** Whether any line was written yet (wherever the output went). */
+  get wroteAny(): boolean {
+    return this.out.wroteAny;
+  }
+
+  /** Sends the output to `sink` from now on; returns where it went. */
+  redirect(sink: OutputSink): OutputSink {
+    const before = this.out.sink;
+    this.out.sink = sink;
+    return before;
+  }
+
+  /** Hands over what is gathered; a promise while the sink is full. */
+  flush(): Promise<void> | undefined {
+    return this.out.flush();
+  }
+
+  /** Forgets the lines not yet handed over, and the damage told: the entries print again. */
+  forget(): void {
+    this.out.forget();
+    this.damaged.length = 0;
+    this.notRows = 0;
   }
 
   /**
