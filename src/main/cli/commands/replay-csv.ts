@@ -53,7 +53,8 @@ export async function printCsvReplay(
   const held = new HeldForHeader<WalEntry>(heldBytes);
   const spool = new HeldForHeader<Uint8Array>(heldBytes);
   const stdout: OutputSink = printer.redirect((lines) => {
-    spool.add(lines, lines.length);
+    // Counted as the buffer it holds on to: a 64 KiB write is a view of a larger one.
+    spool.add(lines, lines.buffer.byteLength);
     return undefined;
   });
   const spooled = await readSpooling(printer, region, reads.first(), held, spool);
