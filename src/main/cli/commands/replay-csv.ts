@@ -28,16 +28,16 @@ async function readSpooling(
     spooling = false;
     printer.forget();
   };
+  printer.useColumns();
   for await (const entry of entries) {
     held.add(entry, HELD_ITEM_BYTES + entry.data.length);
-    // A new column before any line: the lines so far (none) stand under the new columns.
-    if (printer.noteColumns(entry) && spooling) {
-      if (printer.wroteAny) stop();
-      else printer.useColumns();
+    // Once the spool is let go, only the columns: the walk that writes no line.
+    if (!spooling) printer.noteColumns(entry);
+    else if (printer.spoolEntry(region, entry)) stop();
+    else {
+      await printer.flushIfFull();
+      if (spool.items() === null) stop();
     }
-    if (!spooling) continue;
-    await printer.entry(region, entry);
-    if (spool.items() === null) stop();
   }
   if (spooling) await printer.flush();
   if (spooling && spool.items() === null) stop();

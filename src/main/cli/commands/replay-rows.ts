@@ -296,16 +296,47 @@ export class DecodedReplayPrinter {
 
   /** Prints the entry; a promise while the output is full (await it before the next). */
   entry(region: bigint, entry: WalEntry): Promise<void> | undefined {
-    const onGreptime = this.format === GT_FORMAT;
-    if (this.rowWriter?.entry(region, entry.id, entry.data, onGreptime) === true)
-      return this.out.flushIfFull();
-    this.print(region, entry);
+    this.write(region, entry);
+    return this.out.flushIfFull();
+  }
+
+  /** The entry's lines, from the wire or its tables; CSV notes its columns as it goes. */
+  private write(region: bigint, entry: WalEntry): void {
+    const writer = this.rowWriter;
+    if (writer?.entry(region, entry.id, entry.data, this.format === GT_FORMAT) !== true)
+      return this.print(region, entry);
+    if (this.union !== null) for (const views of writer.entryViews) this.union.addColumns(views);
+  }
+
+  /**
+   * CSV while its read runs: the entry's lines under the columns so far, its columns noted in
+   * the same walk. True when it brought a column after earlier lines, which lack it (the spool
+   * is let go); the first lines are written again under the columns they brought.
+   */
+  spoolEntry(region: bigint, entry: WalEntry): boolean {
+    const union = (this.union ??= new ColumnUnion());
+    const [columns, earlier, mark] = [union.size, this.out.wroteAny, this.out.bytes.mark()];
+    const [damaged, notRows] = [this.damaged.length, this.notRows];
+    this.write(region, entry);
+    if (union.size === columns) return false;
+    if (earlier) return true;
+    this.out.bytes.rewind(mark);
+    this.damaged.length = damaged;
+    this.notRows = notRows;
+    this.useColumns();
+    this.write(region, entry);
+    return false;
+  }
+
+  /** Hands over what is gathered once it is 64 KiB; a promise while the sink is full. */
+  flushIfFull(): Promise<void> | undefined {
     return this.out.flushIfFull();
   }
 
   /** The entry from its tables: damage noted, its lines (or its rows', filtered) printed. */
   private print(region: bigint, entry: WalEntry): void {
     const decoding = this.decode(entry);
+    if (this.union !== null && decoding.kind === 'wal-entry') this.union.add(decoding.table);
     // On GreptimeDB's prefixes a bulk entry without rows is damage (its replay would fail).
     if (decoding.kind === 'wal-entry' && this.format === GT_FORMAT)
       this.damaged.push(...bulkProblems(region, entry, decoding.table));

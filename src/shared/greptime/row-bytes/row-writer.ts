@@ -30,6 +30,8 @@ const CLOSE = 0x7d;
 /** How one schema's rows are written: its key texts, or how it lines up with the CSV header. */
 interface SchemaLayout {
   readonly schema: readonly GtColumnSchema[];
+  /** Its columns as the tables name them (a CSV header's union takes them). */
+  readonly views: readonly GtColumnView[];
   /** `,"key":` of each column (NDJSON). */
   readonly keys: readonly Uint8Array[];
   /** Header columns after the schema's (CSV): each an empty field. */
@@ -72,6 +74,8 @@ export class RowBytesWriter implements RowsBuilder<null> {
   private rows = 0;
   private cells = 0;
   private inRow = false;
+  /** The columns of each mutation of the last entry written (`entryColumns`' of it). */
+  readonly entryViews: Array<readonly GtColumnView[]> = [];
 
   /** `csvColumns`: the CSV header's columns, or null for NDJSON lines. */
   constructor(
@@ -89,6 +93,7 @@ export class RowBytesWriter implements RowsBuilder<null> {
         : `${ids.map(csvQuoted).join(',')},`;
     this.failed = false;
     this.layout = null;
+    this.entryViews.length = 0;
     const walked = walkWalEntry(plainBytes(payload), this);
     const written =
       walked.ok &&
@@ -114,6 +119,7 @@ export class RowBytesWriter implements RowsBuilder<null> {
     const header = this.csvColumns;
     const layout: SchemaLayout = {
       schema: [...schema],
+      views,
       keys: views.map((view) => utf8.encode(`,${JSON.stringify(view.key)}:`)),
       trailing: header === null ? 0 : header.length - views.length,
       misaligned: header !== null && views.some((view, at) => header[at]?.key !== view.key),
@@ -126,6 +132,7 @@ export class RowBytesWriter implements RowsBuilder<null> {
   private startMutation(): SchemaLayout {
     const layout = this.layoutOf(this.schema);
     this.layout = layout;
+    this.entryViews.push(layout.views);
     this.opType = this.head.opType;
     this.firstSequence = this.head.sequence;
     this.sequenceBase = Number(this.firstSequence);
