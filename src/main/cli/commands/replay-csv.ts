@@ -1,13 +1,14 @@
 /**
  * `cairn wal replay --rows --format csv` from one read: the header names every column of the
  * region, so nothing reaches stdout before the read ends, but the lines need not wait to be
- * made. While the read runs they are written under the columns met so far into a spool, and
- * the entries are held; at the end the header and the spool are printed. A column met after
- * the first line (the header would have more) drops the spool and the held entries are printed
- * under the whole header; past the bound (`CSV_HELD_BYTES` of lines, of entries) what outgrew
- * it is let go, and without either a second read prints the lines, its holes unsaid (the first
- * read told them). The same bytes every way. On a remote store the lines are made while the
- * next segments are fetched, not after the last one.
+ * made. While the read runs they are written under the columns met so far into a spool (the
+ * walk that writes an entry's lines notes its columns), and the entries are held; at the end
+ * the header and the spool are printed. A column met after the first line (the header would
+ * have more) drops the spool and the held entries are printed under the whole header; past the
+ * bound (`CSV_HELD_BYTES` of lines, of entries) what outgrew it is let go, and without either a
+ * second read prints the lines, its holes unsaid (the first read told them). The same bytes
+ * every way. On a remote store the lines are made while the next segments are fetched, not
+ * after the last one.
  */
 import type { WalEntry } from '../../engine/wal/entry';
 import type { OutputSink } from '../output';
