@@ -200,7 +200,7 @@ export class DecodedReplayPrinter {
   private readonly damaged: DamagedPart[] = [];
   private readonly filter: RowFilter;
   private columns: ReturnType<ColumnUnion['columns']> | null = null;
-  /** CSV's columns met so far, until the header is written. */
+  /** CSV's columns met so far: the header's once the read has ended. */
   private union: ColumnUnion | null = null;
   /** Rows written straight from the wire; null when rows are filtered (or not asked for). */
   private rowWriter: RowBytesWriter | null = null;
