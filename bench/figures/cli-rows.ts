@@ -12,9 +12,11 @@
  * the previous way (each payload decoded to its tables of cell texts, then `rowLine`) and the
  * region read bare through the reader (checksums and framing: `read(provider, 0)`), and, in
  * memory (best CPU of rounds: what the code costs when it has a core on this shared box), the
- * writer alone and the walk every decoder shares (`checkPayload`'s, nothing made).
+ * writer alone and the walk every decoder shares (`checkPayload`'s, nothing made), and how long
+ * a pass had no GET in flight (whether the reads wait on the writing).
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { printReplay } from '../../src/main/cli/commands/replay-print';
 import { DecodedReplayPrinter } from '../../src/main/cli/commands/replay-rows';
 import { GT_FORMAT } from '../../src/main/engine/greptimedb/layout';
 import { openGtReadOnly, type GtReadOnlyLog } from '../../src/main/engine/greptimedb/read-only-log';
@@ -30,6 +32,7 @@ import { rowLine, rowsOfEntry } from '../../src/shared/greptime/replay-rows';
 import { ByteOut } from '../../src/shared/greptime/row-bytes/byte-out';
 import { RowBytesWriter } from '../../src/shared/greptime/row-bytes/row-writer';
 import { judged, type FigureResult } from '../harness';
+import { TimedObjectIo } from './timed-object-io';
 import { writeMixedRegion } from './cli-rows-data';
 import { onEachBackend, rounded } from './wal-bench';
 
@@ -105,9 +108,8 @@ async function printerPass(log: GtReadOnlyLog, format: 'ndjson' | 'csv'): Promis
     GT_FORMAT,
     sink.write,
   );
-  await printer.begin(() => log.read(provider, 0n));
-  for await (const entry of log.read(provider, 0n)) await printer.entry(REGION, entry);
-  await printer.end();
+  const read = () => log.read(provider, 0n);
+  await printReplay(printer, REGION, { first: read, again: read });
   sink.close();
   return { bytes: sink.written };
 }
@@ -190,13 +192,15 @@ function runPass(name: PassName, io: ObjectIo, log: GtReadOnlyLog): Promise<Work
 export async function cliRows(): Promise<FigureResult[]> {
   return onEachBackend(async (storage, backend) => {
     const region = await writeMixedRegion(storage, { prefix: PREFIX, region: REGION, ...SHAPE });
-    // The replay's reader and the bare GETs share one link: the same width of requests.
-    const io = linkedIo(storage);
+    // The replay's reader and the bare GETs share one link: the same width of requests. The
+    // store's requests are timed to tell how long a pass had none in flight.
+    const timed = new TimedObjectIo(storage);
+    const io = linkedIo(timed);
     const log = await openGtReadOnly(io, PREFIX);
     for (let warm = 0; warm < WARMUP_PASSES; warm++)
       for (const name of PASS_NAMES) await runPass(name, io, log);
     const totals = new Map(
-      PASS_NAMES.map((name) => [name, { seconds: 0, cpuSeconds: 0, bytes: 0 }]),
+      PASS_NAMES.map((name) => [name, { seconds: 0, cpuSeconds: 0, bytes: 0, idleMs: 0 }]),
     );
     const passes = PASSES[backend];
     for (let round = 0; round < passes; round++)
@@ -204,9 +208,11 @@ export async function cliRows(): Promise<FigureResult[]> {
         const name = PASS_NAMES[(at + round) % PASS_NAMES.length]!;
         const started = performance.now();
         const cpu = process.cpuUsage();
+        timed.countIdleFromNow();
         const work = await runPass(name, io, log);
         const used = process.cpuUsage(cpu);
         const total = totals.get(name)!;
+        total.idleMs += timed.idleSoFar();
         total.seconds += (performance.now() - started) / 1000;
         total.cpuSeconds += (used.user + used.system) / 1e6;
         total.bytes += work.bytes;
@@ -219,6 +225,8 @@ export async function cliRows(): Promise<FigureResult[]> {
     // On a loaded box a pass waits for a core: output per second of the process's CPU beside.
     const cpuMbps = (name: PassName) => rounded(t(name).bytes / t(name).cpuSeconds / 1e6);
     const cpuMs = (name: PassName) => rounded((t(name).cpuSeconds * 1000) / passes);
+    // A pass's time with no GET in flight: its writing while the link stood idle.
+    const idleMs = (name: PassName) => rounded(t(name).idleMs / passes);
     const rowsPerSecond = (name: PassName) => Math.round((region.rows * passes) / t(name).seconds);
     const ratio = (name: PassName) => rounded(t('gets').seconds / t(name).seconds, 3);
     const memory = inMemory(region.payloads);
@@ -249,6 +257,8 @@ export async function cliRows(): Promise<FigureResult[]> {
           rowsPerSecond: rowsPerSecond(name),
           passMs: ms(name),
           cpuMsPerPass: cpuMs(name),
+          linkIdleMsPerPass: idleMs(name),
+          getsLinkIdleMsPerPass: idleMs('gets'),
           outputMBPerCpuSecond: cpuMbps(name),
           ratioToGets: ratio(name),
           ...(name === 'rows'

@@ -2,7 +2,8 @@
  * An ObjectIo that adds up how long the store's requests took, for a figure that must tell a
  * store's own time from the time of what was built on it (the latency figure's serial writer:
  * one request in flight at a time, so the sum is the time spent waiting on the store), and
- * counts them by operation (the cloud lane's GC figure: requests sent). Everything else passes
+ * counts them by operation (the cloud lane's GC figure: requests sent), and how long none was in
+ * flight (cli-rows: whether a replay's reads wait on what it writes). Everything else passes
  * through unchanged, the optional fast paths included.
  */
 import {
@@ -16,6 +17,7 @@ import {
   type ObjectMeta,
   type TailResult,
 } from '../../src/main/engine/objectio/object-io';
+import type { ChecksumRequest, ChecksummedRead } from '../../src/main/engine/objectio/checksum';
 import type { LinkShape } from '../../src/main/engine/objectio/link';
 
 export class TimedObjectIo implements ObjectIo {
@@ -24,10 +26,20 @@ export class TimedObjectIo implements ObjectIo {
   readonly readTail?: (key: string, suffix: number, listedSize: number) => Promise<TailResult>;
   readonly readRange?: (key: string, start: number, length: number) => Promise<Uint8Array>;
   readonly deleteMany?: (keys: readonly string[]) => Promise<BatchDeleteResult>;
+  readonly readRangeChecksummed?: (
+    key: string,
+    start: number,
+    length: number,
+    checksum: ChecksumRequest,
+  ) => Promise<ChecksummedRead>;
   /** Milliseconds the requests made so far took, added up. */
   requestMs = 0;
   /** Requests made so far, by operation. */
   readonly requests = new Map<string, number>();
+  private inFlight = 0;
+  /** Milliseconds with no request in flight, up to `idleFrom`, since `countIdleFromNow`. */
+  private idleMs = 0;
+  private idleFrom: number | null = performance.now();
 
   constructor(readonly inner: ObjectIo) {
     this.endpoint = inner.endpoint;
@@ -36,6 +48,9 @@ export class TimedObjectIo implements ObjectIo {
       this.readTail = (...args) => this.timed('get', () => inner.readTail!(...args));
     if (inner.readRange !== undefined)
       this.readRange = (...args) => this.timed('get', () => inner.readRange!(...args));
+    if (inner.readRangeChecksummed !== undefined)
+      this.readRangeChecksummed = (...args) =>
+        this.timed('get', () => inner.readRangeChecksummed!(...args));
     if (inner.deleteMany !== undefined)
       this.deleteMany = (keys) => this.timed('deleteMany', () => inner.deleteMany!(keys));
   }
@@ -71,14 +86,29 @@ export class TimedObjectIo implements ObjectIo {
     return this.timed('delete', () => this.inner.delete(key));
   }
 
+  /** Starts counting the time with no request in flight from now. */
+  countIdleFromNow(): void {
+    this.idleMs = 0;
+    this.idleFrom = this.inFlight === 0 ? performance.now() : null;
+  }
+
+  /** Milliseconds with no request in flight since `countIdleFromNow`. */
+  idleSoFar(): number {
+    return this.idleMs + (this.idleFrom === null ? 0 : performance.now() - this.idleFrom);
+  }
+
   /** Failed requests count too: a NotFound is the fence's usual answer. */
   private async timed<T>(operation: string, request: () => Promise<T>): Promise<T> {
     this.requests.set(operation, (this.requests.get(operation) ?? 0) + 1);
     const started = performance.now();
+    if (this.inFlight++ === 0 && this.idleFrom !== null) this.idleMs += started - this.idleFrom;
+    this.idleFrom = null;
     try {
       return await request();
     } finally {
-      this.requestMs += performance.now() - started;
+      const ended = performance.now();
+      this.requestMs += ended - started;
+      if (--this.inFlight === 0) this.idleFrom = ended;
     }
   }
 }

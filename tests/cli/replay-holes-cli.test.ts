@@ -1,7 +1,8 @@
 /**
  * `cairn wal replay` over a damaged segment, as a user runs it, on the local store and on
  * radosgw: one stderr line per skipped segment and exit 3 (never a quiet exit 0), the hole as
- * a record in the NDJSON stream with `--holes`, a stop at the first damage with
+ * a record in the NDJSON stream with `--holes` (where it was met, among decoded lines too; on
+ * stderr beside CSV, which stays one table), a stop at the first damage with
  * `--on-damage fail`, and `RegionNotFound` (exit 1) for a region the prefix does not have.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -82,6 +83,24 @@ function replayCases(lane: () => Promise<Lane>): void {
     });
     expect(BigInt(all[at - 1]?.idU64 ?? 0)).toBeLessThan(damaged.firstId);
     expect(BigInt(all[at + 1]?.idU64 ?? 0)).toBeGreaterThan(damaged.lastId);
+  });
+
+  it('keeps the hole where it was met in decoded lines written 64 KiB at a time', () => {
+    const all = lines(replay('--region', '1:1', '--decode', '--holes').stdout);
+    const at = all.findIndex((line) => line.hole === true);
+    expect(all[at]).toMatchObject({ hole: true, key: damaged.key });
+    expect(BigInt(all[at - 1]?.idU64 ?? 0)).toBeLessThan(damaged.firstId);
+    expect(BigInt(all[at + 1]?.idU64 ?? 0)).toBeGreaterThan(damaged.lastId);
+  });
+
+  it('keeps CSV one table with --holes: the hole record goes to stderr', () => {
+    const run = replay('--region', '1:1', '--rows', '--format', 'csv', '--holes');
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('region,regionU64,id,idU64,op,sequence\n');
+    const [line, record, notRows] = run.stderr.trim().split('\n');
+    expect(line).toMatch(/^cairn: hole: region 1:1 /);
+    expect(JSON.parse(record ?? '')).toMatchObject({ hole: true, key: damaged.key });
+    expect(notRows).toMatch(/entries are not WalEntry payloads/);
   });
 
   it('stops at the first damage with --on-damage fail, and refuses an unknown region', () => {

@@ -129,6 +129,10 @@ export class ColumnUnion {
   columns(): GtColumnView[] {
     return [...this.byKey.values()];
   }
+
+  get size(): number {
+    return this.byKey.size;
+  }
 }
 
 /** The CSV header: the fixed keys, then the columns' keys (neutralised: csv-cell.ts). */

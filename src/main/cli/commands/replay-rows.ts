@@ -90,10 +90,28 @@ function isEmptyFilter(filter: RowFilter): boolean {
  * as bytes: the row writer writes its lines into them in place.
  */
 class LineOutput {
-  // Each write's buffer is the sink's once written: a fresh one, not zeroed first.
-  readonly bytes = new ByteOut((size) => Buffer.allocUnsafe(size));
+  // Each write's buffer is the sink's once written: a fresh one, not zeroed first, seen as a
+  // plain Uint8Array (as the payloads are: the writer's byte stores see one kind of array).
+  readonly bytes = new ByteOut((size) => {
+    const fresh = Buffer.allocUnsafe(size);
+    return new Uint8Array(fresh.buffer, fresh.byteOffset, size);
+  });
 
-  constructor(private readonly sink: OutputSink) {}
+  /** Bytes handed to the sinks so far. */
+  private handed = 0;
+
+  constructor(public sink: OutputSink) {}
+
+  /** Drops what is gathered, and counts nothing handed over before (a spool let go). */
+  forget(): void {
+    this.bytes.rewind(0);
+    this.handed = 0;
+  }
+
+  /** Whether anything was written since the start or `forget` (handed over or gathered). */
+  get wroteAny(): boolean {
+    return this.handed > 0 || this.bytes.pos > 0;
+  }
 
   line(text: string): void {
     this.bytes.text(text);
@@ -106,7 +124,9 @@ class LineOutput {
   }
 
   flush(): Promise<void> | undefined {
-    return this.bytes.pos === 0 ? undefined : this.sink(this.bytes.take());
+    if (this.bytes.pos === 0) return undefined;
+    this.handed += this.bytes.pos;
+    return this.sink(this.bytes.take());
   }
 }
 
@@ -180,6 +200,8 @@ export class DecodedReplayPrinter {
   private readonly damaged: DamagedPart[] = [];
   private readonly filter: RowFilter;
   private columns: ReturnType<ColumnUnion['columns']> | null = null;
+  /** CSV's columns met so far: the header's once the read has ended. */
+  private union: ColumnUnion | null = null;
   /** Rows written straight from the wire; null when rows are filtered (or not asked for). */
   private rowWriter: RowBytesWriter | null = null;
   private notRows = 0;
@@ -206,38 +228,115 @@ export class DecodedReplayPrinter {
     return decodePayload(entry.data, onGreptime, bulkDecoder());
   }
 
-  /** CSV needs its header first: every column of the replay, read in a first pass. */
-  async begin(read: () => AsyncIterable<WalEntry>): Promise<void> {
-    if (this.mode !== 'rows' || this.options.format !== 'csv') return;
-    const union = new ColumnUnion();
-    const onGreptime = this.format === GT_FORMAT;
-    for await (const entry of read()) {
-      // The columns alone where the walk tells them; the tables where only they can.
-      const columns = entryColumns(entry.data, onGreptime);
-      if (columns !== null) for (const each of columns) union.addColumns(each);
-      else {
-        const decoding = this.decode(entry);
-        if (decoding.kind === 'wal-entry') union.add(decoding.table);
-      }
+  /** Whether the rows are CSV: a header of every column first (`printReplay` reads for it). */
+  get csv(): boolean {
+    return this.mode === 'rows' && this.options.format === 'csv';
+  }
+
+  /** Notes the columns of `entry` for the CSV header; true when it adds any. */
+  noteColumns(entry: WalEntry): boolean {
+    const union = (this.union ??= new ColumnUnion());
+    const before = union.size;
+    // The columns alone where the walk tells them; the tables where only they can.
+    const columns = entryColumns(entry.data, this.format === GT_FORMAT);
+    if (columns !== null) for (const each of columns) union.addColumns(each);
+    else {
+      const decoding = this.decode(entry);
+      if (decoding.kind === 'wal-entry') union.add(decoding.table);
     }
-    this.columns = union.columns();
-    this.out.line(csvHeader(this.columns));
-    if (isEmptyFilter(this.filter))
-      this.rowWriter = new RowBytesWriter(this.out.bytes, this.columns);
+    return union.size > before;
+  }
+
+  /** CSV lines from now on under the columns noted so far (their header is written later). */
+  useColumns(): void {
+    this.columns = (this.union ?? new ColumnUnion()).columns();
+    this.rowWriter = isEmptyFilter(this.filter)
+      ? new RowBytesWriter(this.out.bytes, this.columns)
+      : null;
+  }
+
+  /** The CSV header of every column noted: the lines under it come next. */
+  header(): void {
+    this.useColumns();
+    this.out.line(csvHeader(this.columns!));
+  }
+
+  /** Whether any line was written yet (wherever the output went). */
+  get wroteAny(): boolean {
+    return this.out.wroteAny;
+  }
+
+  /** Sends the output to `sink` from now on; returns where it went. */
+  redirect(sink: OutputSink): OutputSink {
+    const before = this.out.sink;
+    this.out.sink = sink;
+    return before;
+  }
+
+  /** Hands over what is gathered; a promise while the sink is full. */
+  flush(): Promise<void> | undefined {
+    return this.out.flush();
+  }
+
+  /** Forgets the lines not yet handed over, and the damage told: the entries print again. */
+  forget(): void {
+    this.out.forget();
+    this.damaged.length = 0;
+    this.notRows = 0;
+  }
+
+  /**
+   * A hole's record (`--holes`): in the NDJSON stream where it was met, after the lines before
+   * it; on stderr beside CSV, which must stay one table.
+   */
+  holeRecord(text: string): void {
+    if (this.csv) process.stderr.write(text + '\n');
+    else this.out.line(text);
   }
 
   /** Prints the entry; a promise while the output is full (await it before the next). */
   entry(region: bigint, entry: WalEntry): Promise<void> | undefined {
-    const onGreptime = this.format === GT_FORMAT;
-    if (this.rowWriter?.entry(region, entry.id, entry.data, onGreptime) === true)
-      return this.out.flushIfFull();
-    this.print(region, entry);
+    this.write(region, entry);
+    return this.out.flushIfFull();
+  }
+
+  /** The entry's lines, from the wire or its tables; CSV notes its columns as it goes. */
+  private write(region: bigint, entry: WalEntry): void {
+    const writer = this.rowWriter;
+    if (writer?.entry(region, entry.id, entry.data, this.format === GT_FORMAT) !== true)
+      return this.print(region, entry);
+    if (this.union !== null) for (const views of writer.entryViews) this.union.addColumns(views);
+  }
+
+  /**
+   * CSV while its read runs: the entry's lines under the columns so far, its columns noted in
+   * the same walk. True when it brought a column after earlier lines, which lack it (the spool
+   * is let go); the first lines are written again under the columns they brought.
+   */
+  spoolEntry(region: bigint, entry: WalEntry): boolean {
+    const union = (this.union ??= new ColumnUnion());
+    const [columns, earlier, mark] = [union.size, this.out.wroteAny, this.out.bytes.mark()];
+    const [damaged, notRows] = [this.damaged.length, this.notRows];
+    this.write(region, entry);
+    if (union.size === columns) return false;
+    if (earlier) return true;
+    this.out.bytes.rewind(mark);
+    this.damaged.length = damaged;
+    this.notRows = notRows;
+    this.useColumns();
+    this.write(region, entry);
+    return false;
+  }
+
+  /** Hands over what is gathered once it is 64 KiB; a promise while the sink is full. */
+  flushIfFull(): Promise<void> | undefined {
     return this.out.flushIfFull();
   }
 
   /** The entry from its tables: damage noted, its lines (or its rows', filtered) printed. */
   private print(region: bigint, entry: WalEntry): void {
     const decoding = this.decode(entry);
+    if (this.union !== null && decoding.kind === 'wal-entry') this.union.add(decoding.table);
     // On GreptimeDB's prefixes a bulk entry without rows is damage (its replay would fail).
     if (decoding.kind === 'wal-entry' && this.format === GT_FORMAT)
       this.damaged.push(...bulkProblems(region, entry, decoding.table));

@@ -1,9 +1,10 @@
 /**
  * `cairn wal search --format csv`: the header names every column of the hits, so the hits wait
- * for it. They are held while the one read of the prefix runs, up to `CSV_HELD_BYTES` of their
- * cells; then the header and they are printed. Past that bound the read goes on for the columns
- * alone and a second read prints the hits (its holes unsaid: the first read told them), as every
- * CSV search did before. Prints nothing itself but through the printer it is given.
+ * for it. They are held while the one read of the prefix runs (`HeldForHeader`, up to
+ * `CSV_HELD_BYTES` of their cells); then the header and they are printed. Past that bound the
+ * read goes on for the columns alone and a second read prints the hits (its holes unsaid: the
+ * first read told them), as every CSV search did before. Prints nothing itself but through the
+ * printer it is given.
  */
 import type { GtColumnView } from '../../../shared/greptime/entry-table';
 import {
@@ -12,43 +13,41 @@ import {
   HitColumns,
   type SearchHit,
 } from '../../../shared/search/search-hits';
-
-/** Bytes of hit cells held for the header at most: a search's hits mostly fit. */
-export const CSV_HELD_BYTES = 32 * 1024 * 1024;
+import { CSV_HELD_BYTES, HELD_ITEM_BYTES, HeldForHeader, heldOrAgain } from './held-for-header';
 
 /** About what a hit holds: its cells' texts or its payload, and the row's own fields. */
 function heldBytesOf(hit: SearchHit): number {
-  if (hit.kind === 'entry') return 64 + hit.entry.data.length;
-  let bytes = 64;
+  if (hit.kind === 'entry') return HELD_ITEM_BYTES + hit.entry.data.length;
+  let bytes = HELD_ITEM_BYTES;
   for (const cell of hit.row.cells) bytes += cell.length;
   return bytes;
 }
 
 export class CsvHits {
   private readonly union = new HitColumns();
-  private held: SearchHit[] | null = [];
-  private bytes = 0;
+  readonly held: HeldForHeader<SearchHit>;
 
-  constructor(private readonly heldBytes = CSV_HELD_BYTES) {}
+  constructor(heldBytes = CSV_HELD_BYTES) {
+    this.held = new HeldForHeader(heldBytes);
+  }
 
   add(hits: readonly SearchHit[]): void {
     for (const hit of hits) {
       this.union.add(hit);
-      if (this.held === null) continue;
-      this.bytes += heldBytesOf(hit);
-      if (this.bytes > this.heldBytes) this.held = null;
-      else this.held.push(hit);
+      this.held.add(hit, heldBytesOf(hit));
     }
   }
 
   columns(): GtColumnView[] {
     return this.union.columns();
   }
+}
 
-  /** The hits held, in order; null when they outgrew the bound (a second read prints them). */
-  heldHits(): readonly SearchHit[] | null {
-    return this.held;
-  }
+/** A search's steps as their hits, one by one. */
+async function* hitsOf(
+  steps: AsyncIterable<{ readonly hits: readonly SearchHit[] }>,
+): AsyncIterable<SearchHit> {
+  for await (const step of steps) yield* step.hits;
 }
 
 /** The header, then every hit: the held ones, else those of `again` (a second read). */
@@ -60,10 +59,6 @@ export async function printCsvHits(
 ): Promise<void> {
   const columns = hits.columns();
   line(hitCsvHeader(kind, columns));
-  const held = hits.heldHits();
-  if (held !== null) {
-    for (const hit of held) line(hitCsvLine(hit, columns));
-    return;
-  }
-  for await (const step of again()) for (const hit of step.hits) line(hitCsvLine(hit, columns));
+  for await (const hit of heldOrAgain(hits.held, () => hitsOf(again())))
+    line(hitCsvLine(hit, columns));
 }

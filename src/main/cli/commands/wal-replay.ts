@@ -18,6 +18,7 @@ import {
   replayModeOf,
   type ReplayOutputOptions,
 } from './replay-rows';
+import { printReplay } from './replay-print';
 import { openWalReadTarget, withAllowEmpty, withWalFlags, type WalOptions } from './wal-config';
 
 type ReplayOptions = WalOptions &
@@ -58,9 +59,9 @@ export function registerWalReplayCommand(wal: Command): void {
       runAction(async (options: ReplayOptions) => {
         const region = regionOf(options.region);
         const from = entryIdOf('--from', options.from);
-        const damage = new ReplayDamage(options, (record) =>
-          process.stdout.write(toJsonText(record) + '\n'),
-        );
+        // Hole records go where the printer puts them once there is one (`holeRecord`).
+        let holeRecord = (text: string): unknown => process.stdout.write(text + '\n');
+        const damage = new ReplayDamage(options, (record) => holeRecord(toJsonText(record)));
         const { io, link, target } = await openWalReadTarget(options);
         const mode = replayModeOf(options, target.format);
         await withProgress('replay', link, async () => {
@@ -72,13 +73,12 @@ export function registerWalReplayCommand(wal: Command): void {
           const provider = { prefix: log.prefix, regionId: region };
           if (mode !== 'raw') {
             const printer = new DecodedReplayPrinter(mode, options, target.format);
-            // A CSV header reads the region once first: its holes are told on the pass that prints.
-            await printer.begin(() =>
-              log.read(provider, from, { onCorruptedSegment: damage.options.onCorruptedSegment }),
-            );
-            for await (const entry of log.read(provider, from, damage.options))
-              await printer.entry(region, entry);
-            await printer.end();
+            holeRecord = (text) => printer.holeRecord(text);
+            const { onCorruptedSegment } = damage.options;
+            await printReplay(printer, region, {
+              first: () => log.read(provider, from, damage.options),
+              again: () => log.read(provider, from, { onCorruptedSegment }),
+            });
             return;
           }
           for await (const entry of log.read(provider, from, damage.options)) {

@@ -56,6 +56,13 @@ export class ByteOut {
     this.pos = pos;
   }
 
+  /** A whole array's bytes (a key, a line's start): one native copy, no view made of it. */
+  put(whole: Uint8Array): void {
+    this.room(whole.length);
+    this.bytes.set(whole, this.pos);
+    this.pos += whole.length;
+  }
+
   /** `text` as UTF-8. */
   text(text: string): void {
     const length = text.length;

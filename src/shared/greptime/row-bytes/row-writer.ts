@@ -30,12 +30,25 @@ const CLOSE = 0x7d;
 /** How one schema's rows are written: its key texts, or how it lines up with the CSV header. */
 interface SchemaLayout {
   readonly schema: readonly GtColumnSchema[];
+  /** Its columns as the tables name them (a CSV header's union takes them). */
+  readonly views: readonly GtColumnView[];
   /** `,"key":` of each column (NDJSON). */
   readonly keys: readonly Uint8Array[];
   /** Header columns after the schema's (CSV): each an empty field. */
   readonly trailing: number;
   /** Its columns are not the header's first ones in order (CSV): left to the tables. */
   readonly misaligned: boolean;
+}
+
+/**
+ * The payload as a plain `Uint8Array` (a view, no copy): a local read's payloads are Buffers, an
+ * S3 read's are not, and the walk's and the copies' byte loads run faster on one kind of array
+ * than on two (a tenth fewer instructions a row, measured).
+ */
+function plainBytes(payload: Uint8Array): Uint8Array {
+  return payload.constructor === Uint8Array
+    ? payload
+    : new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
 }
 
 function sameSchema(a: readonly GtColumnSchema[], b: readonly GtColumnSchema[]): boolean {
@@ -61,6 +74,8 @@ export class RowBytesWriter implements RowsBuilder<null> {
   private rows = 0;
   private cells = 0;
   private inRow = false;
+  /** The columns of each mutation of the last entry written (`entryColumns`' of it). */
+  readonly entryViews: Array<readonly GtColumnView[]> = [];
 
   /** `csvColumns`: the CSV header's columns, or null for NDJSON lines. */
   constructor(
@@ -78,7 +93,8 @@ export class RowBytesWriter implements RowsBuilder<null> {
         : `${ids.map(csvQuoted).join(',')},`;
     this.failed = false;
     this.layout = null;
-    const walked = walkWalEntry(payload, this);
+    this.entryViews.length = 0;
+    const walked = walkWalEntry(plainBytes(payload), this);
     const written =
       walked.ok &&
       !this.failed &&
@@ -103,6 +119,7 @@ export class RowBytesWriter implements RowsBuilder<null> {
     const header = this.csvColumns;
     const layout: SchemaLayout = {
       schema: [...schema],
+      views,
       keys: views.map((view) => utf8.encode(`,${JSON.stringify(view.key)}:`)),
       trailing: header === null ? 0 : header.length - views.length,
       misaligned: header !== null && views.some((view, at) => header[at]?.key !== view.key),
@@ -115,6 +132,7 @@ export class RowBytesWriter implements RowsBuilder<null> {
   private startMutation(): SchemaLayout {
     const layout = this.layoutOf(this.schema);
     this.layout = layout;
+    this.entryViews.push(layout.views);
     this.opType = this.head.opType;
     this.firstSequence = this.head.sequence;
     this.sequenceBase = Number(this.firstSequence);
@@ -134,7 +152,7 @@ export class RowBytesWriter implements RowsBuilder<null> {
     if (this.layout === null) this.startMutation();
     if (this.failed) return;
     const out = this.out;
-    out.copy(this.rowHead, 0, this.rowHead.length);
+    out.put(this.rowHead);
     // A row's sequence is its mutation's plus its index: a number's digits while exact.
     const sequence = this.sequenceBase + this.rows;
     if (Number.isSafeInteger(sequence)) writeInteger(out, sequence);
@@ -155,7 +173,7 @@ export class RowBytesWriter implements RowsBuilder<null> {
     const column = this.schema[index];
     if (this.csvColumns === null) {
       const key = layout.keys[index]!;
-      this.out.copy(key, 0, key.length);
+      this.out.put(key);
       writeCellJson(this.out, d, scanned, column);
     } else {
       this.out.byte(COMMA);
