@@ -26,6 +26,33 @@ import { mainThreadSelfTime, profileSelfTime } from './trace-self-time';
 const FORMAT = 'greptimedb-v1';
 const OPEN_TIMEOUT_MS = 600_000;
 
+/**
+ * In the page: counts the DOM changes under the element `selector` names on
+ * `window.mutations`. A string: the bench's TypeScript loader would name inner functions with
+ * a helper the page does not have.
+ */
+function countMutations(selector: string): string {
+  return `(() => {
+    const counts = { rowsAdded: 0, rowsRemoved: 0, elementsAdded: 0, textsChanged: 0 };
+    window.mutations = counts;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type === 'characterData') counts.textsChanged += 1;
+        for (const node of record.addedNodes) {
+          if (node.nodeName === 'TR') counts.rowsAdded += 1;
+          if (node instanceof Element)
+            counts.elementsAdded += 1 + node.getElementsByTagName('*').length;
+        }
+        for (const node of record.removedNodes) if (node.nodeName === 'TR') counts.rowsRemoved += 1;
+      }
+    }).observe(document.querySelector(${JSON.stringify(selector)}), {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  })()`;
+}
+
 async function scrollOnce(
   browser: Browser,
   url: string,
@@ -57,7 +84,16 @@ async function scrollOnce(
     const cdp = profiled ? await page.context().newCDPSession(page) : null;
     await cdp?.send('Profiler.enable');
     await cdp?.send('Profiler.start');
+    // SCROLL_AB_MUTATIONS=1: the table's DOM changes over the scroll, counted (rows and
+    // elements added and removed, texts changed), a count the box's load does not move.
+    const counted = process.env.SCROLL_AB_MUTATIONS === '1';
+    if (counted) await page.evaluate(countMutations(selector));
     const scroll = await measureScroll(page, selector);
+    const mutations: Record<string, number> = counted
+      ? await page.evaluate(
+          () => (window as unknown as { mutations: Record<string, number> }).mutations,
+        )
+      : {};
     if (cdp !== null) {
       const { profile } = await cdp.send('Profiler.stop');
       if (process.env.SCROLL_AB_PROFILE_OUT !== undefined)
@@ -74,7 +110,13 @@ async function scrollOnce(
       for (const [name, ms] of mainThreadSelfTime(trace).slice(0, 12))
         where[`self:${name}`] = Math.round((ms / scroll.frames.length) * 100) / 100;
     const work = await measureScrollWork(page, selector);
-    return { p95: percentile(scroll.frames, 95), ...work, ...scrollDetail(scroll), ...where };
+    return {
+      p95: percentile(scroll.frames, 95),
+      ...work,
+      ...scrollDetail(scroll),
+      ...mutations,
+      ...where,
+    };
   } finally {
     await page.close();
   }
