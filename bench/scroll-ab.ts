@@ -5,7 +5,7 @@
  * long table costs a frame, measured where the figure measures it; the frames depend on the
  * box's load, the renderer's CPU per frame much less.
  *
- *   node bin/run-ts.mjs bench/scroll-ab.ts DIR_A,DIR_B[,...] [rounds] [regions|batches] [objects]
+ *   node bin/run-ts.mjs bench/scroll-ab.ts DIR_A,DIR_B[,...] [rounds] [regions,batches] [objects]
  *
  * DIR_A, DIR_B: `out/renderer` of each build, copied aside; a build is named by its folder.
  */
@@ -53,10 +53,12 @@ function countMutations(selector: string): string {
   })()`;
 }
 
+type View = 'regions' | 'batches';
+
 async function scrollOnce(
   browser: Browser,
   url: string,
-  view: 'regions' | 'batches',
+  view: View,
 ): Promise<Record<string, number>> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
@@ -127,8 +129,12 @@ async function main(): Promise<void> {
     process.argv.slice(2);
   const dirs = dirList.split(',').filter((dir) => dir !== '');
   if (dirs.length < 2)
-    throw new Error('usage: scroll-ab.ts DIR_A,DIR_B[,...] [rounds] [regions|batches] [objects]');
-  const view = viewText === 'batches' ? 'batches' : 'regions';
+    throw new Error(
+      'usage: scroll-ab.ts DIR_A,DIR_B[,...] [rounds] [regions|batches|regions,batches] [objects]',
+    );
+  const views = viewText
+    .split(',')
+    .map((view): View => (view === 'batches' ? 'batches' : 'regions'));
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-scroll-ab-'));
   writeBigPrefixFiles(join(dataDir, 'cairn-data'), FORMAT, Number(objectsText), 'own');
   const { server, services } = await startBenchServer(dataDir, dirs[0]!);
@@ -150,15 +156,16 @@ async function main(): Promise<void> {
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     // A first look opens the prefix (minutes), so no round measures the open.
-    await scrollOnce(browser, builds[0]!.url, view);
+    await scrollOnce(browser, builds[0]!.url, views[0]!);
     for (let round = 0; round < Number(roundsText); round++) {
       // Each round starts one build later (A B C, B C A, ...): no build always goes first.
       const order = builds.map((_, at) => builds[(at + round) % builds.length]!);
-      for (const build of order) {
-        const detail = await scrollOnce(browser, build.url, view);
-        const load = loadavg()[0]!.toFixed(1);
-        console.log(JSON.stringify({ round, build: build.name, view, load, ...detail }));
-      }
+      for (const view of views)
+        for (const build of order) {
+          const detail = await scrollOnce(browser, build.url, view);
+          const load = loadavg()[0]!.toFixed(1);
+          console.log(JSON.stringify({ round, build: build.name, view, load, ...detail }));
+        }
     }
   } finally {
     await browser.close();

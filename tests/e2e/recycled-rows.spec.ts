@@ -63,6 +63,12 @@ test('recycled rows keep focus, dialogs and change marks on their region', async
   await scrollBy(3000);
   await expect(replayThird).toHaveCount(0);
   await expect(scroller).toBeFocused();
+  // ... which the keyboard goes on scrolling.
+  const scrolled = await scroller.evaluate((element) => element.scrollTop);
+  await page.keyboard.press('PageDown');
+  await expect
+    .poll(() => scroller.evaluate((element) => element.scrollTop))
+    .toBeGreaterThan(scrolled);
 
   // A dialog keeps the region it opened on, to the obsolete itself.
   await scroller.evaluate((element) => {
