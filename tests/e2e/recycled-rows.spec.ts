@@ -1,10 +1,11 @@
 /**
  * A long Regions table recycles its rows (PagedTable keys them by place in the window): a
  * scroll shows other regions in the same elements. What a user holds in a row stays with its
- * region: a focused button follows the region to the row that now shows it, and leaves for the
- * table's scroll box when the region scrolls away, never landing on another region's button;
- * a row's dialog, opened on a region, still names it after the rows scrolled under it and
- * obsoletes that region; a watermark is marked moved only when its own region's moved.
+ * region: a text selection goes rather than cover another region's text; a focused button
+ * follows the region to the row that now shows it, and leaves for the table's scroll box when
+ * the region scrolls away, never landing on another region's button; a row's dialog, opened
+ * on a region, still names it after the rows scrolled under it and obsoletes that region; a
+ * watermark is marked moved only when its own region's moved. Each fails without its guard.
  */
 import { expect, test } from './fixtures';
 import { runCairn } from '../support/cairn-cli';
@@ -52,8 +53,24 @@ test('recycled rows keep focus, dialogs and change marks on their region', async
       element.scrollTop += by;
     }, px);
 
-  // A focused button follows its region while the rows scroll under it.
+  // A selected region id is not left selected over another region's once the rows scroll.
   const third = await nameAt(2);
+  await headerAt(2).evaluate((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    document.getSelection()?.removeAllRanges();
+    document.getSelection()?.addRange(range);
+  });
+  expect(await page.evaluate(() => document.getSelection()?.toString())).toBe(third);
+  await scrollBy(150);
+  await expect(headerAt(2)).not.toHaveText(third);
+  expect(await page.evaluate(() => document.getSelection()?.toString())).toBe('');
+  await scroller.evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  await expect(headerAt(2)).toHaveText(third);
+
+  // A focused button follows its region while the rows scroll under it.
   const replayThird = page.getByRole('button', { name: `Replay region ${third}`, exact: true });
   await replayThird.focus();
   await scrollBy(150);

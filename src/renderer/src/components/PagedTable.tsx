@@ -10,8 +10,9 @@
  * scroll writes the items now in view into the rows already there (text and attributes
  * changed in place) instead of making, styling and laying out a dozen new rows a frame and
  * removing as many. What a row holds across a scroll must therefore belong to its item, not
- * to its elements: focus follows its item (useRecycledFocus), a row's dialog keeps the item
- * it opened on, a row's state resets when its item changes.
+ * to its elements: focus follows its item (useRecycledFocus), a text selection in the rows
+ * goes when they change items, a row's dialog keeps the item it opened on, a row's state
+ * resets when its item changes.
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -19,7 +20,7 @@ import { Fragment, useLayoutEffect, useRef, useState, type ReactNode } from 'rea
 import type { ApiError } from '../../../shared/api-error';
 import { ErrorPanel } from './ErrorPanel';
 import { Pending } from './Pending';
-import { useRecycledFocus } from './use-recycled-focus';
+import { useRecycledFocus, useRecycledSelection } from './use-recycled-focus';
 import './paged-table.css';
 
 /** One page as the server answers it. */
@@ -144,11 +145,9 @@ function LongTable<Page extends RowPage>(
     return page?.rows[index - at * props.pageSize];
   };
   const rows = items.map((item) => rowAt(item.index));
-  useRecycledFocus(
-    body,
-    scroller,
-    rows.map((row) => (row === undefined ? null : props.rowKey(row))),
-  );
+  const keys = rows.map((row) => (row === undefined ? null : props.rowKey(row)));
+  useRecycledFocus(body, scroller, keys);
+  useRecycledSelection(body, keys);
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   return (

@@ -4,7 +4,9 @@
  * change subject with them (Enter would act on another region): after each render, focus that
  * was in a row follows its item to the row that now shows it - the same control, by its order
  * among the row's focusable elements - and if the item left the window, focus goes to the
- * table's scroll box (still scrollable from the keyboard), never to another item's row.
+ * table's scroll box (still scrollable from the keyboard), never to another item's row. A
+ * text selection in the rows is cleared when they show other items: a copy would take their
+ * text, not what was selected.
  */
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 
@@ -81,5 +83,26 @@ export function useRecycledFocus(
     }
     held.current = null;
     scroller.current?.focus({ preventScroll: true });
+  });
+}
+
+function sameKeys(a: readonly (string | null)[], b: readonly (string | null)[]): boolean {
+  return a.length === b.length && a.every((key, at) => key === b[at]);
+}
+
+/** Clears a text selection that takes in the rows once they show other items than before. */
+export function useRecycledSelection(
+  body: RefObject<HTMLTableSectionElement | null>,
+  keys: readonly (string | null)[],
+): void {
+  const before = useRef(keys);
+  useLayoutEffect(() => {
+    const previous = before.current;
+    before.current = keys;
+    const section = body.current;
+    const selection = document.getSelection();
+    if (section === null || selection === null || selection.isCollapsed) return;
+    if (!selection.containsNode(section, true) || sameKeys(previous, keys)) return;
+    selection.removeAllRanges();
   });
 }
