@@ -7,6 +7,7 @@
  * on a region, still names it after the rows scrolled under it and obsoletes that region; a
  * watermark is marked moved only when its own region's moved. Each fails without its guard.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { runCairn } from '../support/cairn-cli';
 import { operatorOn, takeOverInRegions } from './operate';
@@ -118,4 +119,12 @@ test('recycled rows keep focus, dialogs and change marks on their region', async
   await scrollBy(150);
   await expect(watermark).toHaveCount(0);
   await expect(regions.locator('td.changed')).toHaveCount(0);
+
+  // The focusable scroll box and its recycled rows: no serious axe finding.
+  const found = await new AxeBuilder({ page }).include('div.paged-table-scroller').analyze();
+  expect(
+    found.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => violation.id),
+  ).toEqual([]);
 });
