@@ -29,7 +29,7 @@ test('recycled rows keep focus, dialogs and change marks on their region', async
       '--regions',
       String(REGIONS),
       '--count',
-      String(REGIONS * 2),
+      String(REGIONS),
       '--writers',
       '1',
     ],
