@@ -9,9 +9,12 @@ export function ChangeMarked<T>({
   describe,
   className,
   title,
+  subject,
   children,
 }: {
   as: 'td' | 'dd' | 'span';
+  /** Whose value it is (a recycled table row's item): a new subject is no change. */
+  subject?: unknown;
   /** The element's own class, beside `changed`. */
   className?: string;
   title?: string;
@@ -20,7 +23,7 @@ export function ChangeMarked<T>({
   describe: (before: T) => string;
   children: ReactNode;
 }) {
-  const before = usePreviousValue(value);
+  const before = usePreviousValue(value, subject);
   return (
     <Element
       aria-label={label}

@@ -5,6 +5,14 @@
  * jump to the end costs one page, never the pages before it. Rows not arrived yet show as
  * placeholders of the same height. Owns the scrolling and paging only; the view says what a
  * row shows.
+ *
+ * A long table's rows are recycled: keyed by their place in the window, not by item, so a
+ * scroll writes the items now in view into the rows already there (text and attributes
+ * changed in place) instead of making, styling and laying out a dozen new rows a frame and
+ * removing as many. What a row holds across a scroll must therefore belong to its item, not
+ * to its elements: focus follows its item (useRecycledFocus), a text selection in the rows
+ * goes when they change items, a row's dialog keeps the item it opened on, a row's state
+ * resets when its item changes.
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -12,6 +20,8 @@ import { Fragment, useLayoutEffect, useRef, useState, type ReactNode } from 'rea
 import type { ApiError } from '../../../shared/api-error';
 import { ErrorPanel } from './ErrorPanel';
 import { Pending } from './Pending';
+import { useRecycledFocus, useRecycledSelection } from './use-recycled-focus';
+import './paged-table.css';
 
 /** One page as the server answers it. */
 export interface RowPage {
@@ -32,7 +42,10 @@ export interface PagedTableProps<Page extends RowPage> {
   readonly header: ReactNode;
   readonly columns: number;
   readonly rowKey: (row: RowOf<Page>) => string;
-  /** `long`: the row is one of a virtualized table (scrolled fast: keep it light). */
+  /**
+   * One `<tr>`. `long`: the row is one of a virtualized table (scrolled fast: keep it light),
+   * whose elements show another item after a scroll (see above).
+   */
   readonly renderRow: (row: RowOf<Page>, index: number, long: boolean) => ReactNode;
   /** What the first page says beside its rows (totals, progress), shown under the table. */
   readonly footer?: (first: Page) => ReactNode;
@@ -131,24 +144,30 @@ function LongTable<Page extends RowPage>(
     const page = at === 0 ? props.firstPage : loaded[pages.indexOf(at)]?.data;
     return page?.rows[index - at * props.pageSize];
   };
+  const rows = items.map((item) => rowAt(item.index));
+  const keys = rows.map((row) => (row === undefined ? null : props.rowKey(row)));
+  useRecycledFocus(body, scroller, keys);
+  useRecycledSelection(body, keys);
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   return (
-    <div ref={scroller} className="paged-table-scroller">
+    // Focusable (not in the tab order): where focus goes when its row's item scrolls away.
+    <div ref={scroller} className="paged-table-scroller" tabIndex={-1}>
       <table className="table paged-table" aria-label={props.label} aria-rowcount={props.total}>
         <thead>{props.header}</thead>
         <tbody ref={body}>
           {before > 0 && <Spacer height={before} columns={props.columns} />}
-          {items.map((item) => {
-            const row = rowAt(item.index);
+          {items.map((item, place) => {
+            const row = rows[place];
+            // Keyed by place in the window: a scroll recycles the rows (see the file's head).
             return row === undefined ? (
-              <tr key={`pending-${item.index}`} className="paged-row-pending" aria-busy="true">
+              <tr key={place} className="paged-row-pending" aria-busy="true">
                 <td colSpan={props.columns} className="muted small">
                   …
                 </td>
               </tr>
             ) : (
-              <Fragment key={props.rowKey(row)}>{props.renderRow(row, item.index, true)}</Fragment>
+              <Fragment key={place}>{props.renderRow(row, item.index, true)}</Fragment>
             );
           })}
           {after > 0 && <Spacer height={after} columns={props.columns} />}

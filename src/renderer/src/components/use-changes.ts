@@ -7,16 +7,22 @@ import { useState } from 'react';
 
 /**
  * The value before the last change, or null while it has not changed since first shown
- * (null or undefined is "not read yet": its first value is no change).
+ * (null or undefined is "not read yet": its first value is no change). `subject`: whose value
+ * it is - a recycled row shows another item's value, which is no change of this one's.
  */
-export function usePreviousValue<T>(value: T | null | undefined): T | null {
-  const [seen, setSeen] = useState<{ value: T | null | undefined; before: T | null }>({
-    value,
-    before: null,
-  });
+export function usePreviousValue<T>(value: T | null | undefined, subject?: unknown): T | null {
+  const [seen, setSeen] = useState<{
+    value: T | null | undefined;
+    subject: unknown;
+    before: T | null;
+  }>({ value, subject, before: null });
+  if (!Object.is(seen.subject, subject)) {
+    setSeen({ value, subject, before: null });
+    return null;
+  }
   if (!Object.is(seen.value, value)) {
     const before = seen.value ?? null;
-    setSeen({ value, before });
+    setSeen({ value, subject, before });
     return before;
   }
   return seen.before;

@@ -246,8 +246,10 @@ function IdOf({ id, long }: { id: bigint; long: boolean }) {
 const REGION_PAGE = 200;
 
 /**
- * One row; memoized (its props are the page's row object and plain values), so a scroll frame
- * renders only the rows it brings into view.
+ * One row; memoized (its props are the page's row object and plain values). In a long table
+ * the row is recycled (PagedTable): a scroll hands it another region, so nothing here may keep
+ * a region in state - the watermark's change mark is per region, a dialog keeps the region it
+ * opened on, a click acts on the region shown at the time.
  */
 const RegionRowView = memo(function RegionRowView({
   region,
@@ -300,6 +302,7 @@ const RegionRowView = memo(function RegionRowView({
       <ChangeMarked
         as="td"
         value={region.watermark}
+        subject={region.regionId}
         label={`Watermark of ${name}`}
         describe={(before) => `moved from ${before === 0n ? 'none' : formatEntryId(before)}`}
         {...(long

@@ -52,6 +52,8 @@ interface FirstPage {
 interface Located {
   readonly index: number;
   readonly key: string;
+  /** Its row took the focus: once per "go to", not each time a recycled row shows it again. */
+  readonly focused: boolean;
 }
 
 export function ObjectTable({
@@ -86,6 +88,10 @@ export function ObjectTable({
   // Objects another process (or this app's writer) wrote since the last read are marked.
   const fresh = useNewRows(status, first?.rows, first?.newestSeq);
   const polling = first?.progress.done === false ? PROGRESS_POLL_MS : refetchInterval;
+  const onLocatedFocused = useCallback(
+    () => setLocated((before) => (before === null ? null : { ...before, focused: true })),
+    [],
+  );
   return (
     <section aria-label="Objects" className="wal-panel">
       <header className="wal-panel-header">
@@ -95,7 +101,7 @@ export function ObjectTable({
           prefix={prefix}
           status={status}
           onFound={({ index, row }) => {
-            setLocated({ index, key: row.key });
+            setLocated({ index, key: row.key, focused: false });
             onOpen(row.key);
           }}
         />
@@ -142,6 +148,8 @@ export function ObjectTable({
             fresh={fresh.has(row.key)}
             open={row.key === openKey}
             located={row.key === located?.key}
+            focusNow={row.key === located?.key && !located.focused}
+            onFocused={onLocatedFocused}
             onOpen={onOpen}
           />
         )}
@@ -169,27 +177,36 @@ export function ObjectTable({
   );
 }
 
-/** One row; memoized, so a scroll frame renders only the rows it brings into view. */
+/**
+ * One row; memoized. In a long table the row is recycled (PagedTable): a scroll hands it
+ * another object, so what it does acts on the object shown at the time.
+ */
 const ObjectRowView = memo(function ObjectRowView({
   row,
   fresh,
   open,
   located,
+  focusNow,
+  onFocused,
   onOpen,
 }: {
   row: WalObjectRow;
   fresh: boolean;
   open: boolean;
   located: boolean;
+  /** The row "go to" found, not focused yet. */
+  focusNow: boolean;
+  onFocused: () => void;
   onOpen: (key: string) => void;
 }) {
   const sequence = useRef<HTMLButtonElement | null>(null);
   // The row "go to" found takes the focus once it is laid out (a long list scrolls to it first).
   useEffect(() => {
-    if (!located) return;
+    if (!focusNow) return;
     sequence.current?.scrollIntoView({ block: 'center' });
     sequence.current?.focus();
-  }, [located]);
+    onFocused();
+  }, [focusNow, onFocused]);
   return (
     <tr
       aria-selected={open}

@@ -23,6 +23,10 @@ import { regionName } from './wal-words';
 import { formatEntryId } from '../../../../shared/id-notation';
 import { formatBytes } from '../format';
 import { counted } from '../../../../shared/plural';
+import { useHeldSubject } from './held-subject';
+
+/** Two rows of one region (a recycled table row may show another). */
+const sameRegion = (a: RegionRow, b: RegionRow): boolean => a.regionId === b.regionId;
 
 const REFRESHES = ['wal.regions', 'wal.inspect', 'wal.manifest', 'wal.writer.state'] as const;
 const REQUEST_REFRESHES = ['wal.obsolete.requests', 'wal.manifest'] as const;
@@ -78,7 +82,7 @@ export type ObsoleteMode = 'direct' | 'request';
 export function ObsoleteDialog({
   connectionId,
   prefix,
-  region,
+  region: shown,
   mode = 'direct',
 }: {
   connectionId: string;
@@ -86,6 +90,7 @@ export function ObsoleteDialog({
   region: RegionRow;
   mode?: ObsoleteMode;
 }) {
+  const { subject: region, hold } = useHeldSubject(shown, sameRegion);
   const name = regionName(region.regionId);
   const [idText, setIdText] = useState(formatEntryId(region.latestId));
   const [preview, setPreview] = useState<ObsoletePreview | null>(null);
@@ -147,10 +152,11 @@ export function ObsoleteDialog({
       pending={obsolete.isPending || preview === null || preview.id !== id}
       error={obsolete.error}
       onOpenChange={(open) => {
+        hold(open);
         obsolete.reset();
         if (open) {
           setPreview(null);
-          setIdText(formatEntryId(region.latestId));
+          setIdText(formatEntryId(shown.latestId));
         }
       }}
       trigger={
@@ -203,12 +209,13 @@ export function ObsoleteDialog({
 export function ObsoleteAllDialog({
   connectionId,
   prefix,
-  region,
+  region: shown,
 }: {
   connectionId: string;
   prefix: string;
   region: RegionRow;
 }) {
+  const { subject: region, hold } = useHeldSubject(shown, sameRegion);
   const name = regionName(region.regionId);
   const obsoleteAll = useApiMutation('wal.obsoleteAll', REFRESHES);
   const preview = useApiMutation('wal.obsolete.preview');
@@ -222,9 +229,10 @@ export function ObsoleteAllDialog({
       pending={obsoleteAll.isPending || preview.isPending}
       error={obsoleteAll.error}
       onOpenChange={(open) => {
+        hold(open);
         obsoleteAll.reset();
         if (open)
-          preview.mutate({ connectionId, prefix, region: region.regionId, id: region.latestId });
+          preview.mutate({ connectionId, prefix, region: shown.regionId, id: shown.latestId });
       }}
       trigger={
         <button type="button" aria-label={`Obsolete all of region ${name}`}>
