@@ -46,6 +46,23 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
+    // Chromium builds a formatter per call: a long table's rows format through the ones made once.
+    files: ['src/renderer/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='openExternal']",
+          message: 'Use safeOpenExternal from src/main/shell/open-external.ts.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='toLocaleString'][arguments.length=0]",
+          message: 'Use formatCount or formatDateTime from src/renderer/src/views/format.ts.',
+        },
+      ],
+    },
+  },
+  {
     // The engine and everything that runs in plain Node never import Electron.
     files: [
       'src/main/engine/**',

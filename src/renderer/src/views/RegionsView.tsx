@@ -115,8 +115,7 @@ function RegionsOf({ connectionId, prefix, format }: PrefixBodyProps) {
       {actions && firstRows.length > 0 && (
         <div className="wal-bulk-bar" role="group" aria-label="Bulk obsolete">
           <span className="small" role="status" aria-label="Regions selected">
-            {tickedRows.length} of {(first?.total ?? firstRows.length).toLocaleString()} regions
-            selected
+            {tickedRows.length} of {formatCount(first?.total ?? firstRows.length)} regions selected
           </span>
           <BulkObsoleteDialog
             connectionId={connectionId}
