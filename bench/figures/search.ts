@@ -92,6 +92,8 @@ interface SearchPass {
   /** Seconds to the first hit. */
   readonly firstHit: number;
   readonly peakRss: number;
+  /** RSS once the prefix is open, before the search reads: what the open's catalog holds. */
+  readonly rssAfterOpen: number;
 }
 
 /** One search of the whole prefix on a new link, its open not timed. */
@@ -107,7 +109,8 @@ export async function searchPass(
   let firstHit = Infinity;
   // `memoryUsage.rss()`, not `memoryUsage()`: the latter walks the heap's spaces, and once per
   // object it cost the timed search about 5% of its CPU.
-  let peakRss = process.memoryUsage.rss();
+  const rssAfterOpen = process.memoryUsage.rss();
+  let peakRss = rssAfterOpen;
   const started = performance.now();
   for await (const step of runSearch(io, log, request, { slots: link }, counts)) {
     if (step.hits.length > 0 && firstHit === Infinity)
@@ -122,6 +125,7 @@ export async function searchPass(
     hits: counts.hits,
     firstHit,
     peakRss,
+    rssAfterOpen,
   };
 }
 
@@ -251,6 +255,7 @@ async function rssRows(): Promise<FigureResult[]> {
         met: null,
         detail: {
           rssBeforeMiB: rounded(before / 2 ** 20, 1),
+          rssAfterOpenMiB: rounded(pass.rssAfterOpen / 2 ** 20, 1),
           seconds: rounded(pass.seconds, 3),
           rows: pass.rows,
           hits: pass.hits,
