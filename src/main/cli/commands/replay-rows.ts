@@ -233,10 +233,9 @@ export class DecodedReplayPrinter {
     return this.mode === 'rows' && this.options.format === 'csv';
   }
 
-  /** Notes the columns of `entry` for the CSV header; true when it adds any. */
-  noteColumns(entry: WalEntry): boolean {
+  /** Notes the columns of `entry` for the CSV header. */
+  noteColumns(entry: WalEntry): void {
     const union = (this.union ??= new ColumnUnion());
-    const before = union.size;
     // The columns alone where the walk tells them; the tables where only they can.
     const columns = entryColumns(entry.data, this.format === GT_FORMAT);
     if (columns !== null) for (const each of columns) union.addColumns(each);
@@ -244,7 +243,6 @@ export class DecodedReplayPrinter {
       const decoding = this.decode(entry);
       if (decoding.kind === 'wal-entry') union.add(decoding.table);
     }
-    return union.size > before;
   }
 
   /** CSV lines from now on under the columns noted so far (their header is written later). */
