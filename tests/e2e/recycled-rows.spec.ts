@@ -83,10 +83,17 @@ test('recycled rows keep focus, dialogs and change marks on their region', async
   await expect(scroller).toBeFocused();
   // ... which the keyboard goes on scrolling.
   const scrolled = await scroller.evaluate((element) => element.scrollTop);
+  // A key's scroll is animated: wait for its end, or it goes on under the steps below.
+  await scroller.evaluate((element) => {
+    (window as unknown as { keyScrollEnded: Promise<void> }).keyScrollEnded = new Promise((ended) =>
+      element.addEventListener('scrollend', () => ended(), { once: true }),
+    );
+  });
   await page.keyboard.press('PageDown');
-  await expect
-    .poll(() => scroller.evaluate((element) => element.scrollTop))
-    .toBeGreaterThan(scrolled);
+  await page.evaluate(
+    () => (window as unknown as { keyScrollEnded: Promise<void> }).keyScrollEnded,
+  );
+  expect(await scroller.evaluate((element) => element.scrollTop)).toBeGreaterThan(scrolled);
 
   // A dialog keeps the region it opened on, to the obsolete itself.
   await scroller.evaluate((element) => {
